@@ -1,0 +1,181 @@
+/**
+ * The public shapes of the native runtime. Every driver (host, cuda, hsa) is reached through these
+ * types only; the classes that implement them live beside this file.
+ *
+ * Addresses are plain numbers: device and host addresses on every supported platform fit in
+ * 53 bits, and numbers keep hot paths free of BigInt conversions.
+ */
+
+/** A driver that can back a runtime. */
+export type DriverName = 'host' | 'cuda' | 'hsa';
+
+/** A driver choice; `auto` = cuda if a CUDA device is found, else hsa if an HSA GPU agent is, else host. */
+export type DriverChoice = DriverName | 'auto';
+
+/** Options of {@link openRuntime}. */
+export interface OpenRuntimeOptions {
+  /** Which driver to open. Default `auto`. */
+  readonly driver?: DriverChoice;
+  /** Settings of the host driver; ignored by the others. */
+  readonly host?: HostDriverOptions;
+}
+
+/** Settings of the host driver, which emulates GPUs in host memory so everything runs anywhere. */
+export interface HostDriverOptions {
+  /** How many agents to emulate. Default 1, at most 64. */
+  readonly agents?: number;
+  /** Size of each agent's device-memory arena in bytes. Default 1 GiB. Reserved lazily (virtual memory). */
+  readonly deviceMemoryBytes?: number;
+  /** Worker threads of the kernel/hash/copy pool. Default: the number of cores. */
+  readonly threads?: number;
+}
+
+/** Link figures between host and device, when the driver knows them. */
+export interface HostLinkInfo {
+  readonly name: string;
+  readonly bytesPerSecond: number | null;
+}
+
+/** What an agent (a device) is. */
+export interface AgentInfo {
+  /** Index of the agent in its runtime, 0-based. */
+  readonly id: number;
+  readonly driver: DriverName;
+  readonly name: string;
+  /** e.g. `sm_90` on CUDA, `gfx942` on HSA, the CPU's architecture on host. */
+  readonly architecture: string;
+  readonly deviceMemoryBytes: number;
+  readonly hostLink: HostLinkInfo | null;
+}
+
+/** Where a piece of memory lives and how it was allocated. */
+export type MemoryKind = 'device' | 'stream-ordered' | 'host-pinned' | 'host-pageable';
+
+/** One allocation or free, as seen by {@link Runtime.onMemoryEvent} listeners. */
+export interface MemoryEvent {
+  readonly type: 'allocate' | 'free';
+  /** The agent owning device memory; `null` for host buffers. */
+  readonly agentId: number | null;
+  readonly address: number;
+  readonly bytes: number;
+  readonly kind: MemoryKind;
+  /** The queue of a stream-ordered allocate or free; absent for the others. */
+  readonly queueId?: number;
+}
+
+/** A byte range. */
+export interface MemoryRange {
+  readonly address: number;
+  readonly bytes: number;
+}
+
+/** One segment of a copy plan: `bytes` from `source` to `destination`. */
+export interface CopySegment {
+  readonly source: number;
+  readonly destination: number;
+  readonly bytes: number;
+}
+
+/**
+ * A conditional copy: for each page of the segments (pages are numbered across segments in order,
+ * each segment contributing ceil(bytes / pageBytes) pages, the last one possibly short), hash the
+ * page on `hashedSide`, compare with the stored hash of that page, and when they differ copy the
+ * page from source to destination and record its index. Runs on the queue like any other work.
+ */
+export interface ConditionalCopyOptions {
+  readonly segments: readonly CopySegment[];
+  readonly pageBytes: number;
+  /** Which side is hashed: `source` to bring a mirror up to date, `destination` to restore memory from a mirror. */
+  readonly hashedSide: 'source' | 'destination';
+  /** Address of one 64-bit hash per page (device-accessible memory). */
+  readonly storedHashesAddress: number;
+  /** Write the new hash of each copied page into the stored hashes. */
+  readonly updateStoredHashes: boolean;
+  /** Address of a uint32 array with room for one index per page; the copied pages' indices are written there (order unspecified). */
+  readonly pageListAddress: number;
+  /** Address of one uint32 that receives how many pages were copied (set, not accumulated). */
+  readonly pageCountAddress: number;
+}
+
+/** Copies again the pages a conditional copy recorded, source to destination. */
+export interface PageListCopyOptions {
+  readonly segments: readonly CopySegment[];
+  readonly pageBytes: number;
+  readonly pageListAddress: number;
+  readonly pageCountAddress: number;
+}
+
+/** How a kernel uses the memory behind a pointer argument. */
+export type Access = 'read' | 'write' | 'readwrite' | 'unknown';
+
+/** The type of one kernel argument. */
+export type ParameterType = 'pointer' | 'u32' | 'u64' | 'f32' | 'f64';
+
+/** How many bytes a pointer argument reaches from its address, derived from other arguments. */
+export type PointerExtent =
+  | { readonly bytesParameter: string }
+  | { readonly countParameter: string; readonly elementBytes: number }
+  | { readonly constantBytes: number };
+
+/** One declared kernel parameter. */
+export interface KernelParameter {
+  readonly name: string;
+  readonly type: ParameterType;
+  /** Pointers only. Absent means `unknown` (treated as readwrite). */
+  readonly access?: Access;
+  /** Pointers only: the memory behind it holds further pointers, so what it reaches cannot be bounded. */
+  readonly indirect?: boolean;
+  /** Pointers only: how far the kernel reaches from the pointer; absent means to the end of its allocation. */
+  readonly extent?: PointerExtent;
+}
+
+/** A kernel that a queue can launch, with its declared parameters. */
+export interface KernelDescriptor {
+  readonly name: string;
+  readonly parameters: readonly KernelParameter[];
+  /** False when the same input can give different output bits (e.g. float atomics). */
+  readonly deterministic: boolean;
+}
+
+/** Arguments of a launch, by parameter name. Integers as number or bigint; floats as number. */
+export type KernelArguments = Readonly<Record<string, number | bigint>>;
+
+/**
+ * The built-in kernels every driver provides. Exact semantics (so drivers agree bit for bit):
+ * - `fill(destination: write, bytes: u64, value: u32)`: the 32-bit little-endian pattern repeated
+ *   over `bytes` (a short tail gets the pattern's first bytes).
+ * - `scatterWrite(buffer: readwrite, bytes: u64, pageBytes: u64, fraction: f64, seed: u64,
+ *   source: read, sourceBytes: u64)`: page p of the buffer is chosen when
+ *   `(mix64(seed ^ mix64(p)) >>> 11) < fraction * 2^53`; every whole 64-bit word i (index from the
+ *   buffer's start) of a chosen page becomes `w * 0x5851F42D4C957F2D + (digest ^ seed ^ i)` (mod 2^64),
+ *   where digest is the XOR of the source's whole 64-bit words (0 when sourceBytes is 0).
+ *   mix64 is the splitmix64 finalizer (see `mix64` in hash-function.ts).
+ * - `triad(a: write, b: read, c: read, scalar: f32, count: u64)`: float32 `a[i] = b[i] + scalar * c[i]`.
+ * - `stencil(buffer: readwrite, count: u64)`: float32, in place, as if from a copy of the old values:
+ *   `x[i] = (x[i-1] + x[i] + x[i+1]) / 3` for 0 < i < count-1, ends unchanged.
+ * - `accumulate(input: read, count: u64, output: write)`: float32 sum of the input into output[0],
+ *   in an order that changes from run to run, so its bits are NOT deterministic.
+ */
+export interface BuiltinKernels {
+  readonly fill: KernelDescriptor;
+  readonly scatterWrite: KernelDescriptor;
+  readonly triad: KernelDescriptor;
+  readonly stencil: KernelDescriptor;
+  readonly accumulate: KernelDescriptor;
+}
+
+/** Which operations a fault applies to. */
+export type FaultOperation = 'copy' | 'hash' | 'conditional-copy' | 'kernel' | 'allocate' | 'any';
+
+/** A fault to inject, for tests: fail (or delay) matching operations. */
+export interface FaultSpec {
+  readonly operation: FaultOperation;
+  /** Let this many matching operations succeed first. Default 0. */
+  readonly after?: number;
+  /** How many matching operations the fault hits. Default 1. */
+  readonly count?: number;
+  /** Only operations on this agent. Default: any agent. */
+  readonly agentId?: number;
+  /** Delay the operation by this many milliseconds instead of failing it. */
+  readonly delayMilliseconds?: number;
+}
