@@ -1,1 +1,57 @@
-export {};
+/**
+ * @kreplay/native: the native runtime of kreplay. One C++ addon with the drivers host, cuda and
+ * hsa, behind a typed API of agents, memory, queues, copy plans, page hashing, conditional copies,
+ * kernels and events. See API.md for the contract.
+ */
+
+export { openRuntime } from './open-runtime.js';
+export { Runtime } from './runtime.js';
+export { Agent } from './agent.js';
+export { Queue } from './queue.js';
+export { TimingEvent } from './timing-event.js';
+export { DeviceAllocation } from './device-allocation.js';
+export { StreamOrderedAllocation } from './stream-ordered-allocation.js';
+export { HostBuffer } from './host-buffer.js';
+export type { Allocation } from './allocation.js';
+
+export { KreplayError } from './errors/kreplay-error.js';
+export type { KreplayErrorOptions } from './errors/kreplay-error.js';
+export { ArgumentError } from './errors/argument-error.js';
+export type { ArgumentErrorOptions } from './errors/argument-error.js';
+export { DriverUnavailableError } from './errors/driver-unavailable-error.js';
+export type { DriverUnavailableErrorOptions } from './errors/driver-unavailable-error.js';
+export { DriverError } from './errors/driver-error.js';
+export type { DriverErrorOptions } from './errors/driver-error.js';
+export { OutOfMemoryError } from './errors/out-of-memory-error.js';
+export type { OutOfMemoryErrorOptions } from './errors/out-of-memory-error.js';
+export { DisposedError } from './errors/disposed-error.js';
+export type { DisposedErrorOptions } from './errors/disposed-error.js';
+export { UnsupportedError } from './errors/unsupported-error.js';
+export type { UnsupportedErrorOptions } from './errors/unsupported-error.js';
+
+export { AddressRangeMap } from './address-range-map.js';
+export { pageHash, mix64 } from './page-hash.js';
+
+export type {
+  Access,
+  AgentInfo,
+  BuiltinKernels,
+  ConditionalCopyOptions,
+  CopySegment,
+  DriverChoice,
+  DriverName,
+  FaultOperation,
+  FaultSpec,
+  HostDriverOptions,
+  HostLinkInfo,
+  KernelArguments,
+  KernelDescriptor,
+  KernelParameter,
+  MemoryEvent,
+  MemoryKind,
+  MemoryRange,
+  OpenRuntimeOptions,
+  PageListCopyOptions,
+  ParameterType,
+  PointerExtent,
+} from './runtime-types.js';

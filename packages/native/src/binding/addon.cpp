@@ -1,0 +1,34 @@
+// Registers the addon's classes and functions; nothing else happens here.
+#include <napi.h>
+
+#include "binding/addon-data.hpp"
+#include "binding/event-wrap.hpp"
+#include "binding/open-runtime.hpp"
+#include "binding/queue-wrap.hpp"
+#include "binding/runtime-wrap.hpp"
+
+namespace kreplay::binding {
+
+Napi::Object initialize(Napi::Env env, Napi::Object exports) {
+  auto* data = new AddonData();
+  data->runtimeConstructor = Napi::Persistent(RuntimeWrap::define(env));
+  data->queueConstructor = Napi::Persistent(QueueWrap::define(env));
+  data->eventConstructor = Napi::Persistent(EventWrap::define(env));
+  env.SetInstanceData<AddonData>(data);
+
+  exports.Set("version", Napi::String::New(env, KREPLAY_VERSION));
+  exports.Set("openRuntime", Napi::Function::New<openRuntime>(env, "openRuntime"));
+  return exports;
+}
+
+}  // namespace kreplay::binding
+
+namespace {
+
+Napi::Object initializeAddon(Napi::Env env, Napi::Object exports) {
+  return kreplay::binding::initialize(env, exports);
+}
+
+}  // namespace
+
+NODE_API_MODULE(kreplay, initializeAddon)

@@ -1,0 +1,223 @@
+#include "binding/runtime-wrap.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "binding/addon-data.hpp"
+#include "binding/convert.hpp"
+#include "binding/promise-worker.hpp"
+#include "binding/queue-wrap.hpp"
+
+namespace kreplay::binding {
+
+namespace {
+
+std::uint32_t agentOf(const Napi::Value& value) {
+  return static_cast<std::uint32_t>(toUint64(value));
+}
+
+Napi::Object describeAgent(Napi::Env env, const AgentDescription& agent) {
+  Napi::Object object = Napi::Object::New(env);
+  object.Set("name", agent.name);
+  object.Set("architecture", agent.architecture);
+  object.Set("deviceMemoryBytes", static_cast<double>(agent.deviceMemoryBytes));
+  if (agent.hasHostLink) {
+    Napi::Object link = Napi::Object::New(env);
+    link.Set("name", agent.hostLink.name);
+    link.Set("bytesPerSecond", agent.hostLink.bytesPerSecond < 0
+                                   ? env.Null()
+                                   : Napi::Number::New(env, agent.hostLink.bytesPerSecond));
+    object.Set("hostLink", link);
+  } else {
+    object.Set("hostLink", env.Null());
+  }
+  return object;
+}
+
+}  // namespace
+
+Napi::Function RuntimeWrap::define(Napi::Env env) {
+  return DefineClass(env, "NativeRuntime",
+                     {
+                         InstanceMethod<&RuntimeWrap::describe>("describe"),
+                         InstanceMethod<&RuntimeWrap::allocate>("allocate"),
+                         InstanceMethod<&RuntimeWrap::free>("free"),
+                         InstanceMethod<&RuntimeWrap::allocateHost>("allocateHost"),
+                         InstanceMethod<&RuntimeWrap::freeHost>("freeHost"),
+                         InstanceMethod<&RuntimeWrap::hostView>("hostView"),
+                         InstanceMethod<&RuntimeWrap::detachView>("detachView"),
+                         InstanceMethod<&RuntimeWrap::injectFault>("injectFault"),
+                         InstanceMethod<&RuntimeWrap::clearFaults>("clearFaults"),
+                         InstanceMethod<&RuntimeWrap::createQueue>("createQueue"),
+                         InstanceMethod<&RuntimeWrap::read>("read"),
+                         InstanceMethod<&RuntimeWrap::write>("write"),
+                         InstanceMethod<&RuntimeWrap::dispose>("dispose"),
+                     });
+}
+
+Napi::Object RuntimeWrap::wrap(Napi::Env env, const std::shared_ptr<Driver>& driver) {
+  auto owned = driver;
+  return addonData(env).runtimeConstructor.New({Napi::External<std::shared_ptr<Driver>>::New(env, &owned)});
+}
+
+RuntimeWrap::RuntimeWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<RuntimeWrap>(info) {
+  if (info.Length() < 1 || !info[0].IsExternal()) {
+    throw Napi::TypeError::New(info.Env(), "[native] [binding] NativeRuntime is created by openRuntime().");
+  }
+  driver_ = *info[0].As<Napi::External<std::shared_ptr<Driver>>>().Data();
+  completions_ = CompletionChannel::create(info.Env());
+}
+
+// describe() -> { driver, version, agents: [{ name, architecture, deviceMemoryBytes, hostLink }] }
+Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
+  const Napi::Env env = info.Env();
+  Napi::Object object = Napi::Object::New(env);
+  object.Set("driver", driver_->name());
+  object.Set("version", driver_->version());
+  Napi::Array agents = Napi::Array::New(env, driver_->agents().size());
+  for (std::size_t index = 0; index < driver_->agents().size(); ++index) {
+    agents.Set(static_cast<std::uint32_t>(index), describeAgent(env, driver_->agents()[index]));
+  }
+  object.Set("agents", agents);
+  return object;
+}
+
+// allocate(agent, bytes) -> { address, injectedFault, availableBytes }
+Napi::Value RuntimeWrap::allocate(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  return allocationResultObject(info.Env(), driver_->allocate(agentOf(info[0]), toUint64(info[1])));
+}
+
+// free(agent, address)
+Napi::Value RuntimeWrap::free(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  driver_->free(agentOf(info[0]), toUint64(info[1]));
+  return info.Env().Undefined();
+}
+
+// allocateHost(bytes, pinned) -> address (0: out of memory)
+Napi::Value RuntimeWrap::allocateHost(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  const std::uint64_t bytes = toUint64(info[0]);
+  const std::uint64_t address = driver_->allocateHost(bytes, info[1].ToBoolean());
+  if (address != 0) {
+    externalBytes_ += static_cast<std::int64_t>(bytes);
+    Napi::MemoryManagement::AdjustExternalMemory(info.Env(), static_cast<std::int64_t>(bytes));
+  }
+  return Napi::Number::New(info.Env(), static_cast<double>(address));
+}
+
+// freeHost(address, bytes)
+Napi::Value RuntimeWrap::freeHost(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  driver_->freeHost(toUint64(info[0]));
+  const auto bytes = static_cast<std::int64_t>(toUint64(info[1]));
+  externalBytes_ -= bytes;
+  Napi::MemoryManagement::AdjustExternalMemory(info.Env(), -bytes);
+  return info.Env().Undefined();
+}
+
+// hostView(address, bytes) -> ArrayBuffer over the live bytes; detach it (detachView) before freeing.
+// The view keeps the driver alive, so a view that outlives a garbage-collected runtime never dangles.
+Napi::Value RuntimeWrap::hostView(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  auto* keepAlive = new std::shared_ptr<Driver>(driver_);
+  return Napi::ArrayBuffer::New(
+      info.Env(), pointerOf(toUint64(info[0])), static_cast<std::size_t>(toUint64(info[1])),
+      [](Napi::Env, void*, std::shared_ptr<Driver>* driver) { delete driver; }, keepAlive);
+}
+
+// detachView(view: ArrayBuffer)
+Napi::Value RuntimeWrap::detachView(const Napi::CallbackInfo& info) {
+  requireArguments(info, 1);
+  if (info[0].IsArrayBuffer()) {
+    Napi::ArrayBuffer view = info[0].As<Napi::ArrayBuffer>();
+    if (!view.IsDetached()) view.Detach();
+  }
+  return info.Env().Undefined();
+}
+
+// injectFault(operation, after, count, agentId (-1: any), delayMilliseconds (-1: fail))
+Napi::Value RuntimeWrap::injectFault(const Napi::CallbackInfo& info) {
+  requireArguments(info, 5);
+  driver_->faults().add({static_cast<OperationKind>(info[0].As<Napi::Number>().Int32Value()),
+                         toUint64(info[1]), toUint64(info[2]), info[3].As<Napi::Number>().Int64Value(),
+                         info[4].As<Napi::Number>().DoubleValue()});
+  return info.Env().Undefined();
+}
+
+Napi::Value RuntimeWrap::clearFaults(const Napi::CallbackInfo& info) {
+  driver_->faults().clear();
+  return info.Env().Undefined();
+}
+
+// createQueue(agent) -> NativeQueue
+Napi::Value RuntimeWrap::createQueue(const Napi::CallbackInfo& info) {
+  requireArguments(info, 1);
+  return QueueWrap::wrap(info.Env(), {driver_->createQueue(agentOf(info[0])), completions_});
+}
+
+// read(agent, address, bytes) -> Promise<Uint8Array>, after the agent's queued work.
+Napi::Value RuntimeWrap::read(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  const std::uint32_t agent = agentOf(info[0]);
+  const std::uint64_t address = toUint64(info[1]);
+  const std::uint64_t bytes = toUint64(info[2]);
+  auto driver = driver_;
+  auto fence = driver_->agentFence(agent);
+  struct Bytes {
+    std::uint8_t* data = nullptr;
+    std::uint64_t length = 0;
+  };
+  return PromiseWorker<Bytes>::start(
+      info.Env(), "kreplay:agent-read",
+      [driver, fence, agent, address, bytes] {
+        fence();
+        auto* data = static_cast<std::uint8_t*>(std::malloc(bytes > 0 ? bytes : 1));
+        if (!data) throw std::bad_alloc();
+        driver->read(agent, address, bytes, data);
+        return Bytes{data, bytes};
+      },
+      [](Napi::Env env, Bytes& result) -> Napi::Value {
+        auto buffer = Napi::ArrayBuffer::New(env, result.data, result.length,
+                                             [](Napi::Env, void* data) { std::free(data); });
+        result.data = nullptr;
+        return Napi::Uint8Array::New(env, result.length, buffer, 0);
+      });
+}
+
+// write(agent, address, data: Uint8Array) -> Promise<void>; the bytes are copied now.
+Napi::Value RuntimeWrap::write(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  const std::uint32_t agent = agentOf(info[0]);
+  const std::uint64_t address = toUint64(info[1]);
+  std::size_t length = 0;
+  const std::uint8_t* source = typedArrayBytes(info[2], length);
+  auto data = std::make_shared<std::vector<std::uint8_t>>(source, source + length);
+  auto driver = driver_;
+  auto fence = driver_->agentFence(agent);
+  return PromiseWorker<Nothing>::start(
+      info.Env(), "kreplay:agent-write",
+      [driver, fence, agent, address, data] {
+        fence();
+        driver->write(agent, address, data->data(), data->size());
+        return Nothing{};
+      },
+      resolveUndefined);
+}
+
+// dispose() -> Promise<void>: drains and stops every queue, frees all memory, joins the threads.
+Napi::Value RuntimeWrap::dispose(const Napi::CallbackInfo& info) {
+  Napi::MemoryManagement::AdjustExternalMemory(info.Env(), -externalBytes_);
+  externalBytes_ = 0;
+  auto driver = driver_;
+  return PromiseWorker<Nothing>::start(
+      info.Env(), "kreplay:runtime-dispose",
+      [driver] {
+        driver->shutdown();
+        return Nothing{};
+      },
+      resolveUndefined);
+}
+
+}  // namespace kreplay::binding

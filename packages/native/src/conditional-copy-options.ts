@@ -1,0 +1,79 @@
+/**
+ * Validation and packing of {@link ConditionalCopyOptions} and {@link PageListCopyOptions}.
+ * @internal
+ */
+import { countPages, packSegments, type RangeScope } from './packed-ranges.js';
+import type { ConditionalCopyOptions, PageListCopyOptions } from './runtime-types.js';
+import { requireBoolean, requireChoice, requireKnownKeys, requireLiveRange, requireObject, requirePageBytes } from './validate.js';
+
+export interface PackedConditionalCopy {
+  readonly segments: Float64Array;
+  /** `[pageBytes, hashDestination, storedHashesAddress, updateStoredHashes, pageListAddress, pageCountAddress]`. */
+  readonly options: Float64Array;
+}
+
+export interface PackedPageListCopy {
+  readonly segments: Float64Array;
+  readonly pageBytes: number;
+  readonly pageListAddress: number;
+  readonly pageCountAddress: number;
+}
+
+/** Checks the arrays a page list needs: one uint32 per page for the list, one for the count. */
+function requirePageList(scope: RangeScope, options: Record<string, unknown>, pages: number): void {
+  requireLiveRange(scope.component, 'options.pageListAddress', scope.memory, scope.agentId, options['pageListAddress'], pages * 4);
+  requireLiveRange(scope.component, 'options.pageCountAddress', scope.memory, scope.agentId, options['pageCountAddress'], 4);
+}
+
+/**
+ * @throws {ArgumentError} for unknown options, bad segments or page size, an unknown hashedSide,
+ * or stored hashes / page list / page count arrays that are not inside live memory with room for every page.
+ */
+export function packConditionalCopy(scope: RangeScope, value: unknown): PackedConditionalCopy {
+  const options = requireObject(scope.component, 'options', value) as Partial<ConditionalCopyOptions> & Record<string, unknown>;
+  requireKnownKeys(scope.component, 'options', options, [
+    'segments',
+    'pageBytes',
+    'hashedSide',
+    'storedHashesAddress',
+    'updateStoredHashes',
+    'pageListAddress',
+    'pageCountAddress',
+  ]);
+  const segments = packSegments(scope, 'options.segments', options.segments);
+  const pageBytes = requirePageBytes(scope.component, 'options.pageBytes', options.pageBytes);
+  const hashedSide = requireChoice(scope.component, 'options.hashedSide', options.hashedSide, ['source', 'destination'] as const);
+  const update = requireBoolean(scope.component, 'options.updateStoredHashes', options.updateStoredHashes);
+  const pages = countPages(scope, 'options.segments', segments, 3, pageBytes);
+  requireLiveRange(scope.component, 'options.storedHashesAddress', scope.memory, scope.agentId, options.storedHashesAddress, pages * 8);
+  requirePageList(scope, options, pages);
+  return {
+    segments,
+    options: Float64Array.of(
+      pageBytes,
+      hashedSide === 'destination' ? 1 : 0,
+      options.storedHashesAddress as number,
+      update ? 1 : 0,
+      options.pageListAddress as number,
+      options.pageCountAddress as number,
+    ),
+  };
+}
+
+/**
+ * @throws {ArgumentError} for unknown options, bad segments or page size, or page list / page count
+ * arrays that are not inside live memory with room for every page.
+ */
+export function packPageListCopy(scope: RangeScope, value: unknown): PackedPageListCopy {
+  const options = requireObject(scope.component, 'options', value) as Partial<PageListCopyOptions> & Record<string, unknown>;
+  requireKnownKeys(scope.component, 'options', options, ['segments', 'pageBytes', 'pageListAddress', 'pageCountAddress']);
+  const segments = packSegments(scope, 'options.segments', options.segments);
+  const pageBytes = requirePageBytes(scope.component, 'options.pageBytes', options.pageBytes);
+  requirePageList(scope, options, countPages(scope, 'options.segments', segments, 3, pageBytes));
+  return {
+    segments,
+    pageBytes,
+    pageListAddress: options.pageListAddress as number,
+    pageCountAddress: options.pageCountAddress as number,
+  };
+}

@@ -1,0 +1,44 @@
+// The conditional-copy primitives of API.md on host-addressable memory.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/thread-pool.hpp"
+#include "core/types.hpp"
+
+namespace kreplay {
+
+/** See ConditionalCopyOptions in runtime-types.ts. */
+struct ConditionalCopy {
+  std::vector<Segment> segments;
+  std::uint64_t pageBytes;
+  bool hashDestination;
+  std::uint64_t storedHashesAddress;
+  bool updateStoredHashes;
+  std::uint64_t pageListAddress;
+  std::uint64_t pageCountAddress;
+};
+
+/** See PageListCopyOptions in runtime-types.ts. */
+struct PageListCopy {
+  std::vector<Segment> segments;
+  std::uint64_t pageBytes;
+  std::uint64_t pageListAddress;
+  std::uint64_t pageCountAddress;
+};
+
+/**
+ * Hashes every page on the hashed side, compares with the stored hash, copies the pages that differ
+ * source -> destination, records their indices (ascending) and count, and, when asked, stores the
+ * new hash of each copied page (the hash of its bytes after the copy, i.e. of the source page).
+ */
+void copyChangedPages(ThreadPool& pool, const ConditionalCopy& options);
+
+/**
+ * Copies again the pages recorded at pageListAddress / pageCountAddress.
+ * @throws OperationFailure `invalid-page-list` when the count or an index is out of range.
+ */
+void copyPageList(ThreadPool& pool, const PageListCopy& options);
+
+}  // namespace kreplay

@@ -1,0 +1,56 @@
+// The driver every backend (host, cuda, hsa) implements: agents, memory and queues.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/fault-injector.hpp"
+#include "core/queue.hpp"
+
+namespace kreplay {
+
+struct HostLinkDescription {
+  std::string name;
+  double bytesPerSecond;  // < 0: unknown
+};
+
+struct AgentDescription {
+  std::string name;
+  std::string architecture;
+  std::uint64_t deviceMemoryBytes;
+  bool hasHostLink = false;
+  HostLinkDescription hostLink;
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+
+  virtual const char* name() const = 0;
+  virtual std::string version() const = 0;
+  virtual const std::vector<AgentDescription>& agents() const = 0;
+
+  virtual AllocationResult allocate(std::uint32_t agent, std::uint64_t bytes) = 0;
+  virtual void free(std::uint32_t agent, std::uint64_t address) = 0;
+  /** A host buffer's address, or 0 when the memory is not available. */
+  virtual std::uint64_t allocateHost(std::uint64_t bytes, bool pinned) = 0;
+  virtual void freeHost(std::uint64_t address) = 0;
+
+  /** Copies device (or host) memory to `destination`; call after agentFence(agent)() off the JS thread. */
+  virtual void read(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes,
+                    std::uint8_t* destination) = 0;
+  virtual void write(std::uint32_t agent, std::uint64_t address, const std::uint8_t* source,
+                     std::uint64_t bytes) = 0;
+  /** Blocks until the work enqueued so far on every queue of the agent has run. */
+  virtual std::function<void()> agentFence(std::uint32_t agent) = 0;
+
+  virtual std::shared_ptr<Queue> createQueue(std::uint32_t agent) = 0;
+  virtual FaultInjector& faults() = 0;
+  /** Drains and stops every queue and frees all memory. Idempotent. */
+  virtual void shutdown() = 0;
+};
+
+}  // namespace kreplay

@@ -1,0 +1,22 @@
+#include "core/dynamic-library.hpp"
+
+#include <dlfcn.h>
+
+namespace kreplay {
+
+DynamicLibrary::DynamicLibrary(const char* name) : handle_(dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
+  if (!handle_) {
+    const char* message = dlerror();
+    error_ = message ? message : "unknown dlopen error";
+  }
+}
+
+DynamicLibrary::~DynamicLibrary() {
+  if (handle_) dlclose(handle_);
+}
+
+void* DynamicLibrary::symbol(const char* name) const {
+  return handle_ ? dlsym(handle_, name) : nullptr;
+}
+
+}  // namespace kreplay

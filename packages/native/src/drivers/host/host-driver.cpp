@@ -1,0 +1,114 @@
+#include "drivers/host/host-driver.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <stdexcept>
+
+#include "drivers/host/host-agent-description.hpp"
+
+namespace kreplay {
+
+HostDriver::HostDriver(std::uint32_t agents, std::uint64_t deviceMemoryBytes, std::uint32_t threads)
+    : context_(std::make_shared<HostContext>(agents, deviceMemoryBytes, threads)) {
+  for (std::uint32_t agent = 0; agent < agents; ++agent)
+    agents_.push_back(describeHostAgent(agent, deviceMemoryBytes));
+}
+
+HostDriver::~HostDriver() {
+  shutdown();
+}
+
+std::string HostDriver::version() const {
+  return hostDriverVersion();
+}
+
+AllocationResult HostDriver::allocate(std::uint32_t agent, std::uint64_t bytes) {
+  Arena& arena = *context_->arenas.at(agent);
+  if (context_->faults.check(OperationKind::Allocate, agent).fail) return {0, true, arena.freeBytes()};
+  return {arena.allocate(bytes), false, arena.freeBytes()};
+}
+
+// Frees wait until the queues that could use the memory have passed this point (as cudaFree waits
+// for the device), so queued work never touches memory that was reused or returned to the system.
+void HostDriver::free(std::uint32_t agent, std::uint64_t address) {
+  releaseAfterQueues(agent, [context = context_, agent, address] {
+    if (agent < context->arenas.size()) context->arenas[agent]->release(address);
+  });
+}
+
+std::uint64_t HostDriver::allocateHost(std::uint64_t bytes, bool pinned) {
+  return hostBuffers_.allocate(bytes, pinned);
+}
+
+void HostDriver::freeHost(std::uint64_t address) {
+  releaseAfterQueues(-1, [this, address] { hostBuffers_.free(address); });
+}
+
+void HostDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
+  const auto queues = liveQueues(agent);
+  auto remaining = std::make_shared<std::atomic<std::size_t>>(queues.size() + 1);
+  auto shared = std::make_shared<std::function<void()>>(std::move(release));
+  const auto passed = [remaining, shared] {
+    if (remaining->fetch_sub(1) == 1) (*shared)();
+  };
+  for (const auto& queue : queues) {
+    if (!queue->enqueueControl(passed)) passed();
+  }
+  passed();
+}
+
+void HostDriver::read(std::uint32_t, std::uint64_t address, std::uint64_t bytes, std::uint8_t* destination) {
+  std::shared_lock<std::shared_mutex> guard(memoryGuard_);
+  if (shutDown_) throw std::runtime_error("the runtime was disposed before the read ran");
+  if (bytes > 0) std::memcpy(destination, pointerOf(address), bytes);
+}
+
+void HostDriver::write(std::uint32_t, std::uint64_t address, const std::uint8_t* source,
+                       std::uint64_t bytes) {
+  std::shared_lock<std::shared_mutex> guard(memoryGuard_);
+  if (shutDown_) throw std::runtime_error("the runtime was disposed before the write ran");
+  if (bytes > 0) std::memcpy(pointerOf(address), source, bytes);
+}
+
+std::vector<std::shared_ptr<HostQueue>> HostDriver::liveQueues(std::int64_t agent) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<HostQueue>> live;
+  std::vector<QueueEntry> kept;
+  for (auto& entry : queues_) {
+    auto queue = entry.queue.lock();
+    if (!queue) continue;
+    kept.push_back(entry);
+    if (agent < 0 || entry.agent == agent) live.push_back(std::move(queue));
+  }
+  queues_.swap(kept);
+  return live;
+}
+
+std::function<void()> HostDriver::agentFence(std::uint32_t agent) {
+  std::vector<std::function<void()>> fences;
+  for (const auto& queue : liveQueues(agent)) fences.push_back(queue->fence());
+  return [fences = std::move(fences)] {
+    for (const auto& fence : fences) fence();
+  };
+}
+
+std::shared_ptr<Queue> HostDriver::createQueue(std::uint32_t agent) {
+  auto queue = std::make_shared<HostQueue>(context_, agent);
+  std::lock_guard<std::mutex> lock(mutex_);
+  queues_.push_back({agent, queue});
+  return queue;
+}
+
+void HostDriver::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shutDown_) return;
+    shutDown_ = true;
+  }
+  for (const auto& queue : liveQueues(-1)) queue->shutdown();
+  std::unique_lock<std::shared_mutex> guard(memoryGuard_);  // waits for reads and writes in flight
+  hostBuffers_.freeAll();
+  context_->release();
+}
+
+}  // namespace kreplay

@@ -1,0 +1,59 @@
+// The host driver: emulated agents whose device memory is an mmap arena each, queues that are
+// worker threads, and kernels that are C++ functions on a shared thread pool.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <shared_mutex>
+#include <vector>
+
+#include "core/driver.hpp"
+#include "drivers/host/host-buffers.hpp"
+#include "drivers/host/host-context.hpp"
+#include "drivers/host/host-queue.hpp"
+
+namespace kreplay {
+
+class HostDriver : public Driver {
+ public:
+  HostDriver(std::uint32_t agents, std::uint64_t deviceMemoryBytes, std::uint32_t threads);
+  ~HostDriver() override;
+
+  const char* name() const override { return "host"; }
+  std::string version() const override;
+  const std::vector<AgentDescription>& agents() const override { return agents_; }
+
+  AllocationResult allocate(std::uint32_t agent, std::uint64_t bytes) override;
+  void free(std::uint32_t agent, std::uint64_t address) override;
+  std::uint64_t allocateHost(std::uint64_t bytes, bool pinned) override;
+  void freeHost(std::uint64_t address) override;
+
+  void read(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes,
+            std::uint8_t* destination) override;
+  void write(std::uint32_t agent, std::uint64_t address, const std::uint8_t* source,
+             std::uint64_t bytes) override;
+  std::function<void()> agentFence(std::uint32_t agent) override;
+
+  std::shared_ptr<Queue> createQueue(std::uint32_t agent) override;
+  FaultInjector& faults() override { return context_->faults; }
+  void shutdown() override;
+
+ private:
+  struct QueueEntry {
+    std::uint32_t agent;
+    std::weak_ptr<HostQueue> queue;
+  };
+  std::vector<std::shared_ptr<HostQueue>> liveQueues(std::int64_t agent);
+  /** Runs `release` once every live queue of `agent` (-1: all) has run the work enqueued so far. */
+  void releaseAfterQueues(std::int64_t agent, std::function<void()> release);
+
+  std::shared_ptr<HostContext> context_;
+  std::vector<AgentDescription> agents_;
+  HostBuffers hostBuffers_;
+  std::mutex mutex_;
+  std::vector<QueueEntry> queues_;
+  std::atomic<bool> shutDown_{false};
+  std::shared_mutex memoryGuard_;  // read/write hold it shared; shutdown takes it before freeing memory
+};
+
+}  // namespace kreplay

@@ -1,0 +1,175 @@
+#include "drivers/host/host-queue.hpp"
+
+#include "core/copy-segments.hpp"
+#include "core/hash-pages.hpp"
+
+namespace kreplay {
+
+HostQueue::HostQueue(std::shared_ptr<HostContext> context, std::uint32_t agent)
+    : context_(std::move(context)), agent_(agent), worker_([this] { workerLoop(); }) {}
+
+HostQueue::~HostQueue() {
+  shutdown();
+}
+
+bool HostQueue::push(Operation operation) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return false;
+    operations_.push_back(std::move(operation));
+    submitted_ += 1;
+  }
+  wake_.notify_one();
+  return true;
+}
+
+void HostQueue::workerLoop() {
+  for (;;) {
+    Operation operation;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !operations_.empty(); });
+      if (operations_.empty()) return;
+      operation = std::move(operations_.front());
+      operations_.pop_front();
+    }
+    execute(operation);
+    operation.run = nullptr;  // release what it captured before reporting progress
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      completed_ += 1;
+    }
+    progressed_.notify_all();
+  }
+}
+
+void HostQueue::execute(Operation& operation) {
+  if (!operation.work) {
+    try {
+      operation.run();
+    } catch (...) {
+      // Control operations (events, waits, frees, markers) do not fail; nothing may escape the thread.
+    }
+    return;
+  }
+  if (error_) return;
+  const char* name = operationName(operation.kind);
+  try {
+    if (applyFaultDecision(context_->faults.check(operation.kind, agent_))) {
+      error_ = OperationError{name, "injected-fault", std::string("an injected fault failed this ") + name};
+      return;
+    }
+    operation.run();
+  } catch (const OperationFailure& failure) {
+    error_ = OperationError{name, failure.code(), failure.what()};
+  } catch (const std::exception& exception) {
+    error_ = OperationError{name, "internal", exception.what()};
+  } catch (...) {
+    error_ = OperationError{name, "internal", "an unknown C++ exception"};
+  }
+}
+
+void HostQueue::enqueueCopy(std::vector<Segment> segments) {
+  // A plan that moves no bytes has no effect, so it costs nothing unless a fault could count it.
+  bool empty = true;
+  for (const auto& segment : segments) empty = empty && segment.bytes == 0;
+  if (empty && !context_->faults.armed()) return;
+  pushWork(OperationKind::Copy,
+           [this, segments = std::move(segments)] { copySegments(*context_->pool, segments); });
+}
+
+void HostQueue::enqueueHash(std::vector<Range> ranges, std::uint64_t pageBytes, std::uint64_t hashesAddress) {
+  enqueueHashToHost(std::move(ranges), pageBytes, pointerOf(hashesAddress));
+}
+
+void HostQueue::enqueueHashToHost(std::vector<Range> ranges, std::uint64_t pageBytes, std::uint8_t* hashes) {
+  pushWork(OperationKind::Hash, [this, ranges = std::move(ranges), pageBytes, hashes] {
+    hashRanges(*context_->pool, ranges, pageBytes, hashes);
+  });
+}
+
+void HostQueue::enqueueConditionalCopy(ConditionalCopy options) {
+  pushWork(OperationKind::ConditionalCopy,
+           [this, options = std::move(options)] { copyChangedPages(*context_->pool, options); });
+}
+
+void HostQueue::enqueuePageListCopy(PageListCopy options) {
+  pushWork(OperationKind::ConditionalCopy,
+           [this, options = std::move(options)] { copyPageList(*context_->pool, options); });
+}
+
+void HostQueue::enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) {
+  pushWork(OperationKind::Kernel, [this, kernel, arguments = std::move(arguments)] {
+    runBuiltinKernel(*context_->pool, kernel, arguments);
+  });
+}
+
+AllocationResult HostQueue::enqueueAllocate(std::uint64_t bytes) {
+  Arena& arena = *context_->arenas.at(agent_);
+  if (context_->faults.check(OperationKind::Allocate, agent_).fail) return {0, true, arena.freeBytes()};
+  return {arena.allocate(bytes), false, arena.freeBytes()};
+}
+
+void HostQueue::enqueueFree(std::uint64_t address) {
+  enqueueControl([this, address] { context_->arenas.at(agent_)->release(address); });
+}
+
+std::shared_ptr<EventState> HostQueue::recordEvent() {
+  auto event = std::make_shared<EventState>();
+  if (!push({OperationKind::Any, false, [event] { event->complete(); }})) event->complete();
+  return event;
+}
+
+void HostQueue::enqueueWait(std::shared_ptr<EventState> event) {
+  enqueueControl([event = std::move(event)] { event->wait(); });
+}
+
+void HostQueue::synchronize(SynchronizeCallback done) {
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (operations_.empty() && completed_ == submitted_) {
+      // Idle: the worker touches nothing until it takes new work under this lock, so answer now.
+      std::optional<OperationError> error = std::move(error_);
+      error_.reset();
+      lock.unlock();
+      done(std::move(error));
+      return;
+    }
+  }
+  auto callback = std::make_shared<SynchronizeCallback>(std::move(done));
+  const bool queued = push({OperationKind::Any, false, [this, callback] {
+                              std::optional<OperationError> error = std::move(error_);
+                              error_.reset();
+                              (*callback)(std::move(error));
+                            }});
+  if (!queued) (*callback)(std::nullopt);
+}
+
+void HostQueue::waitForCompleted(std::uint64_t ticket) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  progressed_.wait(lock, [&] { return completed_ >= ticket; });  // a stopping queue still drains
+}
+
+std::function<void()> HostQueue::fence() {
+  std::uint64_t ticket;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ticket = submitted_;
+  }
+  auto self = shared_from_this();
+  return [self, ticket] { self->waitForCompleted(ticket); };
+}
+
+void HostQueue::shutdown() {
+  std::lock_guard<std::mutex> serialized(shutdownMutex_);
+  if (!worker_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+  progressed_.notify_all();
+}
+
+}  // namespace kreplay

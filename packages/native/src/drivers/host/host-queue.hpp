@@ -1,0 +1,66 @@
+// A host-driver queue: one worker thread running operations in order; big operations fan out to
+// the shared thread pool. The first failure is sticky: later work is skipped until a synchronize.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "core/queue.hpp"
+#include "drivers/host/host-context.hpp"
+
+namespace kreplay {
+
+class HostQueue : public Queue, public std::enable_shared_from_this<HostQueue> {
+ public:
+  HostQueue(std::shared_ptr<HostContext> context, std::uint32_t agent);
+  ~HostQueue() override;
+
+  void enqueueCopy(std::vector<Segment> segments) override;
+  void enqueueHash(std::vector<Range> ranges, std::uint64_t pageBytes, std::uint64_t hashesAddress) override;
+  void enqueueHashToHost(std::vector<Range> ranges, std::uint64_t pageBytes, std::uint8_t* hashes) override;
+  void enqueueConditionalCopy(ConditionalCopy options) override;
+  void enqueuePageListCopy(PageListCopy options) override;
+  void enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) override;
+  AllocationResult enqueueAllocate(std::uint64_t bytes) override;
+  void enqueueFree(std::uint64_t address) override;
+  std::shared_ptr<EventState> recordEvent() override;
+  void enqueueWait(std::shared_ptr<EventState> event) override;
+  void synchronize(SynchronizeCallback done) override;
+  std::function<void()> fence() override;
+  void shutdown() override;
+
+  /** Runs `run` when the queue reaches this point, even after a failure; false when the queue is stopped. */
+  bool enqueueControl(std::function<void()> run) { return push({OperationKind::Any, false, std::move(run)}); }
+
+ private:
+  struct Operation {
+    OperationKind kind;
+    bool work;  // work is skipped after a failure and counted by faults; control (events, frees, markers)
+                // always runs
+    std::function<void()> run;
+  };
+
+  bool push(Operation operation);
+  void pushWork(OperationKind kind, std::function<void()> run) { push({kind, true, std::move(run)}); }
+  void workerLoop();
+  void execute(Operation& operation);
+  void waitForCompleted(std::uint64_t ticket);
+
+  std::shared_ptr<HostContext> context_;
+  std::uint32_t agent_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable progressed_;
+  std::deque<Operation> operations_;
+  std::uint64_t submitted_ = 0;
+  std::uint64_t completed_ = 0;
+  bool stopping_ = false;
+  std::optional<OperationError> error_;  // touched by the worker thread only
+  std::mutex shutdownMutex_;
+  std::thread worker_;
+};
+
+}  // namespace kreplay

@@ -1,0 +1,29 @@
+import type { DriverName } from '../runtime-types.js';
+import { KreplayError, type KreplayErrorOptions } from './kreplay-error.js';
+
+/** Options of {@link DriverError}. */
+export interface DriverErrorOptions extends KreplayErrorOptions {
+  readonly driver: DriverName;
+  readonly agentId: number | null;
+  /** The failed operation: `copy`, `hash`, `conditional-copy`, `kernel`, `open`, ... */
+  readonly operation: string;
+  /** e.g. `injected-fault`, `invalid-page-list`, `CUDA_ERROR_...`. */
+  readonly code: string;
+}
+
+/** A driver operation failed (on a queue, it is reported by the queue's next synchronize). */
+export class DriverError extends KreplayError {
+  override name = 'DriverError';
+  readonly driver: DriverName;
+  readonly agentId: number | null;
+  readonly operation: string;
+  readonly code: string;
+
+  constructor(options: DriverErrorOptions) {
+    super(options);
+    this.driver = options.driver;
+    this.agentId = options.agentId;
+    this.operation = options.operation;
+    this.code = options.code;
+  }
+}

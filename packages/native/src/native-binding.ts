@@ -1,0 +1,87 @@
+/**
+ * The shape of the addon (build/Release/kreplay.node) as the TypeScript layer calls it. Arguments
+ * are validated before they get here; ranges and segments travel packed in typed arrays so that an
+ * enqueue is one call whatever its length.
+ * @internal
+ */
+import type { DriverChoice, DriverName } from './runtime-types.js';
+
+/** The outcome of an allocation attempt; address 0 means it failed. */
+export interface NativeAllocationResult {
+  readonly address: number;
+  readonly injectedFault: boolean;
+  readonly availableBytes: number;
+}
+
+/** The first failure of a queue since its previous synchronize. */
+export interface NativeOperationError {
+  readonly operation: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface NativeEvent {
+  completed(): boolean;
+  timestampNanoseconds(): number;
+  synchronize(): Promise<void>;
+}
+
+export interface NativeQueue {
+  /** segments: `[source, destination, bytes, ...]`. */
+  enqueueCopy(segments: Float64Array): void;
+  /** ranges: `[address, bytes, ...]`. */
+  enqueueHash(ranges: Float64Array, pageBytes: number, hashesAddress: number): void;
+  /** Hashes into a host array the caller keeps alive until the next synchronize settles. */
+  enqueueHashToHost(ranges: Float64Array, pageBytes: number, hashes: BigUint64Array): void;
+  /** options: `[pageBytes, hashDestination, storedHashesAddress, updateStoredHashes, pageListAddress, pageCountAddress]`. */
+  enqueueConditionalCopy(segments: Float64Array, options: Float64Array): void;
+  enqueuePageListCopy(segments: Float64Array, pageBytes: number, pageListAddress: number, pageCountAddress: number): void;
+  /** arguments: one 64-bit word per declared parameter (floats as their bits). */
+  enqueueKernel(kernel: number, args: BigUint64Array): void;
+  enqueueAllocate(bytes: number): NativeAllocationResult;
+  enqueueFree(address: number): void;
+  recordEvent(): NativeEvent;
+  waitForEvent(event: NativeEvent): void;
+  synchronize(): Promise<NativeOperationError | null>;
+  dispose(): Promise<void>;
+}
+
+export interface NativeAgentDescription {
+  readonly name: string;
+  readonly architecture: string;
+  readonly deviceMemoryBytes: number;
+  readonly hostLink: { readonly name: string; readonly bytesPerSecond: number | null } | null;
+}
+
+export interface NativeRuntime {
+  describe(): { readonly driver: DriverName; readonly version: string; readonly agents: readonly NativeAgentDescription[] };
+  allocate(agentId: number, bytes: number): NativeAllocationResult;
+  free(agentId: number, address: number): void;
+  /** 0 when the memory is not available. */
+  allocateHost(bytes: number, pinned: boolean): number;
+  freeHost(address: number, bytes: number): void;
+  hostView(address: number, bytes: number): ArrayBuffer;
+  detachView(view: ArrayBuffer): void;
+  /** operation: the number of a FaultOperation (see fault-spec.ts); agentId -1: any; delay -1: fail. */
+  injectFault(operation: number, after: number, count: number, agentId: number, delayMilliseconds: number): void;
+  clearFaults(): void;
+  createQueue(agentId: number): NativeQueue;
+  read(agentId: number, address: number, bytes: number): Promise<Uint8Array>;
+  write(agentId: number, address: number, data: Uint8Array): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** A driver that cannot run here. */
+export interface NativeUnavailable {
+  readonly unavailable: { readonly driver: DriverName; readonly reason: string; readonly fix: string };
+}
+
+export interface NativeBinding {
+  readonly version: string;
+  openRuntime(
+    driver: DriverChoice,
+    agents: number,
+    deviceMemoryBytes: number,
+    threads: number,
+  ): Promise<NativeRuntime | NativeUnavailable>;
+}

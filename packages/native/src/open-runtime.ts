@@ -1,0 +1,90 @@
+import { availableParallelism } from 'node:os';
+import { DriverError } from './errors/driver-error.js';
+import { DriverUnavailableError } from './errors/driver-unavailable-error.js';
+import { KreplayError } from './errors/kreplay-error.js';
+import { nativeMessage } from './errors/native-message.js';
+import { loadBinding } from './load-binding.js';
+import type { NativeRuntime, NativeUnavailable } from './native-binding.js';
+import { Runtime } from './runtime.js';
+import { RuntimeCore } from './runtime-core.js';
+import type { DriverChoice, OpenRuntimeOptions } from './runtime-types.js';
+import { argumentError, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
+
+const component = 'runtime';
+const driverChoices: readonly DriverChoice[] = ['auto', 'cuda', 'hsa', 'host'];
+
+/** The most address space the host driver reserves in all (64 TiB; x86-64 user space is 128 TiB). */
+const MAXIMUM_HOST_RESERVATION = 2 ** 46;
+
+interface ResolvedOptions {
+  readonly driver: DriverChoice;
+  readonly agents: number;
+  readonly deviceMemoryBytes: number;
+  readonly threads: number;
+}
+
+function resolveOptions(options: unknown): ResolvedOptions {
+  const given = requireObject(component, 'options', options ?? {});
+  requireKnownKeys(component, 'options', given, ['driver', 'host']);
+  const driver = requireChoice(component, 'options.driver', given['driver'] ?? 'auto', driverChoices);
+  const host = requireObject(component, 'options.host', given['host'] ?? {});
+  requireKnownKeys(component, 'options.host', host, ['agents', 'deviceMemoryBytes', 'threads']);
+  const agents = requireInteger(component, 'options.host.agents', host['agents'] ?? 1, 1, 64);
+  const deviceMemoryBytes = requireInteger(component, 'options.host.deviceMemoryBytes', host['deviceMemoryBytes'] ?? 2 ** 30, 4096, Number.MAX_SAFE_INTEGER);
+  if (agents * deviceMemoryBytes > MAXIMUM_HOST_RESERVATION) {
+    throw argumentError(
+      component,
+      'options.host.deviceMemoryBytes',
+      `${agents} agents of ${deviceMemoryBytes} bytes reserve more than 2^46 bytes of address space`,
+      'Emulate fewer or smaller agents',
+    );
+  }
+  const threads = requireInteger(component, 'options.host.threads', host['threads'] ?? availableParallelism(), 1, 1024);
+  return { driver, agents, deviceMemoryBytes, threads };
+}
+
+function isUnavailable(result: NativeRuntime | NativeUnavailable): result is NativeUnavailable {
+  return 'unavailable' in result;
+}
+
+/**
+ * Opens a driver: `auto` (default) = cuda if a CUDA device is found, else hsa if an HSA GPU agent
+ * is, else host. The `host` options apply to the host driver only.
+ * @throws {ArgumentError} (as a rejection) for an unknown driver name or invalid options.
+ * @throws {DriverUnavailableError} (as a rejection) when the chosen driver cannot run here; its reason names the cause.
+ * @throws {KreplayError} (as a rejection) when the native addon cannot be loaded (the message lists every cause and fix).
+ * @throws {DriverError} (as a rejection) when an available driver fails to open.
+ */
+export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime> {
+  const resolved = resolveOptions(options);
+  const binding = loadBinding();
+  let opened: NativeRuntime | NativeUnavailable;
+  try {
+    opened = await binding.openRuntime(resolved.driver, resolved.agents, resolved.deviceMemoryBytes, resolved.threads);
+  } catch (error) {
+    if (error instanceof KreplayError) throw error;
+    throw new DriverError({
+      packageName: 'native',
+      component,
+      driver: resolved.driver === 'auto' ? 'host' : resolved.driver,
+      agentId: null,
+      operation: 'open',
+      code: 'open-failed',
+      cause: error,
+      message: nativeMessage(component, `the ${resolved.driver} driver failed to open: ${(error as Error).message}`, 'Use less device memory or fewer agents, or check the driver installation'),
+    });
+  }
+  if (isUnavailable(opened)) {
+    const { driver, reason, fix } = opened.unavailable;
+    throw new DriverUnavailableError({
+      packageName: 'native',
+      component,
+      driver,
+      reason,
+      message: nativeMessage(component, `the ${driver} driver is not available: ${reason}`, fix),
+    });
+  }
+  const description = opened.describe();
+  const core = new RuntimeCore(opened, description.driver, description.agents.length);
+  return new Runtime(core, binding.version, description.version, description.agents);
+}

@@ -1,0 +1,252 @@
+import type { Agent } from './agent.js';
+import { packConditionalCopy, packPageListCopy } from './conditional-copy-options.js';
+import { DisposedError } from './errors/disposed-error.js';
+import { DriverError } from './errors/driver-error.js';
+import { nativeMessage } from './errors/native-message.js';
+import { OutOfMemoryError } from './errors/out-of-memory-error.js';
+import { packKernelLaunch } from './kernel-launch.js';
+import type { AllocationState } from './memory-registry.js';
+import type { NativeOperationError, NativeQueue } from './native-binding.js';
+import { countPages, packRanges, packSegments, type RangeScope } from './packed-ranges.js';
+import type { RuntimeCore } from './runtime-core.js';
+import type {
+  ConditionalCopyOptions,
+  CopySegment,
+  KernelArguments,
+  KernelDescriptor,
+  MemoryRange,
+  PageListCopyOptions,
+} from './runtime-types.js';
+import { StreamOrderedAllocation, streamOrderedStates } from './stream-ordered-allocation.js';
+import { nativeEventOf, TimingEvent } from './timing-event.js';
+import { argumentError, formatAddress, requireByteCount, requireLiveRange, requirePageBytes } from './validate.js';
+
+const component = 'queue';
+
+/**
+ * An ordered stream of work on one agent (a CUDA stream, an HSA queue, a worker thread on host).
+ * Every `enqueue*` validates its arguments, then returns at once; the work runs in order. When an
+ * operation fails, the queue keeps that first error and skips later work until {@link synchronize},
+ * which rejects with it and clears it.
+ */
+export class Queue implements AsyncDisposable {
+  /** Unique within the runtime. */
+  readonly id: number;
+  readonly agent: Agent;
+  readonly #core: RuntimeCore;
+  readonly #native: NativeQueue;
+  readonly #scope: RangeScope;
+  #disposal: Promise<void> | undefined;
+
+  /** @internal Made by {@link Agent.createQueue}. */
+  constructor(core: RuntimeCore, agent: Agent, native: NativeQueue) {
+    this.#core = core;
+    this.agent = agent;
+    this.#native = native;
+    this.id = core.nextQueueId();
+    this.#scope = { component, memory: core.memory, agentId: agent.id };
+    core.queues.set(this, agent.id);
+  }
+
+  /**
+   * Copies every segment, in one native call. Segments of one plan run concurrently: a segment's
+   * destination must not overlap another segment of the plan.
+   * @throws {ArgumentError} when the plan is not an array of segments or a range is outside live memory this agent reaches.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  enqueueCopy(plan: readonly CopySegment[]): void {
+    this.#assertLive('enqueueCopy()');
+    this.#native.enqueueCopy(packSegments(this.#scope, 'plan', plan));
+  }
+
+  /**
+   * Hashes the pages of `ranges` (see API.md "Page hash"; pages numbered per range in order, each
+   * contributing ceil(bytes / pageBytes)) and writes one uint64 per page at `hashesAddress`.
+   * @throws {ArgumentError} for bad ranges or page size, or a hashes array outside live memory or too small.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  enqueueHashPages(ranges: readonly MemoryRange[], pageBytes: number, hashesAddress: number): void {
+    this.#assertLive('enqueueHashPages()');
+    const packed = packRanges(this.#scope, 'ranges', ranges);
+    const bytes = requirePageBytes(component, 'pageBytes', pageBytes);
+    const pages = countPages(this.#scope, 'ranges', packed, 2, bytes);
+    requireLiveRange(component, 'hashesAddress', this.#core.memory, this.agent.id, hashesAddress, pages * 8);
+    this.#native.enqueueHash(packed, bytes, hashesAddress);
+  }
+
+  /**
+   * Copies the pages whose hash differs from the stored one (see {@link ConditionalCopyOptions}).
+   * Counts as a `conditional-copy` operation for fault injection.
+   * @throws {ArgumentError} for bad options or arrays outside live memory.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  enqueueCopyChangedPages(options: ConditionalCopyOptions): void {
+    this.#assertLive('enqueueCopyChangedPages()');
+    const packed = packConditionalCopy(this.#scope, options);
+    this.#native.enqueueConditionalCopy(packed.segments, packed.options);
+  }
+
+  /**
+   * Copies again the pages a conditional copy recorded. Counts as a `conditional-copy` operation for
+   * fault injection; a count or index out of range fails it with code `invalid-page-list`.
+   * @throws {ArgumentError} for bad options or arrays outside live memory.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  enqueueCopyPageList(options: PageListCopyOptions): void {
+    this.#assertLive('enqueueCopyPageList()');
+    const packed = packPageListCopy(this.#scope, options);
+    this.#native.enqueuePageListCopy(packed.segments, packed.pageBytes, packed.pageListAddress, packed.pageCountAddress);
+  }
+
+  /**
+   * Launches a kernel with arguments by parameter name.
+   * @throws {UnsupportedError} when the kernel is not one this driver runs (the host driver runs the built-in ones).
+   * @throws {ArgumentError} for missing, unknown or mistyped arguments, or pointers whose extent is outside live memory.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  enqueueKernel(kernel: KernelDescriptor, args: KernelArguments): void {
+    this.#assertLive('enqueueKernel()');
+    const launch = packKernelLaunch(this.#scope, this.#core.driver, kernel, args);
+    this.#native.enqueueKernel(launch.kernel, launch.args);
+  }
+
+  /**
+   * Allocates device memory ordered on this queue: the address is reserved now, so later work (of
+   * any queue of the agent) may use it. Emits an `allocate` memory event with this queue's id.
+   * @throws {ArgumentError} when bytes is not a positive safe integer.
+   * @throws {OutOfMemoryError} when it does not fit, or an `allocate` fault is injected.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  enqueueAllocate(bytes: number): StreamOrderedAllocation {
+    this.#assertLive('enqueueAllocate()');
+    const size = requireByteCount(component, 'bytes', bytes, false);
+    const result = this.#native.enqueueAllocate(size);
+    if (result.address === 0) throw this.agent.outOfMemory(size, result.availableBytes, result.injectedFault);
+    const state: AllocationState = { freed: false };
+    const allocation = new StreamOrderedAllocation(this.agent.id, this.id, result.address, size, state);
+    streamOrderedStates.set(allocation, state);
+    this.#core.memory.register(allocation, state, this.id);
+    return allocation;
+  }
+
+  /**
+   * Frees a stream-ordered allocation of this agent when the queue reaches this point. It counts as
+   * freed at once (later calls may not use it) and emits a `free` memory event with this queue's id.
+   * @throws {ArgumentError} when it is not a live stream-ordered allocation of this agent.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  enqueueFree(allocation: StreamOrderedAllocation): void {
+    this.#assertLive('enqueueFree()');
+    const state = allocation instanceof StreamOrderedAllocation ? streamOrderedStates.get(allocation) : undefined;
+    if (state === undefined || allocation.agentId !== this.agent.id || state.freed) {
+      const what =
+        state === undefined
+          ? 'enqueueFree() needs a StreamOrderedAllocation (free device allocations with allocation.free())'
+          : state.freed
+            ? `the stream-ordered allocation at ${formatAddress(allocation.address)} was already freed`
+            : `the stream-ordered allocation belongs to agent ${allocation.agentId}, not agent ${this.agent.id}`;
+      throw argumentError(component, 'allocation', what, 'Free each stream-ordered allocation once, on a queue of its agent');
+    }
+    this.#native.enqueueFree(allocation.address);
+    this.#core.memory.unregister(allocation, state, this.id);
+  }
+
+  /**
+   * An event that completes when the queue reaches this point.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  recordEvent(): TimingEvent {
+    this.#assertLive('recordEvent()');
+    return new TimingEvent(this.#core, this.agent, this.#native.recordEvent());
+  }
+
+  /**
+   * Later work of this queue waits until `event` (of any queue of the runtime) completes.
+   * @throws {ArgumentError} when `event` is not a TimingEvent of this runtime.
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  waitForEvent(event: TimingEvent): void {
+    this.#assertLive('waitForEvent()');
+    const native = event instanceof TimingEvent && event.agent.runtime === this.agent.runtime ? nativeEventOf(event) : undefined;
+    if (native === undefined) {
+      throw argumentError(component, 'event', 'waitForEvent() needs a TimingEvent of this runtime', 'Pass an event from queue.recordEvent()');
+    }
+    this.#native.waitForEvent(native);
+  }
+
+  /**
+   * Resolves when the work enqueued so far has run.
+   * @throws {DriverError} (as a rejection) with the first failure since the previous synchronize; the error is then cleared.
+   * @throws {DisposedError} (as a rejection) when the queue or runtime was disposed.
+   */
+  async synchronize(): Promise<void> {
+    this.#assertLive('synchronize()');
+    const error = await this.#native.synchronize();
+    if (error) throw this.#driverError(error);
+  }
+
+  /**
+   * Enqueues a hash of the pages of `ranges` into host memory, waits, and returns the hashes.
+   * @throws {ArgumentError} for bad ranges or page size.
+   * @throws {DriverError} (as a rejection) when this or earlier work failed (see {@link synchronize}).
+   * @throws {DisposedError} when the queue or runtime was disposed.
+   */
+  async hashPages(ranges: readonly MemoryRange[], pageBytes: number): Promise<BigUint64Array> {
+    this.#assertLive('hashPages()');
+    const packed = packRanges(this.#scope, 'ranges', ranges);
+    const bytes = requirePageBytes(component, 'pageBytes', pageBytes);
+    const hashes = new BigUint64Array(countPages(this.#scope, 'ranges', packed, 2, bytes));
+    this.#native.enqueueHashToHost(packed, bytes, hashes);
+    await this.synchronize(); // `hashes` stays referenced here until the queue has written it
+    return hashes;
+  }
+
+  /**
+   * Runs the remaining work, then releases the queue. A pending error is dropped. Idempotent.
+   */
+  dispose(): Promise<void> {
+    if (this.#disposal) return this.#disposal;
+    this.#core.queues.delete(this);
+    this.#disposal = this.#core.disposed ? Promise.resolve() : this.#native.dispose();
+    return this.#disposal;
+  }
+
+  /** Same as {@link dispose}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  #assertLive(call: string): void {
+    this.#core.assertLive(component, `Queue.${call}`);
+    if (this.#disposal) {
+      throw new DisposedError({
+        packageName: 'native',
+        component,
+        objectName: 'Queue',
+        message: nativeMessage(component, `${call} was called on disposed queue ${this.id}`, 'Create a new queue with agent.createQueue()'),
+      });
+    }
+  }
+
+  #driverError(error: NativeOperationError): DriverError {
+    const fix =
+      error.code === 'injected-fault'
+        ? 'It was injected with runtime.injectFault(); clear it with runtime.clearFaults()'
+        : error.code === 'invalid-page-list'
+          ? 'Pass the page list and count a conditional copy wrote for the same segments and page size'
+          : 'Check the operation\'s arguments; the work after it was skipped, enqueue it again';
+    return new DriverError({
+      packageName: 'native',
+      component,
+      driver: this.#core.driver,
+      agentId: this.agent.id,
+      operation: error.operation,
+      code: error.code,
+      message: nativeMessage(
+        component,
+        `a ${error.operation} on queue ${this.id} of agent ${this.agent.id} (${this.#core.driver} driver) failed with ${error.code}: ${error.message}`,
+        fix,
+      ),
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { DisposedError } from './errors/disposed-error.js';
+import { nativeMessage } from './errors/native-message.js';
+import { MemoryRegistry } from './memory-registry.js';
+import type { NativeRuntime } from './native-binding.js';
+import type { DriverName } from './runtime-types.js';
+
+/**
+ * What the objects of one runtime share: the addon's runtime, the driver name, live memory, and
+ * whether the runtime was disposed.
+ * @internal
+ */
+export class RuntimeCore {
+  readonly native: NativeRuntime;
+  readonly driver: DriverName;
+  readonly memory: MemoryRegistry;
+  /** Live (not disposed) queues, each with its agent id. */
+  readonly queues = new Map<{ synchronize(): Promise<void> }, number>();
+  disposed = false;
+  #nextQueueId = 0;
+
+  constructor(native: NativeRuntime, driver: DriverName, agentCount: number) {
+    this.native = native;
+    this.driver = driver;
+    this.memory = new MemoryRegistry(agentCount);
+  }
+
+  /** A queue id unique within the runtime. */
+  nextQueueId(): number {
+    const id = this.#nextQueueId;
+    this.#nextQueueId += 1;
+    return id;
+  }
+
+  /** @throws {DisposedError} when the runtime was disposed. */
+  assertLive(component: string, call: string): void {
+    if (this.disposed) throw runtimeDisposedError(component, call);
+  }
+}
+
+/** The error of a call made after the runtime was disposed. @internal */
+export function runtimeDisposedError(component: string, call: string): DisposedError {
+  return new DisposedError({
+    packageName: 'native',
+    component,
+    objectName: 'Runtime',
+    message: nativeMessage(component, `${call} was called after its runtime was disposed`, 'Open a new runtime with openRuntime()'),
+  });
+}

@@ -1,0 +1,128 @@
+import { freemem, totalmem } from 'node:os';
+import { Agent } from './agent.js';
+import { builtinKernels } from './builtin-kernels.js';
+import { nativeMessage } from './errors/native-message.js';
+import { OutOfMemoryError } from './errors/out-of-memory-error.js';
+import { packFault } from './fault-spec.js';
+import { HostBuffer } from './host-buffer.js';
+import type { AllocationState } from './memory-registry.js';
+import type { NativeAgentDescription } from './native-binding.js';
+import type { RuntimeCore } from './runtime-core.js';
+import type { BuiltinKernels, DriverName, FaultSpec, MemoryEvent } from './runtime-types.js';
+import { requireBoolean, requireByteCount, requireFunction, requireObject } from './validate.js';
+
+const component = 'runtime';
+
+/** An open driver: its agents, built-in kernels, host memory, memory events and fault injection. */
+export class Runtime implements AsyncDisposable {
+  readonly driver: DriverName;
+  readonly agents: readonly Agent[];
+  readonly kernels: BuiltinKernels = builtinKernels;
+  readonly versions: { readonly addon: string; readonly driver: string };
+  readonly #core: RuntimeCore;
+  #disposal: Promise<void> | undefined;
+
+  /** @internal Made by {@link openRuntime}. */
+  constructor(core: RuntimeCore, addonVersion: string, driverVersion: string, agents: readonly NativeAgentDescription[]) {
+    this.#core = core;
+    this.driver = core.driver;
+    this.versions = Object.freeze({ addon: addonVersion, driver: driverVersion });
+    this.agents = Object.freeze(
+      agents.map(
+        (agent, id) =>
+          new Agent(core, this, Object.freeze({ id, driver: core.driver, ...agent, hostLink: agent.hostLink && Object.freeze({ ...agent.hostLink }) })),
+      ),
+    );
+  }
+
+  /**
+   * Calls `listener` synchronously, in program order, for every allocate and free of device,
+   * stream-ordered and host memory. A listener that throws makes the allocating call throw (after
+   * the allocation or free took effect and every listener was called).
+   * @returns a function that unsubscribes.
+   * @throws {ArgumentError} when listener is not a function.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  onMemoryEvent(listener: (event: MemoryEvent) => void): () => void {
+    this.#core.assertLive(component, 'Runtime.onMemoryEvent()');
+    requireFunction(component, 'listener', listener);
+    return this.#core.memory.subscribe(listener);
+  }
+
+  /**
+   * Allocates a zeroed host buffer usable by every agent's queues: pinned (page-locked when the
+   * process may lock memory) or pageable. Emits an `allocate` memory event.
+   * @throws {ArgumentError} when bytes is not a positive safe integer or options.pinned is not a boolean.
+   * @throws {OutOfMemoryError} when the host cannot provide it.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  allocateHost(bytes: number, options: { pinned: boolean }): HostBuffer {
+    this.#core.assertLive(component, 'Runtime.allocateHost()');
+    const size = requireByteCount('memory', 'bytes', bytes, false);
+    const pinned = requireBoolean('memory', 'options.pinned', requireObject('memory', 'options', options)['pinned']);
+    // More than the machine has would be granted lazily by an overcommitting kernel, then killed while zeroing.
+    const address = size > totalmem() ? 0 : this.#core.native.allocateHost(size, pinned);
+    if (address === 0) {
+      const availableBytes = freemem();
+      throw new OutOfMemoryError({
+        packageName: 'native',
+        component: 'memory',
+        agentId: null,
+        bytes: size,
+        availableBytes,
+        message: nativeMessage(
+          'memory',
+          `the host could not provide a ${pinned ? 'pinned' : 'pageable'} buffer of ${size} bytes (${availableBytes} bytes free)`,
+          'Allocate less, or free host buffers first',
+        ),
+      });
+    }
+    const state: AllocationState = { freed: false };
+    const buffer = new HostBuffer(this.#core, address, size, pinned, state);
+    this.#core.memory.register(buffer, state);
+    return buffer;
+  }
+
+  /**
+   * Fails (or delays) matching operations, counted when they execute: the (after+1)-th to
+   * (after+count)-th fail with DriverError code `injected-fault` at the next synchronize of their
+   * queue, or are delayed by `delayMilliseconds` and then succeed. `allocate` faults make
+   * allocate/enqueueAllocate throw OutOfMemoryError (a delay does not apply to them). Page-list
+   * copies count as `conditional-copy`; `any` matches every queue operation (copy, hash,
+   * conditional-copy, kernel) but not allocations.
+   * @throws {ArgumentError} for an invalid fault.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  injectFault(fault: FaultSpec): void {
+    this.#core.assertLive(component, 'Runtime.injectFault()');
+    this.#core.native.injectFault(...packFault(fault, this.agents.length));
+  }
+
+  /**
+   * Removes every injected fault.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  clearFaults(): void {
+    this.#core.assertLive(component, 'Runtime.clearFaults()');
+    this.#core.native.clearFaults();
+  }
+
+  /**
+   * Runs the work already enqueued, stops every queue, frees all memory (allocations become
+   * `freed`, host views are detached; no free events are emitted) and joins the threads.
+   * Idempotent: a second call returns the first call's Promise.
+   */
+  dispose(): Promise<void> {
+    if (this.#disposal) return this.#disposal;
+    this.#core.disposed = true;
+    this.#core.queues.clear();
+    this.#core.memory.disposeAll();
+    this.#disposal = this.#core.native.dispose();
+    return this.#disposal;
+  }
+
+  /** Same as {@link dispose}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+}
