@@ -4,7 +4,8 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  // The d.ts build compiles only the entry: a composite project would want every file listed.
+  dts: { compilerOptions: { composite: false } },
   sourcemap: true,
   clean: true,
 });
