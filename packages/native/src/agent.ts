@@ -8,7 +8,7 @@ import type { AllocationState } from './memory-registry.js';
 import { Queue } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { runtimeDisposedError, type RuntimeCore } from './runtime-core.js';
-import type { AgentInfo } from './runtime-types.js';
+import type { AgentInfo, MemoryInfo } from './runtime-types.js';
 import { argumentError, describeValue, requireByteCount, requireLiveRange } from './validate.js';
 
 const component = 'agent';
@@ -44,6 +44,15 @@ export class Agent {
     const allocation = new DeviceAllocation(this.#core, this.id, result.address, size, state);
     this.#core.memory.register(allocation, state);
     return allocation;
+  }
+
+  /**
+   * Free and total device memory of this agent, in bytes.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  memoryInfo(): MemoryInfo {
+    this.#core.assertLive(component, 'Agent.memoryInfo()');
+    return this.#core.native.memoryInfo(this.id);
   }
 
   /**

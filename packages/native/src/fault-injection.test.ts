@@ -14,6 +14,34 @@ describe('fault injection on the host driver', () => {
   afterAll(() => runtime.dispose());
   const agent = () => runtime.agents[0]!;
 
+  it('says which work operation failed, counted as queue.workEnqueued counts', async () => {
+    const queue = agent().createQueue();
+    const buffer = agent().allocate(2 * 4096);
+    queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes: 4096, value: 1 });
+    await queue.synchronize();
+    expect(queue.workEnqueued).toBe(1);
+    runtime.injectFault({ operation: 'copy', after: 1 });
+    queue.enqueueCopy([{ source: buffer.address, destination: buffer.address + 4096, bytes: 4096 }]);
+    const recordedBeforeFailure = queue.workEnqueued;
+    queue.recordEvent();
+    queue.enqueueCopy([{ source: buffer.address, destination: buffer.address + 4096, bytes: 4096 }]);
+    expect(() => queue.enqueueCopy([{ source: buffer.address, destination: buffer.address, bytes: 1 << 30 }])).toThrow(ArgumentError);
+    queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes: 4096, value: 2 });
+    expect(queue.workEnqueued).toBe(4);
+    const error = await queue.synchronize().then(() => undefined, (reason: unknown) => reason);
+    expect(error).toBeInstanceOf(DriverError);
+    expect((error as DriverError).operationIndex).toBe(recordedBeforeFailure);
+    await queue.dispose();
+  });
+
+  it('reports free and total device memory, and free memory falls as memory is allocated', () => {
+    const before = agent().memoryInfo();
+    expect(before.totalBytes).toBe(16 << 20);
+    const allocation = agent().allocate(1 << 20);
+    expect(agent().memoryInfo().freeBytes).toBe(before.freeBytes - (1 << 20));
+    allocation.free();
+  });
+
   it('fails the (after+1)-th matching operation, skips later work, and clears at synchronize', async () => {
     const queue = agent().createQueue();
     const buffer = agent().allocate(3 * 4096);

@@ -48,6 +48,7 @@ export type {
   KernelDescriptor,
   KernelParameter,
   MemoryEvent,
+  MemoryInfo,
   MemoryKind,
   MemoryRange,
   OpenRuntimeOptions,

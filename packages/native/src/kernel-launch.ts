@@ -98,6 +98,7 @@ export function packKernelLaunch(scope: RangeScope, driver: DriverName, kernel: 
   for (const parameter of parameters) {
     if (parameter.type !== 'pointer') continue;
     const bytes = parameter.extent ? extentBytes(component, parameter.name, parameter.extent, words) : 0;
+    if (bytes === 0 && words.get(parameter.name) === 0n) continue; // a null pointer the kernel does not dereference
     requireLiveRange(component, `args.${parameter.name}`, scope.memory, scope.agentId, values[parameter.name], bytes);
   }
   return { kernel: id, args: BigUint64Array.from(parameters, (parameter) => words.get(parameter.name)!) };

@@ -1,3 +1,4 @@
+import type { MemoryInfo } from './runtime-types.js';
 /**
  * The shape of the addon (build/Release/kreplay.node) as the TypeScript layer calls it. Arguments
  * are validated before they get here; ranges and segments travel packed in typed arrays so that an
@@ -18,6 +19,8 @@ export interface NativeOperationError {
   readonly operation: string;
   readonly code: string;
   readonly message: string;
+  /** Which work operation of the queue failed, from 0; -1 when unknown. */
+  readonly workIndex: number;
 }
 
 export interface NativeEvent {
@@ -56,6 +59,7 @@ export interface NativeAgentDescription {
 export interface NativeRuntime {
   describe(): { readonly driver: DriverName; readonly version: string; readonly agents: readonly NativeAgentDescription[] };
   allocate(agentId: number, bytes: number): NativeAllocationResult;
+  memoryInfo(agentId: number): MemoryInfo;
   free(agentId: number, address: number): void;
   /** 0 when the memory is not available. */
   allocateHost(bytes: number, pinned: boolean): number;

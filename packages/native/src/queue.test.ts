@@ -40,26 +40,23 @@ describe('queues on the host driver', () => {
     await queue.dispose();
   });
 
-  it('copies big plans at memory speed and empty plans in microseconds', async () => {
+  it('copies a big plan split over the thread pool exactly, and accepts empty plans', async () => {
     const queue = agent().createQueue();
     const bytes = 64 << 20;
     const source = agent().allocate(bytes);
     const destination = agent().allocate(bytes);
-    queue.enqueueKernel(runtime.kernels.fill, { destination: source.address, bytes, value: 7 });
+    queue.enqueueKernel(runtime.kernels.scatterWrite, {
+      buffer: source.address, bytes, pageBytes: 4096, fraction: 1, seed: 3, source: 0, sourceBytes: 0,
+    });
     queue.enqueueCopy([{ source: source.address, destination: destination.address, bytes }]);
+    for (let run = 0; run < 100; run += 1) queue.enqueueCopy([]);
     await queue.synchronize();
-    let start = performance.now();
-    for (let run = 0; run < 4; run += 1) queue.enqueueCopy([{ source: source.address, destination: destination.address, bytes }]);
-    await queue.synchronize();
-    const gigabytesPerSecond = (4 * bytes) / ((performance.now() - start) / 1000) / 1e9;
-    expect(gigabytesPerSecond).toBeGreaterThan(0.5);
-    start = performance.now();
-    for (let run = 0; run < 1000; run += 1) {
-      queue.enqueueCopy([]);
-      await queue.synchronize();
-    }
-    const microseconds = ((performance.now() - start) / 1000) * 1000;
-    expect(microseconds).toBeLessThan(500);
+    const [copied, original] = await Promise.all([
+      queue.hashPages([{ address: destination.address, bytes }], 1 << 20),
+      queue.hashPages([{ address: source.address, bytes }], 1 << 20),
+    ]);
+    expect(copied).toEqual(original);
+    expect(new Set(copied).size).toBe(64);
     source.free();
     destination.free();
     await queue.dispose();

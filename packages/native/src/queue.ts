@@ -35,8 +35,18 @@ export class Queue implements AsyncDisposable {
   readonly agent: Agent;
   readonly #core: RuntimeCore;
   readonly #native: NativeQueue;
+  #workEnqueued = 0;
   readonly #scope: RangeScope;
   #disposal: Promise<void> | undefined;
+
+  /**
+   * How many work operations (copies, hashes, conditional and page-list copies, kernels) were
+   * enqueued on this queue so far. A `DriverError`'s `operationIndex` counts the same way, so a
+   * caller that notes this count between phases knows which phase failed.
+   */
+  get workEnqueued(): number {
+    return this.#workEnqueued;
+  }
 
   /** @internal Made by {@link Agent.createQueue}. */
   constructor(core: RuntimeCore, agent: Agent, native: NativeQueue) {
@@ -57,6 +67,7 @@ export class Queue implements AsyncDisposable {
   enqueueCopy(plan: readonly CopySegment[]): void {
     this.#assertLive('enqueueCopy()');
     this.#native.enqueueCopy(packSegments(this.#scope, 'plan', plan));
+    this.#workEnqueued += 1;
   }
 
   /**
@@ -72,6 +83,7 @@ export class Queue implements AsyncDisposable {
     const pages = countPages(this.#scope, 'ranges', packed, 2, bytes);
     requireLiveRange(component, 'hashesAddress', this.#core.memory, this.agent.id, hashesAddress, pages * 8);
     this.#native.enqueueHash(packed, bytes, hashesAddress);
+    this.#workEnqueued += 1;
   }
 
   /**
@@ -84,6 +96,7 @@ export class Queue implements AsyncDisposable {
     this.#assertLive('enqueueCopyChangedPages()');
     const packed = packConditionalCopy(this.#scope, options);
     this.#native.enqueueConditionalCopy(packed.segments, packed.options);
+    this.#workEnqueued += 1;
   }
 
   /**
@@ -96,6 +109,7 @@ export class Queue implements AsyncDisposable {
     this.#assertLive('enqueueCopyPageList()');
     const packed = packPageListCopy(this.#scope, options);
     this.#native.enqueuePageListCopy(packed.segments, packed.pageBytes, packed.pageListAddress, packed.pageCountAddress);
+    this.#workEnqueued += 1;
   }
 
   /**
@@ -108,6 +122,7 @@ export class Queue implements AsyncDisposable {
     this.#assertLive('enqueueKernel()');
     const launch = packKernelLaunch(this.#scope, this.#core.driver, kernel, args);
     this.#native.enqueueKernel(launch.kernel, launch.args);
+    this.#workEnqueued += 1;
   }
 
   /**
@@ -197,6 +212,7 @@ export class Queue implements AsyncDisposable {
     const bytes = requirePageBytes(component, 'pageBytes', pageBytes);
     const hashes = new BigUint64Array(countPages(this.#scope, 'ranges', packed, 2, bytes));
     this.#native.enqueueHashToHost(packed, bytes, hashes);
+    this.#workEnqueued += 1;
     await this.synchronize(); // `hashes` stays referenced here until the queue has written it
     return hashes;
   }
@@ -242,6 +258,7 @@ export class Queue implements AsyncDisposable {
       agentId: this.agent.id,
       operation: error.operation,
       code: error.code,
+      operationIndex: error.workIndex >= 0 ? error.workIndex : null,
       message: nativeMessage(
         component,
         `a ${error.operation} on queue ${this.id} of agent ${this.agent.id} (${this.#core.driver} driver) failed with ${error.code}: ${error.message}`,

@@ -48,6 +48,12 @@ export interface AgentInfo {
   readonly hostLink: HostLinkInfo | null;
 }
 
+/** Free and total device memory of an agent, in bytes. */
+export interface MemoryInfo {
+  readonly freeBytes: number;
+  readonly totalBytes: number;
+}
+
 /** Where a piece of memory lives and how it was allocated. */
 export type MemoryKind = 'device' | 'stream-ordered' | 'host-pinned' | 'host-pageable';
 

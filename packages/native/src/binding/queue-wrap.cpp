@@ -62,6 +62,7 @@ void settleSynchronize(Napi::Env env, const Napi::Promise::Deferred& deferred,
   object.Set("operation", error->operation);
   object.Set("code", error->code);
   object.Set("message", error->message);
+  object.Set("workIndex", static_cast<double>(error->workIndex));
   deferred.Resolve(object);
 }
 

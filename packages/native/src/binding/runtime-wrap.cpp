@@ -41,6 +41,7 @@ Napi::Function RuntimeWrap::define(Napi::Env env) {
                      {
                          InstanceMethod<&RuntimeWrap::describe>("describe"),
                          InstanceMethod<&RuntimeWrap::allocate>("allocate"),
+                         InstanceMethod<&RuntimeWrap::memoryInfo>("memoryInfo"),
                          InstanceMethod<&RuntimeWrap::free>("free"),
                          InstanceMethod<&RuntimeWrap::allocateHost>("allocateHost"),
                          InstanceMethod<&RuntimeWrap::freeHost>("freeHost"),
@@ -79,6 +80,16 @@ Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
     agents.Set(static_cast<std::uint32_t>(index), describeAgent(env, driver_->agents()[index]));
   }
   object.Set("agents", agents);
+  return object;
+}
+
+// memoryInfo(agent) -> { freeBytes, totalBytes }
+Napi::Value RuntimeWrap::memoryInfo(const Napi::CallbackInfo& info) {
+  requireArguments(info, 1);
+  const MemoryInfo memory = driver_->memoryInfo(agentOf(info[0]));
+  Napi::Object object = Napi::Object::New(info.Env());
+  object.Set("freeBytes", static_cast<double>(memory.freeBytes));
+  object.Set("totalBytes", static_cast<double>(memory.totalBytes));
   return object;
 }
 

@@ -20,6 +20,7 @@ class RuntimeWrap : public Napi::ObjectWrap<RuntimeWrap> {
  private:
   Napi::Value describe(const Napi::CallbackInfo& info);
   Napi::Value allocate(const Napi::CallbackInfo& info);
+  Napi::Value memoryInfo(const Napi::CallbackInfo& info);
   Napi::Value free(const Napi::CallbackInfo& info);
   Napi::Value allocateHost(const Napi::CallbackInfo& info);
   Napi::Value freeHost(const Napi::CallbackInfo& info);

@@ -34,6 +34,8 @@ class Driver {
   virtual const std::vector<AgentDescription>& agents() const = 0;
 
   virtual AllocationResult allocate(std::uint32_t agent, std::uint64_t bytes) = 0;
+  /** Free and total device memory of the agent, in bytes. */
+  virtual MemoryInfo memoryInfo(std::uint32_t agent) = 0;
   virtual void free(std::uint32_t agent, std::uint64_t address) = 0;
   /** A host buffer's address, or 0 when the memory is not available. */
   virtual std::uint64_t allocateHost(std::uint64_t bytes, bool pinned) = 0;

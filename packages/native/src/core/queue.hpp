@@ -14,6 +14,12 @@
 
 namespace kreplay {
 
+/** Free and total device memory of an agent. */
+struct MemoryInfo {
+  std::uint64_t freeBytes = 0;
+  std::uint64_t totalBytes = 0;
+};
+
 /** The outcome of an allocation: address 0 means it failed. */
 struct AllocationResult {
   std::uint64_t address = 0;

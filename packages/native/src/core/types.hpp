@@ -34,6 +34,8 @@ struct OperationError {
   std::string operation;
   std::string code;
   std::string message;
+  /** Which work operation of its queue failed, counting from 0 at the queue's creation; -1 if unknown. */
+  std::int64_t workIndex = -1;
 };
 
 /** Thrown by core operations that cannot complete (a bad page list, ...); queues record it. */

@@ -9,6 +9,8 @@ export interface DriverErrorOptions extends KreplayErrorOptions {
   readonly operation: string;
   /** e.g. `injected-fault`, `invalid-page-list`, `CUDA_ERROR_...`. */
   readonly code: string;
+  /** Which work operation of its queue failed (compare with `Queue.workEnqueued`); null when unknown. */
+  readonly operationIndex?: number | null;
 }
 
 /** A driver operation failed (on a queue, it is reported by the queue's next synchronize). */
@@ -18,6 +20,8 @@ export class DriverError extends KreplayError {
   readonly agentId: number | null;
   readonly operation: string;
   readonly code: string;
+  /** Which work operation of its queue failed (compare with `Queue.workEnqueued`); null when unknown. */
+  readonly operationIndex: number | null;
 
   constructor(options: DriverErrorOptions) {
     super(options);
@@ -25,5 +29,6 @@ export class DriverError extends KreplayError {
     this.agentId = options.agentId;
     this.operation = options.operation;
     this.code = options.code;
+    this.operationIndex = options.operationIndex ?? null;
   }
 }

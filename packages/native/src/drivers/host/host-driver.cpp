@@ -28,6 +28,10 @@ AllocationResult HostDriver::allocate(std::uint32_t agent, std::uint64_t bytes) 
   return {arena.allocate(bytes), false, arena.freeBytes()};
 }
 
+MemoryInfo HostDriver::memoryInfo(std::uint32_t agent) {
+  return {context_->arenas.at(agent)->freeBytes(), agents().at(agent).deviceMemoryBytes};
+}
+
 // Frees wait until the queues that could use the memory have passed this point (as cudaFree waits
 // for the device), so queued work never touches memory that was reused or returned to the system.
 void HostDriver::free(std::uint32_t agent, std::uint64_t address) {

@@ -24,6 +24,7 @@ class HostDriver : public Driver {
   const std::vector<AgentDescription>& agents() const override { return agents_; }
 
   AllocationResult allocate(std::uint32_t agent, std::uint64_t bytes) override;
+  MemoryInfo memoryInfo(std::uint32_t agent) override;
   void free(std::uint32_t agent, std::uint64_t address) override;
   std::uint64_t allocateHost(std::uint64_t bytes, bool pinned) override;
   void freeHost(std::uint64_t address) override;

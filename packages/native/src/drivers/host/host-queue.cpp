@@ -16,6 +16,7 @@ bool HostQueue::push(Operation operation) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return false;
+    if (operation.work) operation.workIndex = submittedWork_++;
     operations_.push_back(std::move(operation));
     submitted_ += 1;
   }
@@ -56,16 +57,17 @@ void HostQueue::execute(Operation& operation) {
   const char* name = operationName(operation.kind);
   try {
     if (applyFaultDecision(context_->faults.check(operation.kind, agent_))) {
-      error_ = OperationError{name, "injected-fault", std::string("an injected fault failed this ") + name};
+      error_ = OperationError{name, "injected-fault", std::string("an injected fault failed this ") + name,
+                              operation.workIndex};
       return;
     }
     operation.run();
   } catch (const OperationFailure& failure) {
-    error_ = OperationError{name, failure.code(), failure.what()};
+    error_ = OperationError{name, failure.code(), failure.what(), operation.workIndex};
   } catch (const std::exception& exception) {
-    error_ = OperationError{name, "internal", exception.what()};
+    error_ = OperationError{name, "internal", exception.what(), operation.workIndex};
   } catch (...) {
-    error_ = OperationError{name, "internal", "an unknown C++ exception"};
+    error_ = OperationError{name, "internal", "an unknown C++ exception", operation.workIndex};
   }
 }
 

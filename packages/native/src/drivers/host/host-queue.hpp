@@ -41,6 +41,7 @@ class HostQueue : public Queue, public std::enable_shared_from_this<HostQueue> {
     bool work;  // work is skipped after a failure and counted by faults; control (events, frees, markers)
                 // always runs
     std::function<void()> run;
+    std::int64_t workIndex = -1;  // set by push() for work
   };
 
   bool push(Operation operation);
@@ -56,6 +57,7 @@ class HostQueue : public Queue, public std::enable_shared_from_this<HostQueue> {
   std::condition_variable progressed_;
   std::deque<Operation> operations_;
   std::uint64_t submitted_ = 0;
+  std::int64_t submittedWork_ = 0;
   std::uint64_t completed_ = 0;
   bool stopping_ = false;
   std::optional<OperationError> error_;  // touched by the worker thread only
