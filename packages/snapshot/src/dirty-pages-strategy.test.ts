@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ArgumentError } from '@kreplay/native';
+import { bytesCopied } from './byte-account.js';
+import { dirtyPagesStrategy } from './dirty-pages-strategy.js';
+import { fullStrategy } from './full-strategy.js';
+import { allocateWorkload, readAll, replayByHand } from './test/replay-by-hand.js';
+import { sameBytes } from './test/same-bytes.js';
+import { openStrategyFixture, randomBytes } from './test/strategy-fixture.js';
+import type { StrategyFixture } from './test/strategy-fixture.js';
+import { testSnapshotStrategy } from './test/test-snapshot-strategy.js';
+
+testSnapshotStrategy({ name: 'dirty-pages', create: ({ tier }) => dirtyPagesStrategy({ tier }) });
+testSnapshotStrategy({
+  name: 'dirty-pages (4 KiB pages, every allocation a candidate)',
+  create: ({ tier }) => dirtyPagesStrategy({ tier, pageBytes: 4096, candidates: 'all' }),
+  tiers: ['device', 'host-pinned'],
+});
+
+describe('dirty-pages', () => {
+  let fixture: StrategyFixture | undefined;
+  afterEach(async () => fixture?.dispose());
+
+  it('copies exactly the pages written once its mirror is warm, far less than full', async () => {
+    fixture = await openStrategyFixture();
+    const workload = await allocateWorkload(fixture, 1, randomBytes);
+    const dirty = dirtyPagesStrategy({ tier: 'device', pageBytes: 4096 });
+    const before = await readAll(fixture, workload);
+    await replayByHand(fixture, dirty, workload, 3, 1);
+    const after = (await readAll(fixture, workload))[1]!;
+    const written = writtenBytes(before[1]!, after, 4096);
+    expect(written).toBeGreaterThan(0);
+    const untouchedPage = [...Array(80).keys()].find((page) => sameBytes(before[1]!.subarray(page * 4096, (page + 1) * 4096), after.subarray(page * 4096, (page + 1) * 4096)))!;
+    await fixture.agent.write(workload.buffer.address + untouchedPage * 4096 + 17, Uint8Array.of(after[untouchedPage * 4096 + 17]! ^ 0xff));
+    const warm = await replayByHand(fixture, dirty, workload, 3, 1);
+    // capture: the pages the previous dispatch wrote plus the page written from the host;
+    // two restores: only the pages the kernel writes
+    expect(warm.account.deviceToDevice).toBe(3 * written + 4096);
+    expect(warm.account.hashed).toBe(2 * workload.buffer.bytes);
+    const full = await replayByHand(fixture, fullStrategy({ tier: 'device' }), workload, 3, 1);
+    expect(bytesCopied(warm.account)).toBeLessThan(bytesCopied(full.account) / 2);
+    dirty.dispose?.();
+  });
+
+  it('refuses a page size that is not a power of two', () => {
+    expect(() => dirtyPagesStrategy({ pageBytes: 5000 })).toThrow(ArgumentError);
+    expect(() => dirtyPagesStrategy({ tier: 'disk' as never })).toThrow(/unknown staging tier/);
+  });
+});
+
+/** Bytes of the pages (of `pageBytes`, the last one short) in which two buffers differ. */
+function writtenBytes(before: Uint8Array, after: Uint8Array, pageBytes: number): number {
+  let bytes = 0;
+  for (let start = 0; start < before.length; start += pageBytes) {
+    const end = Math.min(start + pageBytes, before.length);
+    if (!Buffer.from(before.subarray(start, end)).equals(after.subarray(start, end))) bytes += end - start;
+  }
+  return bytes;
+}

@@ -1,0 +1,66 @@
+import { snapshotArgumentError } from './argument-error.js';
+import type { SnapshotStrategy } from './snapshot-strategy.js';
+import { snapshotSpecificationVersion } from './snapshot-strategy.js';
+import type { StagingTierChoice } from './staging-types.js';
+import { allAllocationRanges, writableRanges } from './candidate-ranges.js';
+import { emptySnapshot } from './copy-snapshot.js';
+import { createDirtyPagesSnapshot } from './dirty-pages-snapshot.js';
+import { MirrorCache } from './mirror-cache.js';
+import { validatePageBytes, validateTierChoice } from './validate-strategy-options.js';
+
+/** Options of {@link dirtyPagesStrategy}. */
+export interface DirtyPagesStrategyOptions {
+  /** Where mirrors are kept. Default `auto` (device while it fits, else pinned host). */
+  readonly tier?: StagingTierChoice;
+  /** Page size of change detection, a power of two. Default 65536. */
+  readonly pageBytes?: number;
+  /** `write-set` (default) narrows candidates to what the dispatch can write; `all` mirrors every allocation. */
+  readonly candidates?: 'write-set' | 'all';
+  /** How many candidate sets keep a mirror across dispatches. Default 16. */
+  readonly maxMirrorSets?: number;
+}
+
+/**
+ * Page-granular snapshots: a mirror of the candidate set is kept across dispatches with a hash per
+ * page; capture copies only pages changed since the mirror was taken, and restores copy back only
+ * the pages the kernel wrote (learned by hashing after pass 1, repeated from that list after).
+ * @throws ArgumentError when an option is invalid.
+ */
+export function dirtyPagesStrategy(options: DirtyPagesStrategyOptions = {}): SnapshotStrategy {
+  const tier = validateTierChoice(options.tier ?? 'auto', 'dirty-pages');
+  const pageBytes = validatePageBytes(options.pageBytes ?? 65536, 'dirty-pages');
+  const candidates = options.candidates ?? 'write-set';
+  if (candidates !== 'write-set' && candidates !== 'all') {
+    throw snapshotArgumentError('dirty-pages', 'candidates', `candidates must be 'write-set' or 'all', got ${String(candidates)}`, 'Leave it out to narrow by the write set');
+  }
+  const maxMirrorSets = options.maxMirrorSets ?? 16;
+  if (!Number.isSafeInteger(maxMirrorSets) || maxMirrorSets < 1) {
+    throw snapshotArgumentError('dirty-pages', 'maxMirrorSets', `maxMirrorSets must be a whole number >= 1, got ${String(maxMirrorSets)}`, 'Leave it out for 16');
+  }
+  const cache = new MirrorCache(maxMirrorSets, tier, pageBytes);
+
+  return {
+    specificationVersion: snapshotSpecificationVersion,
+    name: 'dirty-pages',
+    prepare(dispatch) {
+      const notes: string[] = [];
+      let ranges = candidates === 'write-set' ? writableRanges(dispatch.resolution) : undefined;
+      if (!ranges) {
+        if (candidates === 'write-set') {
+          notes.push(`candidates are every allocation: ${dispatch.resolution.reasons.join('; ') || 'arguments not bounded'}`);
+        }
+        ranges = allAllocationRanges(dispatch.tracker, dispatch.agent.id);
+      }
+      if (ranges.length === 0) return { kind: 'ready', snapshot: emptySnapshot(tier === 'auto' ? 'device' : tier, notes) };
+      const acquired = cache.acquire(dispatch, ranges);
+      if (acquired.kind === 'declined') return acquired;
+      const { set } = acquired;
+      const onRelease = () => {
+        set.inUse = false;
+        if (!cache.isCached(set)) set.dispose();
+      };
+      return { kind: 'ready', snapshot: createDirtyPagesSnapshot(dispatch, set, notes, onRelease) };
+    },
+    dispose: () => cache.dispose(),
+  };
+}

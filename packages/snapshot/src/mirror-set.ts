@@ -1,0 +1,76 @@
+import type { CopySegment, HostBuffer, MemoryRange } from '@kreplay/native';
+import type { StagingLease } from './staging-types.js';
+import type { CandidateRange } from './candidate-ranges.js';
+import type { MirrorLayout } from './mirror-layout.js';
+import { segmentsFromStaging, segmentsToStaging } from './staging-layout.js';
+
+/**
+ * A retained mirror of a candidate set: a staged copy of its bytes, the hash of every page of the
+ * copy, and the page lists of the last dispatch. Invariant: each stored hash is the hash of its
+ * mirror page, or a value no page is expected to hash to (fresh memory), so a conditional copy
+ * that compares memory with the stored hashes always leaves mirror == memory.
+ */
+export class MirrorSet {
+  /** True until the first capture has copied everything. */
+  fresh = true;
+  /** True while a replay window holds it. */
+  inUse = false;
+  readonly toMirror: CopySegment[];
+  readonly fromMirror: CopySegment[];
+  readonly mirrorData: MemoryRange[];
+  /** For each global page index, the index of the range it belongs to. */
+  readonly pageRange: Uint32Array;
+  /** For each range, the global index of its first page. */
+  readonly firstPage: number[] = [];
+
+  constructor(
+    readonly key: string,
+    readonly ranges: readonly CandidateRange[],
+    readonly allocationIds: readonly number[],
+    readonly layout: MirrorLayout,
+    readonly lease: StagingLease,
+    readonly readback: HostBuffer,
+  ) {
+    this.toMirror = segmentsToStaging(ranges, layout.data, lease.address);
+    this.fromMirror = segmentsFromStaging(ranges, layout.data, lease.address);
+    this.mirrorData = this.toMirror.map((segment) => ({ address: segment.destination, bytes: segment.bytes }));
+    this.pageRange = new Uint32Array(layout.totalPages);
+    let page = 0;
+    layout.pagesPerRange.forEach((pages, rangeIndex) => {
+      this.firstPage.push(page);
+      this.pageRange.fill(rangeIndex, page, page + pages);
+      page += pages;
+    });
+  }
+
+  address(offset: number): number {
+    return this.lease.address + offset;
+  }
+
+  /** The pages a conditional copy recorded, read from the readback buffer after the queue completed. */
+  recordedPages(which: 'capture' | 'learned'): Uint32Array {
+    const { captureListOffset, learnedListOffset, countsOffset, totalPages } = this.layout;
+    const view = this.readback.view();
+    const counts = new Uint32Array(view.buffer, view.byteOffset + countsOffset - captureListOffset, 2);
+    const count = Math.min(which === 'capture' ? counts[0]! : counts[1]!, totalPages);
+    const listOffset = (which === 'capture' ? captureListOffset : learnedListOffset) - captureListOffset;
+    return new Uint32Array(view.buffer, view.byteOffset + listOffset, count);
+  }
+
+  /** Bytes per range of the given pages (the last page of a range may be short). */
+  bytesPerRange(pages: Uint32Array): number[] {
+    const bytes = this.ranges.map(() => 0);
+    for (const page of pages) {
+      const rangeIndex = this.pageRange[page]!;
+      const range = this.ranges[rangeIndex]!;
+      const start = (page - this.firstPage[rangeIndex]!) * this.layout.pageBytes;
+      bytes[rangeIndex]! += Math.min(this.layout.pageBytes, range.bytes - start);
+    }
+    return bytes;
+  }
+
+  dispose(): void {
+    this.lease.release();
+    if (!this.readback.freed) this.readback.free();
+  }
+}

@@ -1,0 +1,63 @@
+import type { Agent, KernelArguments, KernelDescriptor, MemoryRange, Queue, Runtime } from '@kreplay/native';
+import type { ArgumentResolution, Tracker } from '@kreplay/tracker';
+import type { ByteAccount } from './byte-account.js';
+import type { Staging, StagingTier } from './staging-types.js';
+
+/** The version of the strategy contract this package speaks. */
+export const snapshotSpecificationVersion = 1;
+
+/** One dispatch about to be replayed, as a strategy sees it. */
+export interface DispatchContext {
+  readonly runtime: Runtime;
+  readonly agent: Agent;
+  /** The queue the dispatch, its capture and its restores run on. */
+  readonly queue: Queue;
+  readonly kernel: KernelDescriptor;
+  readonly args: KernelArguments;
+  readonly tracker: Tracker;
+  /** The dispatch's arguments resolved by the tracker, once, by the caller. */
+  readonly resolution: ArgumentResolution;
+  /** Staging pools and budgets shared by every strategy of the process. */
+  readonly staging: Staging;
+}
+
+/**
+ * What a strategy returns for one dispatch: a snapshot ready to capture, or a decline with a
+ * reason (the dispatch then runs once, unreplayed). Preparing allocates staging but enqueues nothing.
+ */
+export type SnapshotPreparation =
+  | { readonly kind: 'ready'; readonly snapshot: Snapshot }
+  | { readonly kind: 'declined'; readonly reason: string };
+
+/**
+ * A snapshot of one dispatch's memory. Every method that moves bytes only ENQUEUES work on the
+ * dispatch's queue, so a whole replay window is queued work the host waits for once.
+ */
+export interface Snapshot {
+  /** The application memory this snapshot captures and restores. */
+  readonly ranges: readonly MemoryRange[];
+  /** Where the captured bytes are staged. */
+  readonly tier: StagingTier;
+  /** Plain-words notes, e.g. why write-set fell back to full. */
+  readonly notes: readonly string[];
+  /** Enqueue the capture of `ranges` (before pass 1). */
+  capture(): void;
+  /** Enqueue putting `ranges` back to their captured bytes, before pass `nextPass` (>= 2). */
+  restore(nextPass: number): void;
+  /** Enqueue whatever `account()` needs to read back (after the last pass). */
+  finish(): void;
+  /** The bytes this snapshot moved and hashed; valid once the queue has completed its work. */
+  account(): ByteAccount;
+  /** Give staging back to the pools. Idempotent. */
+  release(): void;
+}
+
+/** A pluggable snapshot strategy. Implementations are factories returning plain objects. */
+export interface SnapshotStrategy {
+  readonly specificationVersion: typeof snapshotSpecificationVersion;
+  readonly name: string;
+  /** Plan the snapshot of one dispatch. */
+  prepare(dispatch: DispatchContext): SnapshotPreparation;
+  /** Drop what the strategy keeps across dispatches (mirrors, hashes). */
+  dispose?(): void;
+}

@@ -1,0 +1,53 @@
+import type { Agent } from '@kreplay/native';
+
+/** Where snapshot bytes are kept. */
+export type StagingTier = 'device' | 'host-pinned' | 'host-pageable';
+
+/** A tier, or `auto`: device while it fits above the reserve, else pinned host memory. */
+export type StagingTierChoice = StagingTier | 'auto';
+
+/** Options of {@link createStaging}. */
+export interface StagingOptions {
+  /** Host bytes all staging of the process may hold (pinned + pageable). Default: no limit. */
+  readonly hostBytesLimit?: number;
+  /** Device bytes per agent that staging never takes. Default 0. */
+  readonly deviceReserveBytes?: number;
+  /** `pooled` keeps released staging for later dispatches; `per-dispatch` frees it (the reference design). Default `pooled`. */
+  readonly reuse?: 'pooled' | 'per-dispatch';
+}
+
+/** A piece of staging memory held by a snapshot. */
+export interface StagingLease {
+  readonly tier: StagingTier;
+  readonly agentId: number;
+  readonly address: number;
+  readonly bytes: number;
+  /** Give it back (to the pool, or freed with `per-dispatch`). Idempotent. */
+  release(): void;
+}
+
+/** The outcome of asking for staging: a lease, or why none could be had. */
+export type StagingResult =
+  | { readonly kind: 'leased'; readonly lease: StagingLease }
+  | { readonly kind: 'declined'; readonly reason: string };
+
+/** What staging holds now and at most. */
+export interface StagingUsage {
+  readonly hostBytes: number;
+  readonly hostHighWaterBytes: number;
+  readonly hostBytesLimit: number | null;
+  readonly deviceBytes: Readonly<Record<number, number>>;
+  readonly leasedBytes: number;
+  readonly pooledBytes: number;
+}
+
+/** Staging pools and budgets shared by all agents of a process. */
+export interface Staging {
+  /** Lease `bytes` on `agent` in the chosen tier; `auto` tries device, then pinned host. Never partial. */
+  lease(agent: Agent, bytes: number, choice: StagingTierChoice): StagingResult;
+  usage(): StagingUsage;
+  /** Free pooled memory no lease holds. */
+  trim(): void;
+  /** Free everything; leases still held become invalid. */
+  dispose(): void;
+}

@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ArgumentError } from '@kreplay/native';
+import { openStrategyFixture } from '../test/strategy-fixture.js';
+import type { StrategyFixture } from '../test/strategy-fixture.js';
+import type { StagingOptions, StagingResult } from '../staging-types.js';
+import { createStaging } from './create-staging.js';
+
+function leased(result: StagingResult) {
+  if (result.kind !== 'leased') throw new Error(`expected a lease, got: ${result.reason}`);
+  return result.lease;
+}
+
+describe('createStaging', () => {
+  let fixture: StrategyFixture | undefined;
+  const open = async (options: StagingOptions = {}) => (fixture = await openStrategyFixture(undefined, options));
+  afterEach(async () => fixture?.dispose());
+
+  it('keeps released staging pooled and hands the same memory out again', async () => {
+    const { staging, agent } = await open();
+    const first = leased(staging.lease(agent, 100_000, 'host-pinned'));
+    first.release();
+    const second = leased(staging.lease(agent, 90_000, 'host-pinned'));
+    expect(second.address).toBe(first.address);
+    expect(staging.usage()).toMatchObject({ leasedBytes: 131072, pooledBytes: 0 });
+    second.release();
+    expect(staging.usage().pooledBytes).toBe(131072);
+    staging.trim();
+    expect(staging.usage().hostBytes).toBe(0);
+    expect(staging.usage().hostHighWaterBytes).toBe(131072);
+  });
+
+  it('frees staging on release with per-dispatch reuse, as the reference design does', async () => {
+    const { staging, agent } = await open({ reuse: 'per-dispatch' });
+    leased(staging.lease(agent, 100_000, 'host-pageable')).release();
+    expect(staging.usage()).toMatchObject({ hostBytes: 0, hostHighWaterBytes: 100_000 });
+  });
+
+  it('tags staging memory excluded so no strategy snapshots it', async () => {
+    const { staging, agent, tracker } = await open();
+    const lease = leased(staging.lease(agent, 4096, 'device'));
+    expect(tracker.find(lease.address)?.tags.has('excluded')).toBe(true);
+    expect(tracker.footprintBytes(agent.id)).toBe(0);
+  });
+
+  it('moves to pinned host memory when the device reserve would be crossed, and declines past the host limit', async () => {
+    const { staging, agent } = await open({ deviceReserveBytes: 255 * 2 ** 20, hostBytesLimit: 2 * 2 ** 20 });
+    const lease = leased(staging.lease(agent, 2 * 2 ** 20, 'auto'));
+    expect(lease.tier).toBe('host-pinned');
+    const refused = staging.lease(agent, 2 * 2 ** 20, 'auto');
+    expect(refused.kind).toBe('declined');
+    if (refused.kind === 'declined') expect(refused.reason).toMatch(/reserve.*host limit|host limit/s);
+  });
+
+  it('gives idle pooled host memory back before declining over the host limit', async () => {
+    const { staging, agent } = await open({ hostBytesLimit: 3 * 2 ** 20 });
+    leased(staging.lease(agent, 2 * 2 ** 20, 'host-pinned')).release();
+    const bigger = leased(staging.lease(agent, 3 * 2 ** 20, 'host-pageable'));
+    expect(bigger.tier).toBe('host-pageable');
+    expect(staging.usage().hostBytes).toBe(3 * 2 ** 20);
+  });
+
+  it('refuses bad options and sizes with an ArgumentError', async () => {
+    const { staging, agent, runtime, tracker } = await open();
+    expect(() => createStaging(runtime, tracker, { hostBytesLimit: -1 })).toThrow(ArgumentError);
+    expect(() => createStaging(runtime, tracker, { reuse: 'never' as never })).toThrow(/reuse/);
+    expect(() => staging.lease(agent, 0, 'device')).toThrow(ArgumentError);
+    expect(() => staging.lease(agent, Number.NaN, 'device')).toThrow(/positive whole number/);
+  });
+});

@@ -1,0 +1,8 @@
+/**
+ * @kreplay/snapshot/test — the conformance suite every snapshot strategy passes, and the fixture
+ * it is built on, for strategies of your own.
+ */
+export { testSnapshotStrategy } from './test/test-snapshot-strategy.js';
+export type { SnapshotStrategyTestOptions } from './test/test-snapshot-strategy.js';
+export { openStrategyFixture, randomBytes } from './test/strategy-fixture.js';
+export type { StrategyFixture } from './test/strategy-fixture.js';

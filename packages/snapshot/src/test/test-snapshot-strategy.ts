@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Runtime } from '@kreplay/native';
+import type { SnapshotStrategy } from '../snapshot-strategy.js';
+import type { StagingTierChoice } from '../staging-types.js';
+import { bytesCopied } from '../byte-account.js';
+import { openStrategyFixture, randomBytes } from './strategy-fixture.js';
+import type { StrategyFixture } from './strategy-fixture.js';
+import { allocateWorkload, readAll, replayByHand, runWithoutReplay } from './replay-by-hand.js';
+import { expectSameBytes, sameBytes } from './same-bytes.js';
+
+/** Options of {@link testSnapshotStrategy}. */
+export interface SnapshotStrategyTestOptions {
+  /** Shown in the test names. */
+  readonly name: string;
+  /** Makes a fresh strategy staging in `tier`. */
+  readonly create: (options: { readonly tier: StagingTierChoice }) => SnapshotStrategy;
+  /** Opens the runtime to test on. Default: the host driver. */
+  readonly open?: () => Promise<Runtime>;
+  /** Tiers to test. Default: all four. */
+  readonly tiers?: readonly StagingTierChoice[];
+}
+
+const allTiers: readonly StagingTierChoice[] = ['device', 'host-pinned', 'host-pageable', 'auto'];
+
+/**
+ * The conformance suite every snapshot strategy passes: bit-exact restoration before every pass,
+ * a final state equal to a run without replay, fresh captures across dispatches, honest accounts,
+ * no staging held after dispose, and declines (never half-captures) over budget.
+ */
+export function testSnapshotStrategy(options: SnapshotStrategyTestOptions): void {
+  const tiers = options.tiers ?? allTiers;
+  let fixture: StrategyFixture | undefined;
+  const open = async (stagingOptions = {}) => {
+    fixture = await openStrategyFixture(options.open, stagingOptions);
+    return fixture;
+  };
+  afterEach(async () => {
+    await fixture?.dispose();
+    fixture = undefined;
+  });
+
+  describe(`snapshot strategy ${options.name}`, () => {
+    it.each(tiers)('restores bit-exactly before every pass and ends like a run without replay (%s)', async (tier) => {
+      const current = await open();
+      const strategy = options.create({ tier });
+      const workload = await allocateWorkload(current, 11, randomBytes);
+      const original = await readAll(current, workload);
+      const replay = await replayByHand(current, strategy, workload, 4, 0x1234);
+      replay.beforePass.forEach((before, pass) => expectSameBytes(before, original, `memory before pass ${pass + 1}`));
+      expectSameBytes(replay.after, await runWithoutReplay(current, original, 0x1234), 'memory after the last pass');
+      expect(sameBytes(replay.after[1]!, original[1]!)).toBe(false);
+      strategy.dispose?.();
+    });
+
+    it('captures memory as it is at each dispatch, not as it was at the first', async () => {
+      const current = await open();
+      const strategy = options.create({ tier: tiers[0]! });
+      const workload = await allocateWorkload(current, 5, randomBytes);
+      for (let dispatch = 0; dispatch < 4; dispatch += 1) {
+        await current.agent.write(workload.buffer.address + dispatch * 70_001, randomBytes(9000, dispatch + 100));
+        await current.agent.write(workload.source.address + dispatch * 4096, randomBytes(16, dispatch + 200));
+        const original = await readAll(current, workload);
+        const replay = await replayByHand(current, strategy, workload, 3, 77 + dispatch);
+        replay.beforePass.forEach((before, pass) => expectSameBytes(before, original, `dispatch ${dispatch}, before pass ${pass + 1}`));
+        expectSameBytes(replay.after, await runWithoutReplay(current, original, 77 + dispatch), `dispatch ${dispatch}, after`);
+      }
+      strategy.dispose?.();
+    });
+
+    it('accounts whole, non-negative byte counts and the staging it held', async () => {
+      const current = await open();
+      const strategy = options.create({ tier: tiers[0]! });
+      const workload = await allocateWorkload(current, 3, randomBytes);
+      const { account, snapshot } = await replayByHand(current, strategy, workload, 2, 9);
+      for (const value of [account.deviceToDevice, account.deviceToHost, account.hostToDevice, account.hostToHost, account.hashed]) {
+        expect(Number.isSafeInteger(value) && value >= 0).toBe(true);
+      }
+      expect(bytesCopied(account)).toBeGreaterThan(0);
+      if (snapshot.ranges.length > 0) expect(account.staging[snapshot.tier]).toBeGreaterThan(0);
+      strategy.dispose?.();
+    });
+
+    it('holds no staging once released and disposed', async () => {
+      const current = await open();
+      const strategy = options.create({ tier: tiers[0]! });
+      const workload = await allocateWorkload(current, 4, randomBytes);
+      for (let dispatch = 0; dispatch < 3; dispatch += 1) await replayByHand(current, strategy, workload, 2, dispatch);
+      strategy.dispose?.();
+      expect(current.staging.usage().leasedBytes).toBe(0);
+    });
+
+    it('declines with a reason, and captures nothing, when staging is over budget', async () => {
+      const current = await open({ hostBytesLimit: 4096 });
+      const strategy = options.create({ tier: 'host-pinned' });
+      const workload = await allocateWorkload(current, 6, randomBytes);
+      const prepared = strategy.prepare(current.dispatch(current.runtime.kernels.scatterWrite, {
+        buffer: workload.buffer.address, bytes: workload.buffer.bytes, pageBytes: 4096, fraction: 0.5, seed: 1,
+        source: workload.source.address, sourceBytes: workload.source.bytes,
+      }));
+      expect(prepared.kind).toBe('declined');
+      if (prepared.kind === 'declined') expect(prepared.reason).toMatch(/limit/);
+      expect(current.staging.usage().leasedBytes).toBe(0);
+      strategy.dispose?.();
+    });
+  });
+}

@@ -1,0 +1,32 @@
+import type { SnapshotStrategy } from './snapshot-strategy.js';
+import { snapshotSpecificationVersion } from './snapshot-strategy.js';
+import type { StagingTierChoice } from './staging-types.js';
+import { allAllocationRanges, writableRanges } from './candidate-ranges.js';
+import { prepareCopySnapshot } from './copy-snapshot.js';
+import { validateTierChoice } from './validate-strategy-options.js';
+
+/** Options of {@link writeSetStrategy}. */
+export interface WriteSetStrategyOptions {
+  /** Where to stage the copy. Default `auto`. */
+  readonly tier?: StagingTierChoice;
+}
+
+/**
+ * Copies only what the dispatch can write: its pointer arguments resolved through the tracker,
+ * filtered by declared access (unknown counts as readwrite). When the arguments can reach memory
+ * indirectly, the write set cannot be bounded: it falls back to `full` and says why in the notes.
+ * @throws ArgumentError when an option is invalid.
+ */
+export function writeSetStrategy(options: WriteSetStrategyOptions = {}): SnapshotStrategy {
+  const tier = validateTierChoice(options.tier ?? 'auto', 'write-set');
+  return {
+    specificationVersion: snapshotSpecificationVersion,
+    name: 'write-set',
+    prepare(dispatch) {
+      const ranges = writableRanges(dispatch.resolution);
+      if (ranges) return prepareCopySnapshot(dispatch, ranges, tier, []);
+      const note = `write-set fell back to full: ${dispatch.resolution.reasons.join('; ') || 'arguments not bounded'}`;
+      return prepareCopySnapshot(dispatch, allAllocationRanges(dispatch.tracker, dispatch.agent.id), tier, [note]);
+    },
+  };
+}
