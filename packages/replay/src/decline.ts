@@ -1,0 +1,53 @@
+import type { ArgumentResolution } from '@kreplay/tracker';
+import type { DispatchRequest } from './dispatch-request.js';
+
+/** Why a dispatch was run once instead of replayed. */
+export type DeclineCode =
+  | 'graph'
+  | 'cross-device'
+  | 'unresolved-arguments'
+  | 'snapshot-declined'
+  | 'capture-failed';
+
+/** A decline: its kind and a reason in plain words. */
+export interface Decline {
+  readonly code: DeclineCode;
+  readonly reason: string;
+}
+
+/** The decline a request's flags or arguments call for before any snapshot is planned, if any. */
+export function declineBeforePreparing(request: DispatchRequest, resolution: ArgumentResolution): Decline | undefined {
+  if (request.graph === true) {
+    return { code: 'graph', reason: `kernel ${request.kernel.name} is a graph launch, and graph launches are not replayed yet` };
+  }
+  if (request.crossDevice === true) {
+    return {
+      code: 'cross-device',
+      reason: `kernel ${request.kernel.name} takes part in cross-device work, which one device's snapshot cannot replay`,
+    };
+  }
+  if (resolution.unresolved.length > 0) {
+    const pointers = resolution.unresolved.map((pointer) => `"${pointer.parameter}" (0x${pointer.address.toString(16)})`);
+    const detail = resolution.reasons.length > 0 ? `: ${resolution.reasons.join('; ')}` : '';
+    return {
+      code: 'unresolved-arguments',
+      reason: `pointer arguments ${pointers.join(', ')} of kernel ${request.kernel.name} are in no tracked allocation${detail}`,
+    };
+  }
+  return undefined;
+}
+
+/** The decline of a strategy that could not plan a snapshot (e.g. over budget). */
+export function snapshotDeclined(strategyName: string, reason: string): Decline {
+  return { code: 'snapshot-declined', reason: `strategy ${strategyName} declined: ${reason}` };
+}
+
+/** The decline of a dispatch whose capture failed on the device. */
+export function captureFailed(strategyName: string, error: unknown): Decline {
+  return { code: 'capture-failed', reason: `the ${strategyName} capture failed on the device: ${errorMessage(error)}` };
+}
+
+/** The message of anything thrown. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

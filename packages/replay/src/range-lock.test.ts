@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { fixedPasses } from './fixed-passes.js';
+import { claimsConflict, RangeLock } from './range-lock.js';
+import { fakeRequest, fakeSetup } from './test-support/fake-setup.js';
+import { testStrategy } from './test-support/test-strategy.js';
+
+const range = (address: number, bytes: number) => [{ address, bytes }];
+
+describe('range lock', () => {
+  it('lets windows of other queues conflict only where one writes what the other captures', () => {
+    const replaying = { queueId: 1, writes: range(0, 100), captures: range(0, 100) };
+    expect(claimsConflict(replaying, { queueId: 2, writes: range(50, 10), captures: [] })).toBe(true);
+    expect(claimsConflict(replaying, { queueId: 2, writes: range(100, 10), captures: [] })).toBe(false);
+    expect(claimsConflict(replaying, { queueId: 2, writes: [], captures: range(0, 10) })).toBe(true);
+    expect(claimsConflict(replaying, { queueId: 1, writes: range(0, 10), captures: range(0, 10) })).toBe(false);
+    expect(claimsConflict(replaying, { queueId: 3, writes: 'everything', captures: [] })).toBe(true);
+    expect(claimsConflict({ queueId: 4, writes: 'everything', captures: [] }, { queueId: 5, writes: range(0, 1), captures: [] })).toBe(false);
+  });
+
+  it('holds a conflicting claim until the holder releases it', async () => {
+    const lock = new RangeLock();
+    const first = await lock.acquire({ queueId: 1, writes: range(0, 10), captures: range(0, 10) });
+    let acquired = false;
+    const second = lock.acquire({ queueId: 2, writes: range(5, 1), captures: [] }).then((held) => {
+      acquired = true;
+      return held;
+    });
+    const unrelated = await lock.acquire({ queueId: 3, writes: range(20, 1), captures: range(20, 1) });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(acquired).toBe(false);
+    first.release();
+    first.release();
+    const held = await second;
+    expect(held.waitedMs).toBeGreaterThan(0);
+    held.release();
+    unrelated.release();
+    expect(lock.size).toBe(0);
+  });
+});
+
+describe('windows on several queues (fake runtime)', () => {
+  it('runs a disjoint window on another queue alongside, and holds an overlapping writer back', async () => {
+    const setup = fakeSetup();
+    const engine = setup.engine({ strategy: testStrategy(), passes: fixedPasses(2) });
+    const shared = setup.buffer(1000, 0);
+    const other = setup.buffer(1000, 0);
+    const finished: string[] = [];
+    setup.runtime.injectFault({ operation: 'kernel', count: 1, delayMilliseconds: 60 });
+    const slow = engine.dispatch(fakeRequest(setup.queue(), 'increment', { buffer: shared.address, bytes: 1000 })).then((result) => {
+      finished.push('slow');
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const disjoint = engine.dispatch(fakeRequest(setup.queue(), 'increment', { buffer: other.address, bytes: 1000 })).then((result) => {
+      finished.push('disjoint');
+      return result;
+    });
+    const overlapping = engine.dispatch(fakeRequest(setup.queue(), 'fill', { destination: shared.address, bytes: 1000, value: 9 })).then((result) => {
+      finished.push('overlapping');
+      return result;
+    });
+    const results = await Promise.all([slow, disjoint, overlapping]);
+    expect(finished).toEqual(['disjoint', 'slow', 'overlapping']);
+    expect(results.map((result) => result.replayed)).toEqual([true, true, true]);
+    expect(results[2]!.timings.lockWaitMs).toBeGreaterThan(10);
+    expect(shared.data[0]).toBe(9);
+    expect(other.data[0]).toBe(1);
+  });
+
+  it('with verification on, holds back writers of any memory it hashes', async () => {
+    const setup = fakeSetup();
+    const engine = setup.engine({ strategy: testStrategy(), passes: fixedPasses(2), verify: 'restore' });
+    const shared = setup.buffer(1000, 0);
+    const other = setup.buffer(1000, 0);
+    const finished: string[] = [];
+    setup.runtime.injectFault({ operation: 'kernel', count: 1, delayMilliseconds: 40 });
+    const slow = engine.dispatch(fakeRequest(setup.queue(), 'increment', { buffer: shared.address, bytes: 1000 })).then((result) => {
+      finished.push('slow');
+      return result;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const disjoint = engine.dispatch(fakeRequest(setup.queue(), 'increment', { buffer: other.address, bytes: 1000 })).then((result) => {
+      finished.push('disjoint');
+      return result;
+    });
+    const results = await Promise.all([slow, disjoint]);
+    expect(finished).toEqual(['slow', 'disjoint']);
+    expect(results.map((result) => result.verified)).toEqual([true, true]);
+  });
+});

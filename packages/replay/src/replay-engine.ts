@@ -1,0 +1,77 @@
+import { DisposedError } from '@kreplay/native';
+import type { DispatchRequest } from './dispatch-request.js';
+import type { DispatchResult } from './dispatch-result.js';
+import { resolveEngineOptions, type ReplayEngineOptions } from './engine-options.js';
+import { HashBufferPool } from './hash-buffer-pool.js';
+import { QueueSerializer } from './queue-serializer.js';
+import { RangeLock } from './range-lock.js';
+import { runDispatch, type EngineContext } from './run-dispatch.js';
+import { validateRequest } from './validate-request.js';
+
+/** Replays dispatches: each through one replay window. */
+export interface ReplayEngine extends AsyncDisposable {
+  /**
+   * Runs one dispatch through the replay window: every pass starts from the memory pass 1 saw, and
+   * afterwards memory is as one run of the kernel leaves it. Declined dispatches (graph launches,
+   * cross-device work, unresolvable arguments, snapshots over budget, a failed capture) run exactly
+   * once, with the reason in the result. Device failures are reported in the result, not thrown.
+   * Windows on one queue run one after another; windows on other queues wait only when they may
+   * write what this one captures (or the other way round).
+   * @throws {ArgumentError} (rejects) when the request is malformed or the tracker refuses its arguments.
+   * @throws {ReplayPluginError} (rejects) when a strategy or pass-provider hook throws.
+   * @throws {DisposedError} (rejects) after `dispose()`.
+   */
+  dispatch(request: DispatchRequest): Promise<DispatchResult>;
+  /**
+   * Waits for the dispatches in flight, then frees the engine's own buffers. The strategy, staging,
+   * tracker and runtime belong to the caller and are left alone. Idempotent.
+   */
+  dispose(): Promise<void>;
+}
+
+/**
+ * Creates a replay engine over a runtime, its tracker, staging, a snapshot strategy and a pass provider.
+ * @throws {ArgumentError} when an option is missing or invalid.
+ */
+export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
+  const settings = resolveEngineOptions(options);
+  const context: EngineContext = {
+    ...settings,
+    lock: new RangeLock(),
+    hashBuffers: new HashBufferPool(settings.runtime, settings.tracker),
+  };
+  const serializer = new QueueSerializer();
+  const inFlight = new Set<Promise<unknown>>();
+  let disposing: Promise<void> | undefined;
+
+  const engine: ReplayEngine = {
+    dispatch(request) {
+      if (disposing !== undefined) return Promise.reject(disposedError());
+      try {
+        validateRequest(request, settings.runtime);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const running = serializer.run(request.queue.id, () => runDispatch(context, request));
+      inFlight.add(running);
+      const forget = () => inFlight.delete(running);
+      running.then(forget, forget);
+      return running;
+    },
+    dispose() {
+      disposing ??= Promise.allSettled([...inFlight]).then(() => context.hashBuffers.dispose());
+      return disposing;
+    },
+    [Symbol.asyncDispose]: () => engine.dispose(),
+  };
+  return engine;
+}
+
+function disposedError(): DisposedError {
+  return new DisposedError({
+    packageName: 'replay',
+    component: 'engine',
+    objectName: 'ReplayEngine',
+    message: '[replay] [engine] dispatch() was called on a disposed engine. Create a new engine with createReplayEngine().',
+  });
+}
