@@ -4,7 +4,7 @@ export default defineConfig({
   entry: ['src/index.ts'],
   format: ['esm'],
   target: 'node20',
-  dts: true,
+  dts: { compilerOptions: { composite: false } },
   sourcemap: true,
   clean: true,
 });

@@ -1,0 +1,12 @@
+/** The median of some samples (the mean of the middle two for an even count). */
+export function median(samples: readonly number[]): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** Seconds elapsed since `start` (a value of `process.hrtime.bigint()`). */
+export function secondsSince(start: bigint): number {
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}

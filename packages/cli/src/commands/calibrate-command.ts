@@ -1,0 +1,37 @@
+import { Command } from 'commander';
+import { openRuntime } from '@kreplay/native';
+import { measureNativeCalls } from '@kreplay/bench';
+import type { CliIo } from '../cli-io.js';
+import { formatBytes } from '../format-bytes.js';
+import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
+import type { RuntimeCommandOptions } from '../runtime-options.js';
+import { parseByteSize } from '../byte-size.js';
+
+interface CalibrateOptions extends RuntimeCommandOptions {
+  readonly json?: boolean;
+  readonly planBytes: number;
+}
+
+/** `kreplay calibrate`: what a native call and a copy plan cost on this machine. */
+export function calibrateCommand(io: CliIo): Command {
+  return withRuntimeOptions(
+    new Command('calibrate').description('measure the cost of an empty copy plan and copy-plan throughput'),
+  )
+    .option('--plan-bytes <bytes>', 'bytes per copy plan', parseByteSize, 64 * 2 ** 20)
+    .option('--json', 'print one JSON object')
+    .action(async (options: CalibrateOptions) => {
+      await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const result = await measureNativeCalls(runtime, { planBytes: options.planBytes });
+      if (options.json) {
+        io.stdout(`${JSON.stringify(result)}\n`);
+        return;
+      }
+      io.stdout(`${result.driver} / ${result.agent}\n`);
+      io.stdout(`  empty copy plan: ${result.emptyPlanEnqueueMicroseconds.toFixed(2)} us enqueued, `);
+      io.stdout(`${result.emptyPlanRoundTripMicroseconds.toFixed(1)} us with a wait\n`);
+      for (const plan of result.copyPlans) {
+        const rate = `${(plan.bytesPerSecond / 1e9).toFixed(2)} GB/s`;
+        io.stdout(`  copy plan ${formatBytes(plan.bytes)} in ${plan.segments} segment(s): ${rate}\n`);
+      }
+    });
+}

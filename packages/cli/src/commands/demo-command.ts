@@ -1,0 +1,35 @@
+import { Command } from 'commander';
+import { openRuntime } from '@kreplay/native';
+import { measureNativeCalls, runReplayExperiment, strategyNames } from '@kreplay/bench';
+import type { CliIo } from '../cli-io.js';
+import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
+import type { RuntimeCommandOptions } from '../runtime-options.js';
+import { describeReplay } from './replay-command.js';
+
+/** `kreplay demo`: the agents, one verified replay per strategy, and what a native call costs. */
+export function demoCommand(io: CliIo): Command {
+  return withRuntimeOptions(new Command('demo').description('a short replay and benchmark demo on the default driver')).action(
+    async (options: RuntimeCommandOptions) => {
+      await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      io.stdout(`driver ${runtime.driver}: ${runtime.agents.map((agent) => agent.info.name).join(', ')}\n\n`);
+      for (const strategy of strategyNames) {
+        const result = await runReplayExperiment(runtime, {
+          strategy,
+          tier: 'auto',
+          footprintBytes: 64 * 2 ** 20,
+          writeFraction: 0.01,
+          dispatches: 10,
+          passes: 5,
+          verify: 'full',
+        });
+        io.stdout(describeReplay(result));
+      }
+      const calls = await measureNativeCalls(runtime, { planBytes: 64 * 2 ** 20, segmentCounts: [1, 4096], repetitions: 3 });
+      io.stdout(`\nnative calls: an empty copy plan costs ${calls.emptyPlanEnqueueMicroseconds.toFixed(2)} us to enqueue, `);
+      io.stdout(`${calls.emptyPlanRoundTripMicroseconds.toFixed(1)} us with a wait\n`);
+      for (const plan of calls.copyPlans) {
+        io.stdout(`copy plan of ${plan.segments} segment(s): ${(plan.bytesPerSecond / 1e9).toFixed(2)} GB/s\n`);
+      }
+    },
+  );
+}

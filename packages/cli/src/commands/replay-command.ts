@@ -1,0 +1,71 @@
+import { Command, Option } from 'commander';
+import { openRuntime } from '@kreplay/native';
+import { runReplayExperiment, strategyNames } from '@kreplay/bench';
+import type { ReplayExperimentResult } from '@kreplay/bench';
+import type { StagingTierChoice } from '@kreplay/snapshot';
+import type { VerifyMode } from '@kreplay/replay';
+import type { CliIo } from '../cli-io.js';
+import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { formatBytes } from '../format-bytes.js';
+import { createProgress } from '../progress.js';
+import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
+import type { RuntimeCommandOptions } from '../runtime-options.js';
+
+interface ReplayOptions extends RuntimeCommandOptions {
+  readonly footprint: number;
+  readonly writeFraction: number;
+  readonly dispatches: number;
+  readonly passes: number;
+  readonly strategy: string;
+  readonly tier: StagingTierChoice;
+  readonly verify: VerifyMode;
+  readonly quiesce: 'queue' | 'agent';
+  readonly hostLimit?: number;
+  readonly json?: boolean;
+}
+
+/** `kreplay replay`: the default workload through the replay engine, and what it cost. */
+export function replayCommand(io: CliIo): Command {
+  return withRuntimeOptions(new Command('replay').description('replay a scatter-write workload and report bytes and time'))
+    .option('--footprint <bytes>', 'device memory the workload holds', parseByteSize, 64 * 2 ** 20)
+    .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
+    .option('--dispatches <n>', 'dispatches to replay', parsePositiveInteger, 20)
+    .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
+    .addOption(new Option('--strategy <name>', 'snapshot strategy').choices(strategyNames).default('dirty-pages'))
+    .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
+    .addOption(new Option('--verify <mode>', 'verification').choices(['off', 'restore', 'full']).default('off'))
+    .addOption(new Option('--quiesce <scope>', 'what to drain before a window').choices(['queue', 'agent']).default('queue'))
+    .option('--host-limit <bytes>', 'host bytes staging may hold', parseByteSize)
+    .option('--json', 'print one JSON object')
+    .action(async (options: ReplayOptions) => {
+      await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const progress = createProgress(io, 'replay', options.dispatches);
+      const result = await runReplayExperiment(runtime, {
+        strategy: options.strategy,
+        tier: options.tier,
+        footprintBytes: options.footprint,
+        writeFraction: options.writeFraction,
+        dispatches: options.dispatches,
+        passes: options.passes,
+        verify: options.verify,
+        quiesce: options.quiesce,
+        hostBytesLimit: options.hostLimit,
+        onDispatch: (index) => progress.update(index + 1),
+      }).finally(() => progress.done());
+      io.stdout(options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
+    });
+}
+
+/** The terminal summary of a replay experiment. */
+export function describeReplay(result: ReplayExperimentResult): string {
+  const share = result.bytesModel > 0 ? ((100 * result.bytesCopied) / result.bytesModel).toFixed(2) : '0';
+  const lines = [
+    `${result.strategy} on ${result.driver} (${result.tier}): ${result.dispatches} dispatches x ${result.passes} passes over ${formatBytes(result.footprintBytes)}`,
+    `  copied ${formatBytes(result.bytesCopied)} = ${share}% of the reference design's ${formatBytes(result.bytesModel)}`,
+    `  hashed ${formatBytes(result.bytesHashed)}; host staging high-water ${formatBytes(result.hostHighWaterBytes)}`,
+    `  ${result.seconds.toFixed(3)} s; replayed ${result.replayedDispatches}/${result.dispatches}; verified ${String(result.verified)}`,
+    ...result.declined.slice(0, 3).map((reason) => `  declined: ${reason}`),
+    ...result.notes.map((note) => `  note: ${note}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}

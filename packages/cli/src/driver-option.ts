@@ -1,0 +1,17 @@
+import { InvalidArgumentError, Option } from 'commander';
+import type { DriverChoice } from '@kreplay/native';
+
+const driverChoices: readonly DriverChoice[] = ['auto', 'host', 'cuda', 'hsa'];
+
+/** Parses a --driver value, refusing names that are not drivers. */
+export function parseDriverChoice(value: string): DriverChoice {
+  if ((driverChoices as readonly string[]).includes(value)) return value as DriverChoice;
+  throw new InvalidArgumentError(`unknown driver "${value}"; choose one of ${driverChoices.join(', ')}.`);
+}
+
+/** The --driver option shared by every command that opens a runtime. */
+export function driverOption(): Option {
+  return new Option('-d, --driver <driver>', `driver to open: ${driverChoices.join(' | ')}`)
+    .argParser(parseDriverChoice)
+    .default('auto' as DriverChoice);
+}

@@ -1,0 +1,20 @@
+import { Command } from 'commander';
+import type { CliIo } from './cli-io.js';
+import { calibrateCommand } from './commands/calibrate-command.js';
+import { demoCommand } from './commands/demo-command.js';
+import { infoCommand } from './commands/info-command.js';
+import { replayCommand } from './commands/replay-command.js';
+import { cliVersion } from './version.js';
+
+/** Builds the `kreplay` command tree, writing through `io`. */
+export function createProgram(io: CliIo): Command {
+  const program = new Command('kreplay')
+    .description('kernel replay for GPU profilers: restore only what a dispatch writes, and measure it')
+    .version(cliVersion, '-v, --version')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride();
+  for (const command of [infoCommand(io), demoCommand(io), replayCommand(io), calibrateCommand(io)]) {
+    program.addCommand(command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }));
+  }
+  return program;
+}
