@@ -1,5 +1,5 @@
 import type { Queue } from '@kreplay/native';
-import type { PhaseMarkers } from './phase-markers.js';
+import { PhaseProgress } from './phase-progress.js';
 import type { WindowPhase } from './window-phase.js';
 
 /** How one batch of phases went. */
@@ -15,17 +15,17 @@ export type BatchOutcome =
     };
 
 /**
- * Enqueues `phases[from..]` (skipped ones left out), each between two events and followed by its
- * marker, then waits ONCE for the queue. On a failure, the first phase whose marker did not run is
- * the one that failed (the queue skips everything after its first failed operation; its events
- * complete regardless, so they time phases but cannot tell which ran). Marker slot 0 opens the
- * batch; phase i uses slot i + 1. If enqueueing throws (a plug-in hook, a rejected argument), the
- * queue is drained before rethrowing, so nothing of the window is still running.
+ * Enqueues `phases[from..]` (skipped ones left out), each between two events, then waits ONCE for
+ * the queue. On a failure, the failed operation's index (see {@link PhaseProgress}) tells which
+ * phase failed: the queue skips everything after its first failed operation, and its events
+ * complete regardless, so they time phases but cannot tell which ran. If enqueueing throws (a
+ * plug-in hook, a rejected argument), the queue is drained before rethrowing, so nothing of the
+ * window is still running.
  */
-export async function runPhases(queue: Queue, phases: readonly WindowPhase[], from: number, markers: PhaseMarkers): Promise<BatchOutcome> {
-  markers.reset();
+export async function runPhases(queue: Queue, phases: readonly WindowPhase[], from: number): Promise<BatchOutcome> {
+  const progress = new PhaseProgress();
   try {
-    markers.enqueue(queue, 0);
+    progress.begin(queue);
     let previous = queue.recordEvent();
     for (let index = from; index < phases.length; index += 1) {
       const step = phases[index]!;
@@ -33,7 +33,7 @@ export async function runPhases(queue: Queue, phases: readonly WindowPhase[], fr
       step.start = previous;
       step.completed = false;
       step.enqueue();
-      markers.enqueue(queue, index + 1);
+      progress.end(queue, index);
       step.end = previous = queue.recordEvent();
     }
   } catch (error) {
@@ -43,8 +43,6 @@ export async function runPhases(queue: Queue, phases: readonly WindowPhase[], fr
   let failure: { error: unknown } | undefined;
   try {
     await queue.synchronize();
-    const last = lastEnqueued(phases, from);
-    if (!markers.reached(last + 1)) failure = { error: new Error(stolenErrorMessage) };
   } catch (error) {
     failure = { error };
   }
@@ -52,18 +50,9 @@ export async function runPhases(queue: Queue, phases: readonly WindowPhase[], fr
   for (let index = from; index < phases.length; index += 1) {
     const step = phases[index]!;
     if (step.skipped) continue;
-    step.completed = failure === undefined || markers.reached(index + 1);
+    step.completed = failure === undefined || progress.completed(index, failure.error);
     if (!step.completed && failedIndex === undefined) failedIndex = index;
   }
   if (failure === undefined) return { kind: 'completed' };
-  return { kind: 'failed', error: failure.error, failedIndex, failedBefore: !markers.reached(0) };
-}
-
-const stolenErrorMessage =
-  'the queue skipped work of the window, but its error was reported to another synchronize (of this queue or of the agent) before the window waited';
-
-/** The index of the last phase the batch enqueued, or -1 when none (its marker slot is then 0, the opening one). */
-function lastEnqueued(phases: readonly WindowPhase[], from: number): number {
-  for (let index = phases.length - 1; index >= from; index -= 1) if (!phases[index]!.skipped) return index;
-  return -1;
+  return { kind: 'failed', error: failure.error, failedIndex, failedBefore: progress.failedBefore(failure.error) };
 }

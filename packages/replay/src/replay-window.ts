@@ -2,7 +2,6 @@ import type { MemoryRange } from '@kreplay/native';
 import { errorMessage } from './decline.js';
 import { summarizeError, type DispatchFailure, type FailurePhase, type MemoryState } from './dispatch-failure.js';
 import { plainRange } from './memory-ranges.js';
-import { PhaseMarkers } from './phase-markers.js';
 import { runPhases } from './phase-runner.js';
 import { finishPhase, replayPhases, restorePhase, type ReplayWindow } from './window-phases.js';
 import type { WindowPhase } from './window-phase.js';
@@ -29,20 +28,14 @@ const attemptsPerPhase = 2;
  * @throws {ReplayPluginError} when a strategy or pass-provider hook throws (the queue is drained first).
  */
 export async function runReplayWindow(window: ReplayWindow): Promise<WindowOutcome> {
-  const phases = replayPhases(window);
-  const markers = new PhaseMarkers(window.buffers, phases.length + 1);
-  try {
-    return await runPhasesWithRecovery(window, phases, markers);
-  } finally {
-    markers.release();
-  }
+  return runPhasesWithRecovery(window, replayPhases(window));
 }
 
-async function runPhasesWithRecovery(window: ReplayWindow, phases: WindowPhase[], markers: PhaseMarkers): Promise<WindowOutcome> {
+async function runPhasesWithRecovery(window: ReplayWindow, phases: WindowPhase[]): Promise<WindowOutcome> {
   let from = 0;
   let earlierFailureForgiven = false;
   for (;;) {
-    const outcome = await runPhases(window.queue, phases, from, markers);
+    const outcome = await runPhases(window.queue, phases, from);
     if (outcome.kind === 'completed') return { kind: 'completed', phases };
     const { error, failedIndex } = outcome;
     if (outcome.failedBefore && !earlierFailureForgiven) {
@@ -74,9 +67,9 @@ async function runPhasesWithRecovery(window: ReplayWindow, phases: WindowPhase[]
           from = failedIndex!;
           continue;
         }
-        return recover(window, phases, markers, 'restore', failed.pass, failed.failures, error);
+        return recover(window, phases, 'restore', failed.pass, failed.failures, error);
       case 'pass':
-        return recover(window, phases, markers, 'pass', failed.pass, failed.failures, error);
+        return recover(window, phases, 'pass', failed.pass, failed.failures, error);
     }
   }
 }
@@ -85,7 +78,6 @@ async function runPhasesWithRecovery(window: ReplayWindow, phases: WindowPhase[]
 async function recover(
   window: ReplayWindow,
   phases: readonly WindowPhase[],
-  markers: PhaseMarkers,
   phaseName: FailurePhase,
   pass: number,
   attempts: number,
@@ -93,7 +85,7 @@ async function recover(
 ): Promise<WindowOutcome> {
   const nextPass = phaseName === 'pass' ? pass + 1 : pass;
   const recovery = [restorePhase(window, nextPass), finishPhase(window)];
-  const outcome = await runPhases(window.queue, recovery, 0, markers);
+  const outcome = await runPhases(window.queue, recovery, 0);
   const restored = outcome.kind === 'completed' || outcome.failedIndex === 1;
   if (outcome.kind === 'failed') {
     window.notes.push(

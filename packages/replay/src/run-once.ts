@@ -1,7 +1,6 @@
 import type { MemoryRange } from '@kreplay/native';
 import { summarizeError, type DispatchFailure } from './dispatch-failure.js';
 import { plainRange } from './memory-ranges.js';
-import { PhaseMarkers } from './phase-markers.js';
 import { runPhases } from './phase-runner.js';
 import { passPhase, type PassTarget } from './window-phases.js';
 import type { WindowPhase } from './window-phase.js';
@@ -20,13 +19,7 @@ export interface RunOnceOutcome {
  */
 export async function runOnce(target: PassTarget, mayHaveWritten: readonly MemoryRange[]): Promise<RunOnceOutcome> {
   const phases = [passPhase(target, 1)];
-  const markers = new PhaseMarkers(target.buffers, 2);
-  let outcome;
-  try {
-    outcome = await runPhases(target.queue, phases, 0, markers);
-  } finally {
-    markers.release();
-  }
+  const outcome = await runPhases(target.queue, phases, 0);
   if (outcome.kind === 'completed') return { phases };
   return {
     phases,

@@ -6,7 +6,7 @@ export type PhaseKind = 'capture' | 'pass' | 'restore' | 'hash' | 'finish';
 
 /**
  * One step of a window: it enqueues its work, and the runner brackets it with events (the device
- * clock times it) and follows it with a marker (which shows whether it ran).
+ * clock times it) and notes the queue's work count after it (which shows whether it ran).
  */
 export interface WindowPhase {
   readonly kind: PhaseKind;

@@ -13,7 +13,7 @@ export interface PassTarget {
   readonly kernel: KernelDescriptor;
   readonly args: KernelArguments;
   readonly provider: PassProvider;
-  /** Where the window's phase markers (and verification hashes) get their host buffers. */
+  /** Where the window's verification hashes get their host buffers. */
   readonly buffers: HashBufferPool;
 }
 

@@ -5,7 +5,10 @@ import { fakeKernels, runFakeKernel } from './fake-kernels.js';
 /** What the fake queue's failures look like: a DriverError's fields on a plain Error. */
 export class FakeDriverError extends Error {
   readonly code = 'injected-fault';
-  constructor(readonly operation: string) {
+  constructor(
+    readonly operation: string,
+    readonly operationIndex: number,
+  ) {
     super(`[native] [queue] fake ${operation} failed (injected-fault). This is a test fault.`);
     this.name = 'DriverError';
   }
@@ -39,12 +42,19 @@ export class FakeQueue {
   readonly id = nextQueueId++;
   #tail: Promise<void> = Promise.resolve();
   #failure: unknown;
+  #workEnqueued = 0;
   /** Every operation that ran (not skipped, events left out), in order, for tests. */
   readonly log: string[] = [];
 
   constructor(readonly agent: FakeAgent) {}
 
+  /** Work operations enqueued so far, numbered as the native queues number them. */
+  get workEnqueued(): number {
+    return this.#workEnqueued;
+  }
+
   #enqueue(operation: Operation, label: string, work: () => void): void {
+    const index = operation === 'event' ? -1 : this.#workEnqueued++;
     this.#tail = this.#tail.then(async () => {
       if (operation === 'event') {
         // As on the native queues, events complete even when failed work before them was skipped.
@@ -54,7 +64,7 @@ export class FakeQueue {
       if (this.#failure !== undefined) return;
       const delay = this.agent.runtime.faultFor(operation, this.agent.id);
       if (delay === 'fail') {
-        this.#failure = new FakeDriverError(operation);
+        this.#failure = new FakeDriverError(operation, index);
         return;
       }
       await new Promise((resolve) => setTimeout(resolve, delay ?? 0));
