@@ -14,3 +14,5 @@ export { strategyByName, strategyNames } from './strategy-by-name.js';
 export type { StrategyName } from './strategy-by-name.js';
 export { runReplayExperiment } from './replay-experiment.js';
 export type { ReplayExperimentOptions, ReplayExperimentResult } from './replay-experiment.js';
+export { measureWindowCost } from './window-cost-benchmark.js';
+export type { WindowCost, WindowCostOptions, WindowCostResult } from './window-cost-benchmark.js';

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { measureNativeCalls } from '@kreplay/bench';
+import { measureNativeCalls, measureWindowCost } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { formatBytes } from '../format-bytes.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
@@ -15,15 +15,16 @@ interface CalibrateOptions extends RuntimeCommandOptions {
 /** `kreplay calibrate`: what a native call and a copy plan cost on this machine. */
 export function calibrateCommand(io: CliIo): Command {
   return withRuntimeOptions(
-    new Command('calibrate').description('measure the cost of an empty copy plan and copy-plan throughput'),
+    new Command('calibrate').description('measure what a native call, a copy plan and a replay window cost'),
   )
     .option('--plan-bytes <bytes>', 'bytes per copy plan', parseByteSize, 64 * 2 ** 20)
     .option('--json', 'print one JSON object')
     .action(async (options: CalibrateOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const result = await measureNativeCalls(runtime, { planBytes: options.planBytes });
+      const window = await measureWindowCost(runtime);
       if (options.json) {
-        io.stdout(`${JSON.stringify(result)}\n`);
+        io.stdout(`${JSON.stringify({ ...result, window })}\n`);
         return;
       }
       io.stdout(`${result.driver} / ${result.agent}\n`);
@@ -32,6 +33,11 @@ export function calibrateCommand(io: CliIo): Command {
       for (const plan of result.copyPlans) {
         const rate = `${(plan.bytesPerSecond / 1e9).toFixed(2)} GB/s`;
         io.stdout(`  copy plan ${formatBytes(plan.bytes)} in ${plan.segments} segment(s): ${rate}\n`);
+      }
+      io.stdout(`  bare dispatch (tiny kernel, waited for): ${window.bareDispatchMicroseconds.toFixed(1)} us\n`);
+      for (const cost of window.strategies) {
+        io.stdout(`  replay window, ${cost.strategy}, 2 passes: ${cost.windowMicroseconds.toFixed(1)} us `);
+        io.stdout(`(+${cost.overheadMicroseconds.toFixed(1)} us over one run; ${cost.ratioToBareDispatch.toFixed(2)}x a bare dispatch)\n`);
       }
     });
 }

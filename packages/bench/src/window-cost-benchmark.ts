@@ -1,0 +1,104 @@
+import type { Runtime } from '@kreplay/native';
+import { createReplayEngine, fixedPasses } from '@kreplay/replay';
+import { createStaging } from '@kreplay/snapshot';
+import { createTracker } from '@kreplay/tracker';
+import { median, secondsSince } from './statistics.js';
+import { strategyByName, strategyNames } from './strategy-by-name.js';
+
+/** Options of {@link measureWindowCost}. */
+export interface WindowCostOptions {
+  /** Dispatches per timing. Default 2000. */
+  readonly dispatches?: number;
+  /** Timings per measurement (the median is reported). Default 3. */
+  readonly repetitions?: number;
+  /** Bytes of the one buffer the tiny kernel writes. Default 4096. */
+  readonly footprintBytes?: number;
+}
+
+/** The window's cost for one strategy. */
+export interface WindowCost {
+  readonly strategy: string;
+  /** A replayed dispatch with two passes, waited for. */
+  readonly windowMicroseconds: number;
+  /** What replay adds to running the dispatch once: the window minus one bare dispatch. */
+  readonly overheadMicroseconds: number;
+  /** The window's own cost beyond its two passes: the window minus two bare dispatches (noisy when small). */
+  readonly fixedMicroseconds: number;
+  /** How many bare dispatches one window costs. */
+  readonly ratioToBareDispatch: number;
+}
+
+/** What the replay window costs on a tiny footprint, against a bare dispatch. */
+export interface WindowCostResult {
+  readonly driver: string;
+  readonly passes: 2;
+  readonly footprintBytes: number;
+  /** One kernel enqueued and waited for, without replay. */
+  readonly bareDispatchMicroseconds: number;
+  readonly strategies: readonly WindowCost[];
+}
+
+/**
+ * Measures the fixed per-dispatch cost of the replay window (a tiny footprint, two passes, no
+ * verification) for each shipped strategy, and its ratio to a bare dispatch of the same kernel.
+ * A benchmark: it reports what it measured.
+ */
+export async function measureWindowCost(runtime: Runtime, options: WindowCostOptions = {}): Promise<WindowCostResult> {
+  const dispatches = options.dispatches ?? 2000;
+  const repetitions = options.repetitions ?? 3;
+  const footprintBytes = options.footprintBytes ?? 4096;
+  const agent = runtime.agents[0]!;
+  const tracker = createTracker(runtime);
+  const staging = createStaging(runtime, tracker);
+  const buffer = agent.allocate(footprintBytes);
+  const queue = agent.createQueue();
+  const kernel = runtime.kernels.fill;
+  const args = { destination: buffer.address, bytes: footprintBytes, value: 7 };
+  const timePerDispatch = async (dispatch: () => Promise<unknown>) => {
+    const start = process.hrtime.bigint();
+    for (let index = 0; index < dispatches; index += 1) await dispatch();
+    return (secondsSince(start) / dispatches) * 1e6;
+  };
+  const bare = () => {
+    queue.enqueueKernel(kernel, args);
+    return queue.synchronize();
+  };
+  const engines = strategyNames.map((name) => {
+    const strategy = strategyByName(name, { tier: 'device' });
+    return { name, strategy, engine: createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(2) }) };
+  });
+  try {
+    // Bare and windowed timings alternate, so drift of a shared machine hits every column alike.
+    const bareSamples: number[] = [];
+    const windowSamples = engines.map((): number[] => []);
+    for (let repetition = 0; repetition <= repetitions; repetition += 1) {
+      const bareTime = await timePerDispatch(bare);
+      const windowTimes: number[] = [];
+      for (const { engine } of engines) windowTimes.push(await timePerDispatch(() => engine.dispatch({ queue, kernel, args })));
+      if (repetition === 0) continue; // warm-up
+      bareSamples.push(bareTime);
+      windowTimes.forEach((time, index) => windowSamples[index]!.push(time));
+    }
+    const bareDispatchMicroseconds = median(bareSamples);
+    const strategies: WindowCost[] = engines.map(({ name }, index) => {
+      const windowMicroseconds = median(windowSamples[index]!);
+      return {
+        strategy: name,
+        windowMicroseconds,
+        overheadMicroseconds: windowMicroseconds - bareDispatchMicroseconds,
+        fixedMicroseconds: windowMicroseconds - 2 * bareDispatchMicroseconds,
+        ratioToBareDispatch: windowMicroseconds / bareDispatchMicroseconds,
+      };
+    });
+    return { driver: runtime.driver, passes: 2, footprintBytes, bareDispatchMicroseconds, strategies };
+  } finally {
+    for (const { engine, strategy } of engines) {
+      await engine.dispose();
+      strategy.dispose?.();
+    }
+    await queue.dispose();
+    buffer.free();
+    staging.dispose();
+    tracker.dispose();
+  }
+}
