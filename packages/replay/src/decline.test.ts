@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { declineBeforePreparing } from './decline.js';
 import { fakeRequest, fakeSetup } from './test-support/fake-setup.js';
 import { testStrategy } from './test-support/test-strategy.js';
 
@@ -45,5 +46,21 @@ describe('declines (fake runtime)', () => {
     expect(result).toMatchObject({ replayed: false, declineCode: 'snapshot-declined', passes: 1 });
     expect(result.declineReason).toMatch(/strategy test-write-set declined: over the host limit of 100 bytes/);
     expect(strategy.calls.prepare).toBe(1);
+  });
+
+  it('declines as cross-device work a pointer into another agent\'s memory (peer access), before unresolved pointers', () => {
+    const setup = fakeSetup();
+    const request = fakeRequest(setup.queue(), 'fill', { destination: 0x1000, bytes: 64, value: 9 });
+    const decline = declineBeforePreparing(request, {
+      reached: [],
+      bounded: true,
+      reasons: [],
+      unresolved: [
+        { parameter: 'other', address: 0x9000 },
+        { parameter: 'destination', address: 0x1000, peerAgentId: 3 },
+      ],
+    });
+    expect(decline).toMatchObject({ code: 'cross-device' });
+    expect(decline!.reason).toMatch(/"destination" \(agent 3\) \(peer access\)/);
   });
 });

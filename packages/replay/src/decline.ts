@@ -26,6 +26,14 @@ export function declineBeforePreparing(request: DispatchRequest, resolution: Arg
       reason: `kernel ${request.kernel.name} takes part in cross-device work, which one device's snapshot cannot replay`,
     };
   }
+  const peers = resolution.unresolved.filter((pointer) => pointer.peerAgentId !== undefined);
+  if (peers.length > 0) {
+    const pointers = peers.map((pointer) => `"${pointer.parameter}" (agent ${pointer.peerAgentId})`);
+    return {
+      code: 'cross-device',
+      reason: `kernel ${request.kernel.name} reaches another agent's memory through ${pointers.join(', ')} (peer access), which one device's snapshot cannot replay`,
+    };
+  }
   if (resolution.unresolved.length > 0) {
     const pointers = resolution.unresolved.map((pointer) => `"${pointer.parameter}" (0x${pointer.address.toString(16)})`);
     const detail = resolution.reasons.length > 0 ? `: ${resolution.reasons.join('; ')}` : '';

@@ -105,7 +105,7 @@ describe('resolveArguments', () => {
     expect(resolution.reached.map((reached) => reached.allocation.kind)).toEqual(['host-pinned']);
     expect(resolution.unresolved).toEqual([
       { parameter: 'b', address: 0x40000 },
-      { parameter: 'c', address: 0x90000 },
+      { parameter: 'c', address: 0x90000, peerAgentId: 1 },
     ]);
     expect(resolution.bounded).toBe(true);
     expect(resolution.reasons[0]).toMatch(/"b" of kernel triad points to 0x40000, which is not inside any tracked allocation/);

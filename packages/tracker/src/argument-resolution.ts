@@ -26,6 +26,8 @@ export interface ReachedAllocation {
 export interface UnresolvedPointer {
   readonly parameter: string;
   readonly address: number;
+  /** The agent whose device memory the pointer lands in (peer access), when it is another agent's. */
+  readonly peerAgentId?: number;
 }
 
 /**
@@ -98,7 +100,8 @@ export function resolveKernelArguments(
     }
     const record = lookup.findReachable(agentId, address);
     if (record === undefined) {
-      unresolved.push(Object.freeze({ parameter: parameter.name, address }));
+      const peerAgentId = lookup.findAnywhere(address)?.allocation.agentId;
+      unresolved.push(Object.freeze({ parameter: parameter.name, address, ...(typeof peerAgentId === 'number' && { peerAgentId }) }));
       reasons.push(describeMiss(lookup, agentId, label, address));
       continue;
     }

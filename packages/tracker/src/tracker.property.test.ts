@@ -154,7 +154,7 @@ function checkInventory(tracker: Tracker, model: Model, probes: readonly [number
 const writeAccess = (access: Access | undefined) => access !== 'read';
 function resolveNaively(model: Model, agentId: number, kernel: KernelDescriptor, args: KernelArguments) {
   const reached = new Map<number, { allocation: ModelAllocation; reads: boolean; writes: boolean; start: number; end: number; parameters: string[] }>();
-  const unresolved: { parameter: string; address: number }[] = [];
+  const unresolved: { parameter: string; address: number; peerAgentId?: number }[] = [];
   let reasons = 0;
   let bounded = true;
   for (const parameter of kernel.parameters) {
@@ -168,7 +168,8 @@ function resolveNaively(model: Model, agentId: number, kernel: KernelDescriptor,
     }
     const allocation = model.find(address, [agentId as Space, 'host']);
     if (allocation === undefined) {
-      unresolved.push({ parameter: parameter.name, address });
+      const peer = model.find(address);
+      unresolved.push({ parameter: parameter.name, address, ...(peer && peer.space !== 'host' && { peerAgentId: peer.space }) });
       reasons += 1;
       continue;
     }

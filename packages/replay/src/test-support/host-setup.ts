@@ -11,9 +11,9 @@ export interface HostSetup {
   dispose(): Promise<void>;
 }
 
-/** Opens the host driver with small, test-sized settings. */
-export async function openHostSetup(): Promise<HostSetup> {
-  const runtime = await openRuntime({ driver: 'host', host: { agents: 1, deviceMemoryBytes: 256 * 2 ** 20, threads: 2 } });
+/** Opens the host driver with small, test-sized settings (one agent unless told otherwise). */
+export async function openHostSetup(agents = 1): Promise<HostSetup> {
+  const runtime = await openRuntime({ driver: 'host', host: { agents, deviceMemoryBytes: 256 * 2 ** 20, threads: 2 } });
   const tracker = createTracker(runtime);
   const stagings: Staging[] = [];
   return {
