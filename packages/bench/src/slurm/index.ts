@@ -1,0 +1,13 @@
+export { batchScript, reportFileName } from './batch-script.js';
+export type { BatchScriptPlan } from './batch-script.js';
+export { expandTaskIds, isFinished, parseArrayTaskStates } from './array-task-states.js';
+export type { ArrayTaskState } from './array-task-states.js';
+export { collectTaskReports } from './collect-task-reports.js';
+export type { ArrivedReport, MissingReport, TaskReportCollection } from './collect-task-reports.js';
+export { defaultSlurmTools, runSlurm } from './slurm-commands.js';
+export type { SlurmTools } from './slurm-commands.js';
+export { SlurmError } from './slurm-error.js';
+export { submitBenchArrays } from './submit-bench-arrays.js';
+export type { SlurmBenchPlan, SubmittedArray } from './submit-bench-arrays.js';
+export { arrayStates, waitForArrays } from './wait-for-arrays.js';
+export type { WaitOptions } from './wait-for-arrays.js';
