@@ -4,5 +4,8 @@ export default defineConfig({
   test: {
     // .tsc/ holds `tsc --build` output (compiled copies of the tests); run the sources only.
     exclude: [...configDefaults.exclude, '.tsc/**'],
+    // One file at a time: the bench end-to-end test saturates the cores, and the replay tests' 5 s
+    // timeouts should not depend on what runs beside them.
+    fileParallelism: false,
   },
 });

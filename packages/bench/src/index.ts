@@ -7,7 +7,7 @@ export type {
   NativeCallBenchmarkOptions,
   NativeCallBenchmarkResult,
 } from './native-call-benchmark.js';
-export { median, secondsSince } from './statistics.js';
+export { mean, median, secondsSince } from './statistics.js';
 export { createScatterWorkload } from './workloads/scatter-workload.js';
 export type { ScatterWorkload, ScatterWorkloadOptions, WorkloadDispatch } from './workloads/scatter-workload.js';
 export { strategyByName, strategyNames } from './strategy-by-name.js';
@@ -16,3 +16,64 @@ export { runReplayExperiment } from './replay-experiment.js';
 export type { ReplayExperimentOptions, ReplayExperimentResult } from './replay-experiment.js';
 export { measureWindowCost } from './window-cost-benchmark.js';
 export type { WindowCost, WindowCostOptions, WindowCostResult } from './window-cost-benchmark.js';
+
+export { fitLine } from './least-squares-fit.js';
+export type { LineFit } from './least-squares-fit.js';
+export { runBench } from './run-bench.js';
+export type { BenchProgress, RunBenchOptions } from './run-bench.js';
+export type { BenchConfiguration, SideSweep } from './sweep/bench-configuration.js';
+export { benchPresetNames, benchPresets } from './sweep/bench-presets.js';
+export type { BenchPresetName } from './sweep/bench-presets.js';
+export { benchPreset, validateBenchConfiguration } from './sweep/validate-configuration.js';
+export { isReplayVariantName, replayVariantNames, replayVariants } from './sweep/replay-variants.js';
+export type { ReplayVariant, ReplayVariantName } from './sweep/replay-variants.js';
+export { cellKey, makeCell } from './sweep/bench-cell.js';
+export type { BenchCell, SweepName } from './sweep/bench-cell.js';
+export { planBench } from './sweep/bench-plan.js';
+export type { BenchPlan, SkippedCell } from './sweep/bench-plan.js';
+export { backgroundArrayBytes, memoryNeed, whyNotFits } from './sweep/memory-bounds.js';
+export type { MemoryBounds, MemoryNeed } from './sweep/memory-bounds.js';
+export { measureCopyCeilings, ceilingPaths } from './baselines/copy-ceiling.js';
+export type { CeilingMeasurement, CeilingPath, CopyCeiling, CopyCeilingOptions } from './baselines/copy-ceiling.js';
+export type { CheckpointAvailability, CheckpointProvider, CheckpointSession } from './baselines/checkpoint-provider.js';
+export { cuptiCheckpointProvider } from './baselines/cupti-checkpoint-provider.js';
+export type { NativeCheckpointCapability } from './baselines/cupti-checkpoint-provider.js';
+export { createBackgroundStreams } from './measure/background-streams.js';
+export type { BackgroundMeasurement, BackgroundStreams } from './measure/background-streams.js';
+export { startRssSampler } from './measure/rss-sampler.js';
+export type { RssMeasurement, RssSampler } from './measure/rss-sampler.js';
+export type { RunControl, RunMeasurement, RunMemory, StopReason } from './measure/run-measurement.js';
+export { benchReportSchema, benchReportVersion } from './report/bench-report.js';
+export type { BenchReport, BenchRow, ReportDevice } from './report/bench-report.js';
+export type { DispatchSample, SampleBytes } from './report/dispatch-sample.js';
+export type { AchievedBandwidth, PhaseMilliseconds, RowSummary } from './report/row-summary.js';
+export type { RowRatios } from './report/row-ratios.js';
+export type { PassCostFit } from './report/pass-cost-fit.js';
+export type { MachineInfo, ReportVersions } from './report/machine-info.js';
+export { BenchReportError } from './report/bench-report-error.js';
+export { parseBenchReport, readBenchReport } from './report/parse-bench-report.js';
+export { writeBenchReport, writeHtmlReport } from './report/write-report-files.js';
+export { formatReportTable } from './report/format-report-table.js';
+export { renderHtmlReport } from './html/render-html-report.js';
+export { compareReports } from './compare/compare-reports.js';
+export type { MetricChange, ReportComparison } from './compare/compare-reports.js';
+export { reportMetrics } from './compare/report-metrics.js';
+export type { MetricDirection, ReportMetric } from './compare/report-metrics.js';
+export { formatComparison } from './compare/format-comparison.js';
+export {
+  SlurmError,
+  batchScript,
+  collectTaskReports,
+  defaultSlurmTools,
+  submitBenchArrays,
+  waitForArrays,
+} from './slurm/index.js';
+export type {
+  ArrayTaskState,
+  MissingReport,
+  SlurmBenchPlan,
+  SlurmTools,
+  SubmittedArray,
+  TaskReportCollection,
+} from './slurm/index.js';
+export { exactBytes, formatBytes, formatMilliseconds, formatRate, formatRatio } from './format-units.js';

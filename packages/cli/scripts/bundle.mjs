@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Builds the self-contained CLI: bundle/kreplay.mjs (every @kreplay package inlined) with
-// bundle/kreplay.node beside it, which the native package finds "next to the bundle". Copy the
-// folder to a machine with Node.js >= 20.17 and run `node kreplay.mjs info`; nothing else is needed.
+// bundle/kreplay.node beside it, which the native package finds "next to the bundle", and Chart.js's
+// UMD build (chart.umd.min.js), which HTML reports inline. Copy the folder to a machine with
+// Node.js >= 20.17 and run `node kreplay.mjs info`; nothing else is needed.
 // With --out DIR the two files are copied there too (e.g. --out ../../.device).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,11 +19,15 @@ if (!existsSync(addon)) {
 execFileSync('npx', ['tsup', '--config', 'tsup.bundle.config.ts'], { cwd: packageDirectory, stdio: 'inherit' });
 const bundleDirectory = join(packageDirectory, 'bundle');
 copyFileSync(addon, join(bundleDirectory, 'kreplay.node'));
+const benchRequire = createRequire(resolve(packageDirectory, '..', 'bench', 'package.json'));
+const chartLibrary = join(dirname(benchRequire.resolve('chart.js')), 'chart.umd.min.js');
+copyFileSync(chartLibrary, join(bundleDirectory, 'chart.umd.min.js'));
+const bundleFiles = ['kreplay.mjs', 'kreplay.node', 'chart.umd.min.js'];
 const outIndex = process.argv.indexOf('--out');
 if (outIndex > 0) {
   const target = resolve(process.cwd(), process.argv[outIndex + 1] ?? '');
   mkdirSync(target, { recursive: true });
-  for (const file of ['kreplay.mjs', 'kreplay.node']) copyFileSync(join(bundleDirectory, file), join(target, file));
-  console.log(`kreplay bundle: copied kreplay.mjs and kreplay.node to ${target}`);
+  for (const file of bundleFiles) copyFileSync(join(bundleDirectory, file), join(target, file));
+  console.log(`kreplay bundle: copied ${bundleFiles.join(', ')} to ${target}`);
 }
-console.log(`kreplay bundle: ${join(bundleDirectory, 'kreplay.mjs')} and kreplay.node`);
+console.log(`kreplay bundle: ${bundleDirectory} holds ${bundleFiles.join(', ')}`);

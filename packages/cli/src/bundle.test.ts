@@ -12,7 +12,7 @@ const elsewhere = mkdtempSync(join(tmpdir(), 'kreplay-bundle-'));
 afterAll(() => rmSync(elsewhere, { recursive: true, force: true }));
 
 describe('the self-contained bundle', () => {
-  it('runs from a folder holding only kreplay.mjs and kreplay.node', async () => {
+  it('runs from a folder holding only kreplay.mjs, kreplay.node and chart.umd.min.js', async () => {
     await run(process.execPath, ['scripts/bundle.mjs'], { cwd: packageDirectory });
     cpSync(join(packageDirectory, 'bundle'), elsewhere, { recursive: true });
     const info = await run(process.execPath, [join(elsewhere, 'kreplay.mjs'), 'info', '--driver', 'host', '--json'], { cwd: elsewhere });

@@ -6,5 +6,4 @@ export { createProgram } from './program.js';
 export type { CliIo } from './cli-io.js';
 export { processIo } from './cli-io.js';
 export { parseByteSize, parsePositiveInteger } from './byte-size.js';
-export { formatBytes } from './format-bytes.js';
 export { cliVersion } from './version.js';

@@ -1,9 +1,12 @@
 import { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
+import { benchCommand } from './commands/bench-command.js';
 import { calibrateCommand } from './commands/calibrate-command.js';
+import { compareCommand } from './commands/compare-command.js';
 import { demoCommand } from './commands/demo-command.js';
 import { infoCommand } from './commands/info-command.js';
 import { replayCommand } from './commands/replay-command.js';
+import { reportCommand } from './commands/report-command.js';
 import { cliVersion } from './version.js';
 
 /** Builds the `kreplay` command tree, writing through `io`. */
@@ -13,7 +16,7 @@ export function createProgram(io: CliIo): Command {
     .version(cliVersion, '-v, --version')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride();
-  for (const command of [infoCommand(io), demoCommand(io), replayCommand(io), calibrateCommand(io)]) {
+  for (const command of [infoCommand(io), demoCommand(io), replayCommand(io), calibrateCommand(io), benchCommand(io), compareCommand(io), reportCommand(io)]) {
     program.addCommand(command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }));
   }
   return program;

@@ -1,8 +1,7 @@
 import { Command } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { measureNativeCalls, measureWindowCost } from '@kreplay/bench';
+import { formatBytes, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
-import { formatBytes } from '../format-bytes.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 import { parseByteSize } from '../byte-size.js';

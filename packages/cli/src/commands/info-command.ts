@@ -1,8 +1,8 @@
 import { Command } from 'commander';
+import { formatBytes } from '@kreplay/bench';
 import { openRuntime } from '@kreplay/native';
 import type { AgentInfo } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
-import { formatBytes } from '../format-bytes.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 

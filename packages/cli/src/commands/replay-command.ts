@@ -1,12 +1,11 @@
 import { Command, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { runReplayExperiment, strategyNames } from '@kreplay/bench';
+import { formatBytes, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
-import { formatBytes } from '../format-bytes.js';
 import { createProgress } from '../progress.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { syntheticReport } from '../test-support/synthetic-report.js';
+import { formatReportTable } from '../report/format-report-table.js';
+import { renderHtmlReport } from './render-html-report.js';
+
+describe('renderHtmlReport', () => {
+  it('is one self-contained page: Chart.js, the data and the drawing script inline, nothing fetched', () => {
+    const html = renderHtmlReport(syntheticReport());
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain('Chart.js v4');
+    expect(html).toContain('id="report-data"');
+    expect(html).toContain("document.getElementById('report-data')");
+    expect(/<script[^>]+src=/.test(html)).toBe(false);
+    expect(/<link[^>]+href=/.test(html)).toBe(false);
+    expect(/@import|url\(https?:/.test(html)).toBe(false);
+  });
+
+  it('keeps data from closing its script element, and leaves the samples out', () => {
+    const html = renderHtmlReport(syntheticReport());
+    const data = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const parsed = JSON.parse(data) as { notes: string[]; rows: Record<string, unknown>[] };
+    expect(parsed.notes).toContain('a note with </script> in it');
+    expect(parsed.rows[0]).not.toHaveProperty('samples');
+    expect(html).toContain('a note with &#60;/script&#62; in it');
+  });
+
+  it('says when a report is incomplete', () => {
+    expect(renderHtmlReport({ ...syntheticReport(), complete: false })).toContain('This run was interrupted');
+  });
+});
+
+describe('formatReportTable', () => {
+  it('lists every row, the fits and the baselines', () => {
+    const table = formatReportTable(syntheticReport());
+    expect(table.match(/^reference\s+passes/gm)).toHaveLength(2);
+    expect(table.match(/^dirty-pages\s+passes/gm)).toHaveLength(2);
+    expect(table).toMatch(/fixed and per-pass cost/);
+    expect(table).toContain('not available on the host driver');
+  });
+});

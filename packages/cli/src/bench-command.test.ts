@@ -1,0 +1,124 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { BenchReport } from '@kreplay/bench';
+import { runCli } from './run-cli.js';
+import { recordingIo } from './test-io.js';
+
+const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const variants = ['reference', 'full/pinned', 'full/device', 'write-set', 'dirty-pages'];
+
+describe('kreplay bench --preset quick on the host driver, end to end', () => {
+  let directory: string;
+  let report: BenchReport;
+  let output: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'kreplay-bench-'));
+    const io = recordingIo();
+    const code = await runCli(['bench', '--preset', 'quick', '--driver', 'host', '--out', join(directory, 'r.json'), '--html', join(directory, 'r.html')], io);
+    expect(io.err()).toBe('');
+    expect(code).toBe(0);
+    output = io.out();
+    report = JSON.parse(await readFile(join(directory, 'r.json'), 'utf8')) as BenchReport;
+  }, 60_000);
+
+  it('writes a complete versioned report with a row per variant, footprint and pass count', () => {
+    expect(report).toMatchObject({ schema: 'kreplay-bench-report', version: 1, complete: true, driver: 'host' });
+    expect(report.configuration.preset).toBe('quick');
+    for (const variant of variants) {
+      const rows = report.rows.filter((row) => row.variant === variant && row.sweep === 'passes');
+      expect(rows.map((row) => `${row.footprintBytes / 2 ** 20}/${row.passes}`)).toEqual(['16/2', '16/3', '16/5', '16/8', '64/2', '64/3', '64/5', '64/8']);
+      for (const row of rows) {
+        expect(row.ratios.vsReference?.time).toBeGreaterThan(0);
+        expect(row.ratios.vsCopyCeiling?.hostLink).toBeGreaterThan(0);
+      }
+      expect(report.fits.filter((fit) => fit.variant === variant)).toHaveLength(2);
+    }
+    expect(report.rows.filter((row) => row.background !== null)).toHaveLength(variants.length);
+    expect(report.baselines.checkpoint.reason).toMatch(/not available/);
+  });
+
+  it('prints the table and writes an HTML page with Chart.js inline', async () => {
+    expect(output).toMatch(/^kreplay bench, preset quick, driver host/);
+    expect(output).toMatch(/^dirty-pages\s+passes\s+64MiB\s+8/m);
+    expect(output).toContain('fixed and per-pass cost');
+    const html = await readFile(join(directory, 'r.html'), 'utf8');
+    expect(html).toContain('Chart.js v4');
+    expect(html).toContain('id="charts"');
+  });
+
+  it('compare passes a report against itself and flags a planted 2x per-pass slowdown', async () => {
+    const base = join(directory, 'r.json');
+    const same = recordingIo();
+    expect(await runCli(['compare', base, base], same)).toBe(0);
+    expect(same.out()).toContain('0 regressed');
+    // Plant the slowdown against a copy whose dirty-pages fits have a tiny error, so the noise guard
+    // (twice the combined standard error) cannot excuse it on a loaded machine.
+    const plant = (scale: number) => ({
+      ...report,
+      fits: report.fits.map((fit) => (fit.variant === 'dirty-pages' ? { ...fit, perPassMs: scale * (Math.abs(fit.perPassMs) + 1), perPassStandardErrorMs: 1e-6 } : fit)),
+    });
+    const steady = join(directory, 'steady.json');
+    const head = join(directory, 'slower.json');
+    await writeFile(steady, JSON.stringify(plant(1)));
+    await writeFile(head, JSON.stringify(plant(2)));
+    const io = recordingIo();
+    expect(await runCli(['compare', steady, head, '--threshold', '0.1'], io)).toBe(1);
+    expect(io.out()).toMatch(/per-pass cost \(ms\)/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.err()).toMatch(/^kreplay: \[cli\] \[compare\] 2 metric\(s\) regressed by more than 10\.0%: per-pass cost \(ms\) of dirty-pages\/16MiB/);
+  });
+
+  it('report renders a report file again, as a table and HTML', async () => {
+    const io = recordingIo();
+    const html = join(directory, 'again.html');
+    expect(await runCli(['report', join(directory, 'r.json'), '--html', html], io)).toBe(0);
+    expect(io.out()).toContain('raw copy ceiling');
+    expect(existsSync(html)).toBe(true);
+  });
+
+  it('refuses malformed, foreign and missing files in one line with exit 1, and usage errors with exit 2', async () => {
+    const foreign = join(directory, 'foreign.json');
+    const broken = join(directory, 'broken.json');
+    await writeFile(foreign, JSON.stringify({ name: 'package', version: '1.0.0' }));
+    await writeFile(broken, '{"schema": "kreplay-bench-report", "version": 1,\n');
+    for (const [args, pattern] of [
+      [['report', foreign], /foreign\.json: is not a kreplay bench report/],
+      [['report', broken], /broken\.json: is not JSON/],
+      [['compare', join(directory, 'r.json'), join(directory, 'missing.json')], /missing\.json: no such file/],
+    ] as const) {
+      const io = recordingIo();
+      expect(await runCli(args, io)).toBe(1);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+      expect(io.err()).toMatch(pattern);
+      expect(io.err()).not.toMatch(/\n\s+at /);
+    }
+    for (const args of [['compare', 'one.json'], ['compare', 'a.json', 'b.json', '--threshold', 'x'], ['bench', '--driver', 'host'], ['bench', '--preset', 'huge', '--out', 'x.json']]) {
+      const io = recordingIo();
+      expect(await runCli(args, io)).toBe(2);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
+
+describe('kreplay bench interrupted by Ctrl-C', () => {
+  it('writes what it measured, marked incomplete, and exits non-zero', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-bench-sigint-'));
+    const out = join(directory, 'partial.json');
+    const child = spawn(process.execPath, [binPath, 'bench', '--preset', 'quick', '--driver', 'host', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.resume();
+    setTimeout(() => child.kill('SIGINT'), 3000);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/interrupted: wrote the \d+ runs measured so far/);
+    const partial = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
+    expect(partial.complete).toBe(false);
+    expect(partial.notes.some((note) => note.startsWith('interrupted after'))).toBe(true);
+  }, 30_000);
+});
