@@ -62,6 +62,7 @@ export type { MetricDirection, ReportMetric } from './compare/report-metrics.js'
 export { formatComparison } from './compare/format-comparison.js';
 export {
   SlurmError,
+  runSlurmBench,
   batchScript,
   collectTaskReports,
   defaultSlurmTools,
@@ -71,9 +72,15 @@ export {
 export type {
   ArrayTaskState,
   MissingReport,
+  SlurmBenchHooks,
   SlurmBenchPlan,
+  SlurmBenchResult,
   SlurmTools,
   SubmittedArray,
   TaskReportCollection,
 } from './slurm/index.js';
 export { exactBytes, formatBytes, formatMilliseconds, formatRate, formatRatio } from './format-units.js';
+export { compareByDevice, deviceComparisonSchema, formatDeviceComparison, renderDeviceComparisonHtml } from './by-device/index.js';
+export type { ComparedDevice, DeviceCell, DeviceComparison, DeviceComparisonRow, SourcedReport } from './by-device/index.js';
+export { reportFileName } from './slurm/index.js';
+export type { ArrivedReport } from './slurm/index.js';

@@ -73,6 +73,22 @@ describe('kreplay bench --preset quick on the host driver, end to end', () => {
     expect(io.err()).toMatch(/^kreplay: \[cli\] \[compare\] 2 metric\(s\) regressed by more than 10\.0%: per-pass cost \(ms\) of dirty-pages\/16MiB/);
   });
 
+  it('compare --by-device merges reports of two machines into one table and page; plain compare wants two reports', async () => {
+    const base = join(directory, 'r.json');
+    const other = join(directory, 'other-machine.json');
+    const device = report.devices[0]!;
+    await writeFile(other, JSON.stringify({ ...report, machine: { ...report.machine, hostname: 'other' }, devices: [{ ...device, name: 'other device' }] }));
+    const io = recordingIo();
+    const html = join(directory, 'by-device.html');
+    expect(await runCli(['compare', '--by-device', base, other, '--html', html, '--out', join(directory, 'by-device.json')], io)).toBe(0);
+    expect(io.out()).toMatch(/device 1: .*\n.*device 2: other device/);
+    expect(io.out()).toMatch(/dirty-pages\/16MiB/);
+    expect(await readFile(html, 'utf8')).toContain('new Chart(');
+    const three = recordingIo();
+    expect(await runCli(['compare', base, base, base], three)).toBe(2);
+    expect(three.err()).toMatch(/takes a base and a head report, got 3/);
+  });
+
   it('report renders a report file again, as a table and HTML', async () => {
     const io = recordingIo();
     const html = join(directory, 'again.html');

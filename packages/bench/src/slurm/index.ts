@@ -11,3 +11,5 @@ export { submitBenchArrays } from './submit-bench-arrays.js';
 export type { SlurmBenchPlan, SubmittedArray } from './submit-bench-arrays.js';
 export { arrayStates, waitForArrays } from './wait-for-arrays.js';
 export type { WaitOptions } from './wait-for-arrays.js';
+export { runSlurmBench } from './run-slurm-bench.js';
+export type { SlurmBenchHooks, SlurmBenchResult } from './run-slurm-bench.js';

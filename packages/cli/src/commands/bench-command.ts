@@ -5,14 +5,24 @@ import type { CliIo } from '../cli-io.js';
 import { listenForInterrupt } from '../interrupt-signal.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
+import { parsePositiveInteger } from '../byte-size.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
+import { runSlurmBenchAction } from './slurm-bench-action.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 
 interface BenchOptions extends RuntimeCommandOptions {
   readonly preset: string;
   readonly out: string;
   readonly html?: string;
+  readonly slurm?: boolean;
+  readonly partition: string[];
+  readonly nodes: number;
+  readonly bundle?: string;
+  readonly nodeExecutable: string;
+  readonly timeLimit?: string;
 }
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `kreplay bench`: a preset's sweep with its baselines, written as JSON (and HTML), summarised as a table. */
 export function benchCommand(io: CliIo): Command {
@@ -20,7 +30,14 @@ export function benchCommand(io: CliIo): Command {
     .addOption(new Option('--preset <name>', 'what to sweep').choices(benchPresetNames).default('quick'))
     .requiredOption('--out <file>', 'where to write the JSON report')
     .option('--html <file>', 'also write a self-contained HTML report with charts')
+    .option('--slurm', 'run the preset on Slurm nodes as job arrays and merge their reports by device (--out is the merged comparison)')
+    .option('--partition <name>', 'with --slurm: a partition to run on (repeat for several; default: the default partition)', collect, [])
+    .option('--nodes <n>', 'with --slurm: nodes (array tasks) per partition', parsePositiveInteger, 1)
+    .option('--bundle <dir>', 'with --slurm: folder with kreplay.mjs and kreplay.node, visible to every node')
+    .option('--node-executable <path>', 'with --slurm: Node.js on the nodes', process.execPath)
+    .option('--time-limit <time>', 'with --slurm: Slurm time limit per task, e.g. 01:00:00')
     .action(async (options: BenchOptions) => {
+      if (options.slurm) return runSlurmBenchAction(io, options);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       using interruption = listenForInterrupt(io, 'writing what was measured so far');
       let progress: Progress | undefined;

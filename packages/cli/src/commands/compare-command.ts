@@ -1,7 +1,15 @@
+import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { KreplayError } from '@kreplay/native';
-import { compareReports, formatComparison, readBenchReport } from '@kreplay/bench';
+import { compareByDevice, compareReports, formatComparison, formatDeviceComparison, readBenchReport, renderDeviceComparisonHtml } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
+
+interface CompareOptions {
+  readonly threshold: number;
+  readonly byDevice?: boolean;
+  readonly html?: string;
+  readonly out?: string;
+}
 
 /** Parses --threshold: a non-negative fraction such as 0.1. */
 function parseThreshold(text: string): number {
@@ -16,10 +24,17 @@ function parseThreshold(text: string): number {
 export function compareCommand(io: CliIo): Command {
   return new Command('compare')
     .description('compare two bench reports metric by metric; exit 1 when one regressed beyond the threshold')
-    .argument('<base>', 'the report to compare against')
-    .argument('<head>', 'the new report')
+    .argument('<reports...>', 'base and head reports; with --by-device, any number of reports from different machines')
     .option('--threshold <fraction>', 'relative change that counts as a regression', parseThreshold, 0.1)
-    .action(async (basePath: string, headPath: string, options: { readonly threshold: number }) => {
+    .option('--by-device', 'merge reports from several machines into one table grouped by device and host link')
+    .option('--html <file>', 'with --by-device: also write a self-contained HTML page with charts')
+    .option('--out <file>', 'with --by-device: also write the merged comparison as JSON')
+    .action(async (paths: string[], options: CompareOptions, command: Command) => {
+      if (options.byDevice) return compareByDeviceAction(io, paths, options);
+      if (paths.length !== 2) {
+        command.error(`error: compare takes a base and a head report, got ${paths.length}; pass two reports, or --by-device to merge several.`, { exitCode: 2 });
+      }
+      const [basePath, headPath] = paths as [string, string];
       const [base, head] = await Promise.all([readBenchReport(basePath), readBenchReport(headPath)]);
       const comparison = compareReports(base, head, { threshold: options.threshold });
       if (comparison.changes.length === 0) {
@@ -34,4 +49,13 @@ export function compareCommand(io: CliIo): Command {
       const message = `[cli] [compare] ${regressions.length} metric(s) regressed by more than ${(100 * options.threshold).toFixed(1)}%: ${first}${more}. Investigate, or raise --threshold if the change is expected.`;
       throw new KreplayError({ packageName: 'cli', component: 'compare', message });
     });
+}
+
+/** `kreplay compare --by-device`: reports of several machines in one table (and page) grouped by device. */
+async function compareByDeviceAction(io: CliIo, paths: readonly string[], options: CompareOptions): Promise<void> {
+  const reports = await Promise.all(paths.map(async (source) => ({ source, report: await readBenchReport(source) })));
+  const comparison = compareByDevice(reports);
+  if (options.out !== undefined) await writeFile(options.out, `${JSON.stringify(comparison, null, 2)}\n`);
+  if (options.html !== undefined) await writeFile(options.html, renderDeviceComparisonHtml(comparison));
+  io.stdout(formatDeviceComparison(comparison));
 }

@@ -1,0 +1,4 @@
+export { compareByDevice, deviceComparisonSchema } from './device-comparison.js';
+export type { ComparedDevice, DeviceCell, DeviceComparison, DeviceComparisonRow, SourcedReport } from './device-comparison.js';
+export { formatDeviceComparison } from './format-device-comparison.js';
+export { renderDeviceComparisonHtml } from './render-device-comparison-html.js';

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { KreplayError } from '@kreplay/native';
+import { defaultSlurmTools, formatDeviceComparison, renderDeviceComparisonHtml, runSlurmBench } from '@kreplay/bench';
+import type { CliIo } from '../cli-io.js';
+import { listenForInterrupt } from '../interrupt-signal.js';
+import { createProgress } from '../progress.js';
+import type { Progress } from '../progress.js';
+
+/** The options of `kreplay bench --slurm`. */
+export interface SlurmBenchOptions {
+  readonly preset: string;
+  readonly driver: string;
+  readonly out: string;
+  readonly html?: string;
+  readonly partition: readonly string[];
+  readonly nodes: number;
+  readonly bundle?: string;
+  readonly nodeExecutable: string;
+  readonly timeLimit?: string;
+}
+
+/**
+ * The bundle to run on the nodes: --bundle, else the folder of the running kreplay.mjs when it is
+ * a bundle, else this package's bundle/ folder.
+ */
+function bundleDirectory(given: string | undefined): string {
+  if (given !== undefined) return resolve(given);
+  const running = process.argv[1] ?? '';
+  if (basename(running) === 'kreplay.mjs' && existsSync(join(dirname(running), 'kreplay.node'))) return dirname(resolve(running));
+  return fileURLToPath(new URL('../bundle', import.meta.url));
+}
+
+/**
+ * Submits the preset as Slurm job arrays, waits (with progress; Ctrl-C stops waiting and merges what
+ * arrived), and writes the by-device comparison as JSON (and HTML).
+ * @throws SlurmError when submitting fails; KreplayError when some reports never arrived (after writing what did).
+ */
+export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions): Promise<void> {
+  const out = resolve(options.out);
+  const tasksDirectory = `${out}.tasks`;
+  using interruption = listenForInterrupt(io, 'merging the reports that arrived so far');
+  let progress: Progress | undefined;
+  const { arrays, comparison } = await runSlurmBench(
+    {
+      benchArguments: ['--preset', options.preset, '--driver', options.driver],
+      nodes: options.nodes,
+      partitions: options.partition,
+      outDirectory: tasksDirectory,
+      bundleDirectory: bundleDirectory(options.bundle),
+      nodeExecutable: options.nodeExecutable,
+      ...(options.timeLimit !== undefined && { timeLimit: options.timeLimit }),
+    },
+    defaultSlurmTools,
+    {
+      signal: interruption.signal,
+      onSubmitted: (submitted) =>
+        io.stderr(`kreplay: submitted job array(s) ${submitted.map((array) => array.jobId).join(', ')}; reports go to ${tasksDirectory}\n`),
+      onProgress: (finished, total) => (progress ??= createProgress(io, 'slurm tasks', total)).update(finished),
+    },
+  ).finally(() => progress?.done());
+  await writeFile(out, `${JSON.stringify(comparison, null, 2)}\n`);
+  if (options.html !== undefined) await writeFile(options.html, renderDeviceComparisonHtml(comparison));
+  io.stdout(formatDeviceComparison(comparison));
+  if (!comparison.complete) {
+    const message = `[cli] [bench] ${comparison.missing.length} of ${arrays.reduce((sum, array) => sum + array.tasks, 0)} report(s) did not arrive (first: ${comparison.missing[0] ?? 'an interrupted report'}); ${out} holds the ${comparison.devices.reduce((sum, device) => sum + device.sources.length, 0)} that did, marked incomplete. Look at the task logs in ${tasksDirectory}.`;
+    throw new KreplayError({ packageName: 'cli', component: 'bench', message });
+  }
+}
