@@ -72,12 +72,12 @@ wait_for_idle_node() {
 }
 
 stop_daemon() {
-  local pidfile=$1
-  if [[ -s $pidfile ]]; then
-    kill "$(cat "$pidfile")" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 "$(cat "$pidfile")" 2>/dev/null || break; sleep 0.1; done
-    rm -f "$pidfile"
-  fi
+  local pidfile=$1 pid
+  [[ -s $pidfile ]] || return 0
+  pid=$(cat "$pidfile")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  rm -f "$pidfile"
 }
 
 case ${1:-} in
