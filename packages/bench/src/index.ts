@@ -84,3 +84,5 @@ export { compareByDevice, deviceComparisonSchema, formatDeviceComparison, render
 export type { ComparedDevice, DeviceCell, DeviceComparison, DeviceComparisonRow, SourcedReport } from './by-device/index.js';
 export { reportFileName } from './slurm/index.js';
 export type { ArrivedReport } from './slurm/index.js';
+export { measureReplayOverhead, overheadVariants, shapeWorkload } from './overhead/index.js';
+export type { DeviceRates, OverheadOptions, OverheadResult, OverheadRow, OverheadVariant, WorkloadShape } from './overhead/index.js';

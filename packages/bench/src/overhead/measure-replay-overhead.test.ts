@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { openRuntime } from '@kreplay/native';
+import { measureReplayOverhead } from './measure-replay-overhead.js';
+
+describe('measureReplayOverhead', () => {
+  it('reports every variant on a shape, verified, with the dirty-pages floor and checkpoint unavailable on host', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const result = await measureReplayOverhead(runtime, { shape: 'B', footprintBytes: 4 * 2 ** 20, dispatches: 4, warmupDispatches: 1, passes: 3 });
+    expect(result).toMatchObject({ driver: 'host', shape: 'B', passes: 3, dispatches: 4 });
+    expect(result.candidateBytes).toBeGreaterThanOrEqual(0.75 * 4 * 2 ** 20);
+    expect(result.rows.map((row) => row.variant)).toEqual(['full/pageable', 'full/pinned', 'full/device', 'write-set', 'dirty-pages', 'cupti-checkpoint']);
+    for (const row of result.rows.slice(0, 5)) {
+      expect(row).toMatchObject({ available: true, verified: true, declined: 0 });
+      expect(row.replayMs).toBeGreaterThan(0);
+    }
+    const full = result.rows[0]!;
+    expect(full.bytesCopiedPerDispatch).toBe(3 * 4 * 2 ** 20);
+    const dirty = result.rows[4]!;
+    expect(dirty.bytesCopiedPerDispatch!).toBeLessThan(full.bytesCopiedPerDispatch! / 4);
+    expect(dirty.floorRatio).not.toBeNull();
+    expect(result.rows[5]).toMatchObject({ available: false, replayMs: null });
+    expect(result.rows[5]!.note).toMatch(/not available on the host driver/);
+  });
+
+  it('shape A puts the writes in a quarter of the footprint, so write-set copies about a quarter of full', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const result = await measureReplayOverhead(runtime, { shape: 'A', footprintBytes: 4 * 2 ** 20, dispatches: 2, warmupDispatches: 1, passes: 2, verifyDispatches: 0, variants: ['full/device', 'write-set'] });
+    const [full, writeSet] = result.rows;
+    expect(writeSet!.bytesCopiedPerDispatch! / full!.bytesCopiedPerDispatch!).toBeCloseTo(0.25, 1);
+    expect(writeSet!.verified).toBeNull();
+  });
+});

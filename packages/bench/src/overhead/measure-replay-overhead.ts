@@ -1,0 +1,215 @@
+import type { Queue, Runtime } from '@kreplay/native';
+import { createReplayEngine, fixedPasses } from '@kreplay/replay';
+import type { DispatchResult } from '@kreplay/replay';
+import { bytesCopied, createStaging } from '@kreplay/snapshot';
+import { createTracker } from '@kreplay/tracker';
+import type { Tracker } from '@kreplay/tracker';
+import { cuptiCheckpointProvider } from '../baselines/cupti-checkpoint-provider.js';
+import { strategyByName } from '../strategy-by-name.js';
+import { createScatterWorkload } from '../workloads/scatter-workload.js';
+import type { ScatterWorkload } from '../workloads/scatter-workload.js';
+import { measureDeviceRates } from './device-rates.js';
+import type { DeviceRates } from './device-rates.js';
+import { overheadVariants } from './overhead-variants.js';
+import type { OverheadVariant } from './overhead-variants.js';
+import { shapeWorkload } from './workload-shapes.js';
+import type { WorkloadShape } from './workload-shapes.js';
+
+/** Options of {@link measureReplayOverhead}. */
+export interface OverheadOptions {
+  readonly shape: WorkloadShape;
+  /** Default 1 GiB. */
+  readonly footprintBytes?: number;
+  /** Default 0.01. */
+  readonly writeFraction?: number;
+  /** Timed dispatches per variant. Default 1000. */
+  readonly dispatches?: number;
+  /** Untimed dispatches first (pools, mirrors, JIT). Default 5. */
+  readonly warmupDispatches?: number;
+  /** Default 5. */
+  readonly passes?: number;
+  /** Dispatches per variant replayed afterwards with verification `full`. Default 2. */
+  readonly verifyDispatches?: number;
+  /** Variant names to run. Default: all. */
+  readonly variants?: readonly string[];
+  readonly onVariant?: (name: string) => void;
+}
+
+/** What one variant cost. */
+export interface OverheadRow {
+  readonly variant: string;
+  readonly available: boolean;
+  readonly note: string | null;
+  /** Wall milliseconds per replayed dispatch (all passes, snapshot and restores, one wait). */
+  readonly replayMs: number | null;
+  /** replayMs minus `passes` bare dispatches: what the snapshot machinery adds. */
+  readonly overheadMs: number | null;
+  readonly bytesCopiedPerDispatch: number | null;
+  readonly bytesHashedPerDispatch: number | null;
+  readonly declined: number;
+  /** Whether the verification dispatches (verify `full`) verified; null when not run. */
+  readonly verified: boolean | null;
+  /** overheadMs over the physical floor (two reads of the candidates plus the dirty bytes); dirty-pages only. */
+  readonly floorRatio: number | null;
+}
+
+/** The overhead of every variant on one workload shape. */
+export interface OverheadResult {
+  readonly driver: string;
+  readonly device: string;
+  readonly shape: WorkloadShape;
+  readonly footprintBytes: number;
+  readonly writeFraction: number;
+  readonly passes: number;
+  readonly dispatches: number;
+  /** One dispatch of the kernel, waited for, without replay. */
+  readonly bareMs: number;
+  /** The writable bytes (the write set) the dirty-pages strategy must read twice per dispatch. */
+  readonly candidateBytes: number;
+  readonly rates: DeviceRates;
+  /** Two reads of the candidates at the hash rate plus dirty-pages' copied bytes at the copy rate. */
+  readonly floorMs: number | null;
+  readonly rows: readonly OverheadRow[];
+}
+
+async function timeDispatches(count: number, dispatch: (index: number) => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  for (let index = 0; index < count; index += 1) await dispatch(index);
+  return (performance.now() - start) / count;
+}
+
+async function runVariant(
+  runtime: Runtime,
+  tracker: Tracker,
+  workload: ScatterWorkload,
+  queue: Queue,
+  variant: OverheadVariant,
+  settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches'>>,
+  bareMs: number,
+): Promise<Omit<OverheadRow, 'floorRatio'>> {
+  const { dispatches, warmupDispatches, passes, verifyDispatches } = settings;
+  if (variant.strategy === 'checkpoint') {
+    const provider = cuptiCheckpointProvider();
+    const reason = provider.unavailableReason(runtime);
+    const none = { replayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
+    if (reason !== null) return { variant: variant.name, available: false, note: reason, ...none };
+    const session = await provider.open(queue);
+    try {
+      const replay = async (index: number) => {
+        const { kernel, args } = workload.dispatch(index);
+        await session.save();
+        for (let pass = 1; pass <= passes; pass += 1) {
+          if (pass > 1) await session.restore();
+          queue.enqueueKernel(kernel, args);
+          await queue.synchronize();
+        }
+      };
+      await timeDispatches(warmupDispatches, replay);
+      const replayMs = await timeDispatches(dispatches, replay);
+      return { variant: variant.name, available: true, note: 'save, then each pass synchronized with a restore before it', ...none, replayMs, overheadMs: replayMs - passes * bareMs };
+    } finally {
+      await session.dispose();
+    }
+  }
+  const staging = createStaging(runtime, tracker, { reuse: variant.perDispatchStaging ? 'per-dispatch' : 'pooled' });
+  const strategy = strategyByName(variant.strategy, { tier: variant.tier });
+  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), quiesce: variant.perDispatchStaging ? 'agent' : 'queue' });
+  const verifier = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), verify: 'full' });
+  let copied = 0;
+  let hashed = 0;
+  let declined = 0;
+  const account = (result: DispatchResult) => {
+    copied += bytesCopied(result.bytes);
+    hashed += result.bytes.hashed;
+    if (!result.replayed) declined += 1;
+  };
+  try {
+    const replay = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
+    await timeDispatches(warmupDispatches, replay);
+    const replayMs = await timeDispatches(dispatches, async (index) => account(await replay(warmupDispatches + index)));
+    let verified: boolean | null = null;
+    for (let index = 0; index < verifyDispatches; index += 1) {
+      const result = await verifier.dispatch({ queue, ...workload.dispatch(warmupDispatches + dispatches + index) });
+      verified = (verified ?? true) && result.verified === true;
+    }
+    return {
+      variant: variant.name,
+      available: true,
+      note: declined > 0 ? `${declined} dispatch(es) declined` : null,
+      replayMs,
+      overheadMs: replayMs - passes * bareMs,
+      bytesCopiedPerDispatch: copied / dispatches,
+      bytesHashedPerDispatch: hashed / dispatches,
+      declined,
+      verified,
+    };
+  } finally {
+    await engine.dispose();
+    await verifier.dispose();
+    strategy.dispose?.();
+    staging.dispose();
+  }
+}
+
+/**
+ * Measures what each replay variant adds to a dispatch of a workload shape, against the same kernel
+ * run without replay, in one run: `full` in pageable (per-dispatch staging, agent-wide quiesce: the
+ * reference design), pinned and device staging, `write-set`, `dirty-pages`, and the CUPTI Checkpoint
+ * API where the driver offers it. It also measures the hash and copy rates behind the physical floor.
+ * A benchmark: it reports what it measured.
+ */
+export async function measureReplayOverhead(runtime: Runtime, options: OverheadOptions): Promise<OverheadResult> {
+  const footprintBytes = options.footprintBytes ?? 2 ** 30;
+  const writeFraction = options.writeFraction ?? 0.01;
+  const settings = {
+    dispatches: options.dispatches ?? 1000,
+    warmupDispatches: options.warmupDispatches ?? 5,
+    passes: options.passes ?? 5,
+    verifyDispatches: options.verifyDispatches ?? 2,
+  };
+  const agent = runtime.agents[0]!;
+  const tracker = createTracker(runtime);
+  const workload = await createScatterWorkload(agent, shapeWorkload(options.shape, footprintBytes, writeFraction));
+  const queue = agent.createQueue();
+  try {
+    const bare = async (index: number) => {
+      const { kernel, args } = workload.dispatch(index);
+      queue.enqueueKernel(kernel, args);
+      await queue.synchronize();
+    };
+    await timeDispatches(settings.warmupDispatches, bare);
+    const bareMs = await timeDispatches(settings.dispatches, bare);
+    const candidates = [{ address: workload.state.address, bytes: workload.state.bytes }];
+    const rates = await measureDeviceRates(agent, queue, candidates, Math.min(256 * 2 ** 20, workload.state.bytes));
+    const rows: OverheadRow[] = [];
+    let floorMs: number | null = null;
+    for (const variant of overheadVariants.filter((candidate) => options.variants?.includes(candidate.name) ?? true)) {
+      options.onVariant?.(variant.name);
+      const row = await runVariant(runtime, tracker, workload, queue, variant, settings, bareMs);
+      let floorRatio: number | null = null;
+      if (variant.strategy === 'dirty-pages' && row.bytesCopiedPerDispatch !== null && row.overheadMs !== null) {
+        floorMs = 1000 * ((2 * workload.state.bytes) / rates.hashBytesPerSecond + row.bytesCopiedPerDispatch / rates.copyBytesPerSecond);
+        floorRatio = row.overheadMs / floorMs;
+      }
+      rows.push({ ...row, floorRatio });
+    }
+    return {
+      driver: runtime.driver,
+      device: agent.info.name,
+      shape: options.shape,
+      footprintBytes,
+      writeFraction,
+      passes: settings.passes,
+      dispatches: settings.dispatches,
+      bareMs,
+      candidateBytes: workload.state.bytes,
+      rates,
+      floorMs,
+      rows,
+    };
+  } finally {
+    await queue.dispose();
+    workload.free();
+    tracker.dispose();
+  }
+}

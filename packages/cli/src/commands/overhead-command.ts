@@ -1,0 +1,70 @@
+import { writeFile } from 'node:fs/promises';
+import { Command, Option } from 'commander';
+import { openRuntime } from '@kreplay/native';
+import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariants } from '@kreplay/bench';
+import type { OverheadResult, WorkloadShape } from '@kreplay/bench';
+import type { CliIo } from '../cli-io.js';
+import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
+import type { RuntimeCommandOptions } from '../runtime-options.js';
+
+interface OverheadCommandOptions extends RuntimeCommandOptions {
+  readonly shape: WorkloadShape[];
+  readonly footprint: number;
+  readonly writeFraction: number;
+  readonly dispatches: number;
+  readonly passes: number;
+  readonly variant?: string[];
+  readonly out?: string;
+  readonly json?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/** `kreplay overhead`: what each replay variant adds per dispatch on workload shapes A and B. */
+export function overheadCommand(io: CliIo): Command {
+  return withRuntimeOptions(
+    new Command('overhead').description('per-dispatch replay overhead of each strategy and tier against the run without replay, for workload shapes A and B'),
+  )
+    .addOption(new Option('--shape <shape>', 'A (inference-like) or B (scattered writes); repeat for both').choices(['A', 'B']).argParser(collect as never))
+    .option('--footprint <bytes>', 'device memory the workload holds', parseByteSize, 2 ** 30)
+    .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
+    .option('--dispatches <n>', 'timed dispatches per variant', parsePositiveInteger, 1000)
+    .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
+    .addOption(new Option('--variant <name>', 'only this variant (repeatable)').choices(overheadVariants.map((variant) => variant.name)).argParser(collect as never))
+    .option('--out <file>', 'write the results as JSON')
+    .option('--json', 'print the results as JSON')
+    .action(async (options: OverheadCommandOptions) => {
+      await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const results: OverheadResult[] = [];
+      for (const shape of options.shape ?? ['A', 'B']) {
+        results.push(
+          await measureReplayOverhead(runtime, {
+            shape,
+            footprintBytes: options.footprint,
+            writeFraction: options.writeFraction,
+            dispatches: options.dispatches,
+            passes: options.passes,
+            ...(options.variant && { variants: options.variant }),
+            onVariant: (name) => io.interactive && io.stderr(`shape ${shape}: ${name}...\n`),
+          }),
+        );
+      }
+      if (options.out !== undefined) await writeFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
+      io.stdout(options.json ? `${JSON.stringify(results)}\n` : results.map(describeOverhead).join('\n'));
+    });
+}
+
+/** The terminal summary of one shape's overheads. */
+export function describeOverhead(result: OverheadResult): string {
+  const lines = [
+    `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)}, ${result.passes} passes, ${result.dispatches} dispatches`,
+    `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${(result.rates.hashBytesPerSecond / 1e9).toFixed(0)} GB/s, copy ${(result.rates.copyBytesPerSecond / 1e9).toFixed(0)} GB/s; floor ${formatMilliseconds(result.floorMs)} ms`,
+    ...result.rows.map((row) =>
+      row.available
+        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}`
+        : `  ${row.variant.padEnd(17)} not run: ${row.note}`,
+    ),
+  ];
+  return `${lines.join('\n')}\n`;
+}
