@@ -18,8 +18,9 @@ describe('fault injection on the host driver', () => {
     const queue = agent().createQueue();
     const buffer = agent().allocate(2 * 4096);
     queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes: 4096, value: 1 });
+    queue.enqueueCopy([]); // an empty plan is numbered too
     await queue.synchronize();
-    expect(queue.workEnqueued).toBe(1);
+    expect(queue.workEnqueued).toBe(2);
     runtime.injectFault({ operation: 'copy', after: 1 });
     queue.enqueueCopy([{ source: buffer.address, destination: buffer.address + 4096, bytes: 4096 }]);
     const recordedBeforeFailure = queue.workEnqueued;
@@ -27,7 +28,7 @@ describe('fault injection on the host driver', () => {
     queue.enqueueCopy([{ source: buffer.address, destination: buffer.address + 4096, bytes: 4096 }]);
     expect(() => queue.enqueueCopy([{ source: buffer.address, destination: buffer.address, bytes: 1 << 30 }])).toThrow(ArgumentError);
     queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes: 4096, value: 2 });
-    expect(queue.workEnqueued).toBe(4);
+    expect(queue.workEnqueued).toBe(5);
     const error = await queue.synchronize().then(() => undefined, (reason: unknown) => reason);
     expect(error).toBeInstanceOf(DriverError);
     expect((error as DriverError).operationIndex).toBe(recordedBeforeFailure);

@@ -1,19 +1,22 @@
 /**
  * Validation of a kernel launch against the kernel's declared parameters, and its packing for the
- * addon: one 64-bit word per parameter, in declared order (floats as their bits).
+ * addon: one 64-bit word per parameter, in declared order (floats as their bits); for a user
+ * kernel also its launch shape.
  * @internal
  */
 import { builtinKernelIds, builtinKernels } from './builtin-kernels.js';
 import { nativeMessage } from './errors/native-message.js';
 import { UnsupportedError } from './errors/unsupported-error.js';
+import { packKernelLaunchShape } from './kernel-launch-shape.js';
 import type { RangeScope } from './packed-ranges.js';
-import type { BuiltinKernels, DriverName, KernelParameter, PointerExtent } from './runtime-types.js';
+import type { RuntimeCore } from './runtime-core.js';
+import type { BuiltinKernels, KernelParameter, PointerExtent } from './runtime-types.js';
+import { userKernelOf } from './user-kernels.js';
 import { argumentError, describeValue, requireAddress, requireKnownKeys, requireLiveRange, requireObject } from './validate.js';
 
-export interface PackedKernelLaunch {
-  readonly kernel: number;
-  readonly args: BigUint64Array;
-}
+export type PackedKernelLaunch =
+  | { readonly kind: 'builtin'; readonly kernel: number; readonly args: BigUint64Array }
+  | { readonly kind: 'user'; readonly kernel: number; readonly shape: Uint32Array; readonly args: BigUint64Array };
 
 const floatBits = new DataView(new ArrayBuffer(8));
 
@@ -52,7 +55,16 @@ function extentBytes(component: string, name: string, extent: PointerExtent, wor
   return Number(bytes);
 }
 
-function unsupportedKernel(driver: DriverName, name: unknown): UnsupportedError {
+function unknownKernel(core: Pick<RuntimeCore, 'driver' | 'userKernels'>, name: unknown): Error {
+  const { driver } = core;
+  if (core.userKernels) {
+    return argumentError(
+      'kernel',
+      'kernel',
+      `kernel ${describeValue(name)} is neither a built-in kernel nor one loaded by this runtime's loadKernel()`,
+      'Launch one of runtime.kernels, or a descriptor returned by runtime.loadKernel()',
+    );
+  }
   return new UnsupportedError({
     packageName: 'native',
     component: 'kernel',
@@ -67,19 +79,14 @@ function unsupportedKernel(driver: DriverName, name: unknown): UnsupportedError 
 }
 
 /**
- * @throws {UnsupportedError} when the kernel is not a built-in one.
- * @throws {ArgumentError} for missing, unknown or mistyped arguments, pointers whose extent is not
- * inside live memory the queue's agent reaches, or a scatterWrite pageBytes of 0.
+ * The argument words of `parameters` from `args`, with every pointer's extent checked against live
+ * memory (a pointer without an extent must lie inside an allocation, or be 0).
+ * @returns the words, and each pointer's allocation.
  */
-export function packKernelLaunch(scope: RangeScope, driver: DriverName, kernel: unknown, args: unknown): PackedKernelLaunch {
+function packArguments(scope: RangeScope, name: string, parameters: readonly KernelParameter[], args: unknown) {
   const { component } = scope;
-  const name = requireObject(component, 'kernel', kernel)['name'];
-  const id = typeof name === 'string' ? builtinKernelIds.get(name) : undefined;
-  if (id === undefined) throw unsupportedKernel(driver, name);
-  const parameters: readonly KernelParameter[] = builtinKernels[name as keyof BuiltinKernels].parameters;
   const values = requireObject(component, 'args', args);
   requireKnownKeys(component, 'args', values, parameters.map((parameter) => parameter.name));
-
   const words = new Map<string, bigint>();
   for (const parameter of parameters) {
     const argument = `args.${parameter.name}`;
@@ -95,11 +102,58 @@ export function packKernelLaunch(scope: RangeScope, driver: DriverName, kernel: 
   if (name === 'scatterWrite' && words.get('pageBytes') === 0n) {
     throw argumentError(component, 'args.pageBytes', 'args.pageBytes of scatterWrite is 0', 'Pass a page size of at least 1 byte');
   }
+  const holders = [];
   for (const parameter of parameters) {
     if (parameter.type !== 'pointer') continue;
     const bytes = parameter.extent ? extentBytes(component, parameter.name, parameter.extent, words) : 0;
     if (bytes === 0 && words.get(parameter.name) === 0n) continue; // a null pointer the kernel does not dereference
-    requireLiveRange(component, `args.${parameter.name}`, scope.memory, scope.agentId, values[parameter.name], bytes);
+    holders.push({ name: parameter.name, holder: requireLiveRange(component, `args.${parameter.name}`, scope.memory, scope.agentId, values[parameter.name], bytes) });
   }
-  return { kernel: id, args: BigUint64Array.from(parameters, (parameter) => words.get(parameter.name)!) };
+  return { args: BigUint64Array.from(parameters, (parameter) => words.get(parameter.name)!), holders };
+}
+
+/**
+ * @throws {UnsupportedError} when the kernel is not a built-in one and the driver runs no user kernels.
+ * @throws {ArgumentError} for a kernel this runtime did not load, a missing or unexpected launch
+ * shape, missing, unknown or mistyped arguments, pointers whose extent is not inside live memory
+ * the queue's agent reaches, a user kernel's pointer into pageable host memory, or a scatterWrite
+ * pageBytes of 0.
+ */
+export function packKernelLaunch(
+  scope: RangeScope,
+  core: Pick<RuntimeCore, 'driver' | 'userKernels'>,
+  kernel: unknown,
+  args: unknown,
+  launch: unknown,
+): PackedKernelLaunch {
+  const { component } = scope;
+  const name = requireObject(component, 'kernel', kernel)['name'];
+  const user = userKernelOf(kernel);
+  if (user !== undefined) {
+    if (user.core !== core) {
+      throw argumentError(component, 'kernel', `kernel ${describeValue(name)} was loaded by another runtime`, "Load it with this runtime's loadKernel()");
+    }
+    if (launch === undefined) {
+      throw argumentError(component, 'launch', `user kernel ${describeValue(name)} needs a launch shape`, 'Pass launch: { grid: [x, y, z], block: [x, y, z] }');
+    }
+    const shape = packKernelLaunchShape(component, launch);
+    const packed = packArguments(scope, name as string, (kernel as { parameters: readonly KernelParameter[] }).parameters, args);
+    const pageable = packed.holders.find(({ holder }) => holder.kind === 'host-pageable');
+    if (pageable) {
+      throw argumentError(
+        component,
+        `args.${pageable.name}`,
+        `args.${pageable.name} points into a pageable host buffer, which the GPU cannot reach`,
+        'Use device memory or a pinned host buffer (allocateHost with pinned: true)',
+      );
+    }
+    return { kind: 'user', kernel: user.id, shape, args: packed.args };
+  }
+  const id = typeof name === 'string' ? builtinKernelIds.get(name) : undefined;
+  if (id === undefined) throw unknownKernel(core, name);
+  if (launch !== undefined) {
+    throw argumentError(component, 'launch', `built-in kernel ${name} chooses its own grid`, 'Omit launch for built-in kernels');
+  }
+  const parameters: readonly KernelParameter[] = builtinKernels[name as keyof BuiltinKernels].parameters;
+  return { kind: 'builtin', kernel: id, args: packArguments(scope, name as string, parameters, args).args };
 }

@@ -41,6 +41,8 @@ export interface NativeQueue {
   enqueuePageListCopy(segments: Float64Array, pageBytes: number, pageListAddress: number, pageCountAddress: number): void;
   /** arguments: one 64-bit word per declared parameter (floats as their bits). */
   enqueueKernel(kernel: number, args: BigUint64Array): void;
+  /** kernel: an id from loadKernel; shape: `[grid x, y, z, block x, y, z, sharedBytes]`. */
+  enqueueUserKernel(kernel: number, shape: Uint32Array, args: BigUint64Array): void;
   enqueueAllocate(bytes: number): NativeAllocationResult;
   enqueueFree(address: number): void;
   recordEvent(): NativeEvent;
@@ -57,7 +59,13 @@ export interface NativeAgentDescription {
 }
 
 export interface NativeRuntime {
-  describe(): { readonly driver: DriverName; readonly version: string; readonly agents: readonly NativeAgentDescription[] };
+  describe(): {
+    readonly driver: DriverName;
+    readonly version: string;
+    readonly agents: readonly NativeAgentDescription[];
+    /** Whether loadKernel works. */
+    readonly userKernels: boolean;
+  };
   allocate(agentId: number, bytes: number): NativeAllocationResult;
   memoryInfo(agentId: number): MemoryInfo;
   free(agentId: number, address: number): void;
@@ -70,6 +78,8 @@ export interface NativeRuntime {
   injectFault(operation: number, after: number, count: number, agentId: number, delayMilliseconds: number): void;
   clearFaults(): void;
   createQueue(agentId: number): NativeQueue;
+  /** A user kernel's id, or why it could not be loaded. parameterBytes: each parameter's size (4 or 8). */
+  loadKernel(image: Uint8Array, name: string, parameterBytes: Uint8Array): Promise<number | { readonly code: string; readonly message: string }>;
   read(agentId: number, address: number, bytes: number): Promise<Uint8Array>;
   write(agentId: number, address: number, data: Uint8Array): Promise<void>;
   dispose(): Promise<void>;

@@ -14,6 +14,7 @@ import type {
   CopySegment,
   KernelArguments,
   KernelDescriptor,
+  KernelLaunch,
   MemoryRange,
   PageListCopyOptions,
 } from './runtime-types.js';
@@ -113,15 +114,18 @@ export class Queue implements AsyncDisposable {
   }
 
   /**
-   * Launches a kernel with arguments by parameter name.
+   * Launches a kernel with arguments by parameter name: a built-in kernel (runtime.kernels, which
+   * chooses its own grid), or a user kernel from runtime.loadKernel with its `launch` shape.
    * @throws {UnsupportedError} when the kernel is not one this driver runs (the host driver runs the built-in ones).
-   * @throws {ArgumentError} for missing, unknown or mistyped arguments, or pointers whose extent is outside live memory.
+   * @throws {ArgumentError} for a kernel of another runtime, a missing or unexpected launch shape,
+   * missing, unknown or mistyped arguments, or pointers whose extent is outside live memory.
    * @throws {DisposedError} when the queue or runtime was disposed.
    */
-  enqueueKernel(kernel: KernelDescriptor, args: KernelArguments): void {
+  enqueueKernel(kernel: KernelDescriptor, args: KernelArguments, launch?: KernelLaunch): void {
     this.#assertLive('enqueueKernel()');
-    const launch = packKernelLaunch(this.#scope, this.#core.driver, kernel, args);
-    this.#native.enqueueKernel(launch.kernel, launch.args);
+    const packed = packKernelLaunch(this.#scope, this.#core, kernel, args, launch);
+    if (packed.kind === 'user') this.#native.enqueueUserKernel(packed.kernel, packed.shape, packed.args);
+    else this.#native.enqueueKernel(packed.kernel, packed.args);
     this.#workEnqueued += 1;
   }
 
@@ -250,7 +254,9 @@ export class Queue implements AsyncDisposable {
         ? 'It was injected with runtime.injectFault(); clear it with runtime.clearFaults()'
         : error.code === 'invalid-page-list'
           ? 'Pass the page list and count a conditional copy wrote for the same segments and page size'
-          : 'Check the operation\'s arguments; the work after it was skipped, enqueue it again';
+          : error.workIndex < 0 && error.code.startsWith('CUDA_ERROR_')
+            ? 'The device failed while running queued work (e.g. a kernel accessed memory outside its buffers); CUDA keeps such a context unusable, so dispose the runtime and restart the process'
+            : 'Check the operation\'s arguments; the work after it was skipped, enqueue it again';
     return new DriverError({
       packageName: 'native',
       component,

@@ -13,14 +13,17 @@ export class RuntimeCore {
   readonly native: NativeRuntime;
   readonly driver: DriverName;
   readonly memory: MemoryRegistry;
+  /** Whether the driver runs user kernels (runtime.loadKernel). */
+  readonly userKernels: boolean;
   /** Live (not disposed) queues, each with its agent id. */
   readonly queues = new Map<{ synchronize(): Promise<void> }, number>();
   disposed = false;
   #nextQueueId = 0;
 
-  constructor(native: NativeRuntime, driver: DriverName, agentCount: number) {
+  constructor(native: NativeRuntime, driver: DriverName, agentCount: number, userKernels = false) {
     this.native = native;
     this.driver = driver;
+    this.userKernels = userKernels;
     this.memory = new MemoryRegistry(agentCount);
   }
 

@@ -143,6 +143,31 @@ export interface KernelDescriptor {
   readonly deterministic: boolean;
 }
 
+/** Options of {@link Runtime.loadKernel}. */
+export interface LoadKernelOptions {
+  /**
+   * The module file: PTX text (`.ptx`), or a cubin or fatbin built for the device (cuda driver).
+   * Relative paths resolve against the current directory.
+   */
+  readonly path: string;
+  /** The kernel's name in the module (an `extern "C"` kernel keeps its source name; else the mangled name). */
+  readonly name: string;
+  /** The kernel's parameters in declared order: types, and for pointers access and extent. */
+  readonly parameters: readonly KernelParameter[];
+  /** False when the same input can give different output bits (e.g. float atomics). Default true. */
+  readonly deterministic?: boolean;
+}
+
+/** Grid and block of a user kernel launch (built-in kernels choose their own). */
+export interface KernelLaunch {
+  /** Blocks in x, y, z: x from 1 to 2^31 - 1, y and z from 1 to 65535. */
+  readonly grid: readonly [number, number, number];
+  /** Threads per block in x, y, z: x and y up to 1024, z up to 64, at most 1024 in all. */
+  readonly block: readonly [number, number, number];
+  /** Dynamic shared memory per block, in bytes. Default 0. */
+  readonly sharedBytes?: number;
+}
+
 /** Arguments of a launch, by parameter name. Integers as number or bigint; floats as number. */
 export type KernelArguments = Readonly<Record<string, number | bigint>>;
 

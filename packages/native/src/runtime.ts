@@ -8,7 +8,8 @@ import { HostBuffer } from './host-buffer.js';
 import type { AllocationState } from './memory-registry.js';
 import type { NativeAgentDescription } from './native-binding.js';
 import type { RuntimeCore } from './runtime-core.js';
-import type { BuiltinKernels, DriverName, FaultSpec, MemoryEvent } from './runtime-types.js';
+import type { BuiltinKernels, DriverName, FaultSpec, KernelDescriptor, LoadKernelOptions, MemoryEvent } from './runtime-types.js';
+import { loadUserKernel } from './user-kernels.js';
 import { requireBoolean, requireByteCount, requireFunction, requireObject } from './validate.js';
 
 const component = 'runtime';
@@ -81,6 +82,20 @@ export class Runtime implements AsyncDisposable {
     const buffer = new HostBuffer(this.#core, address, size, pinned, state);
     this.#core.memory.register(buffer, state);
     return buffer;
+  }
+
+  /**
+   * Loads a user kernel from a module file (cuda: PTX text, a cubin or a fatbin) on every agent, for
+   * queue.enqueueKernel(kernel, args, { grid, block }). Pointer parameters declare access and extent
+   * like the built-in kernels' (an absent extent means to the end of the pointer's allocation).
+   * @throws {ArgumentError} (as a rejection) for invalid options or a file that cannot be read.
+   * @throws {UnsupportedError} (as a rejection) when the driver runs no user kernels (the host driver).
+   * @throws {DriverError} (as a rejection) when the module does not load or has no such kernel.
+   * @throws {DisposedError} (as a rejection) when the runtime was disposed.
+   */
+  async loadKernel(options: LoadKernelOptions): Promise<KernelDescriptor> {
+    this.#core.assertLive(component, 'Runtime.loadKernel()');
+    return loadUserKernel(this.#core, options);
   }
 
   /**

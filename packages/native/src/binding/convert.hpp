@@ -4,6 +4,8 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <exception>
+#include <string>
 #include <vector>
 
 #include "core/types.hpp"
@@ -27,5 +29,20 @@ std::uint8_t* typedArrayBytes(const Napi::Value& value, std::size_t& byteLength)
 
 /** Throws a TypeError unless `info` has `count` arguments. */
 void requireArguments(const Napi::CallbackInfo& info, std::size_t count);
+
+/**
+ * Runs `body` (a synchronous call into a driver); a C++ exception from the driver (e.g. a CUDA call
+ * that failed) becomes a JavaScript Error instead of ending the process.
+ */
+template <typename Body>
+auto driverCall(Napi::Env env, Body body) -> decltype(body()) {
+  try {
+    return body();
+  } catch (const Napi::Error&) {
+    throw;
+  } catch (const std::exception& error) {
+    throw Napi::Error::New(env, std::string("[native] [driver] ") + error.what());
+  }
+}
 
 }  // namespace kreplay::binding

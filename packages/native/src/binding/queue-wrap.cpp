@@ -18,6 +18,7 @@ Napi::Function QueueWrap::define(Napi::Env env) {
                          InstanceMethod<&QueueWrap::enqueueConditionalCopy>("enqueueConditionalCopy"),
                          InstanceMethod<&QueueWrap::enqueuePageListCopy>("enqueuePageListCopy"),
                          InstanceMethod<&QueueWrap::enqueueKernel>("enqueueKernel"),
+                         InstanceMethod<&QueueWrap::enqueueUserKernel>("enqueueUserKernel"),
                          InstanceMethod<&QueueWrap::enqueueAllocate>("enqueueAllocate"),
                          InstanceMethod<&QueueWrap::enqueueFree>("enqueueFree"),
                          InstanceMethod<&QueueWrap::recordEvent>("recordEvent"),
@@ -133,10 +134,27 @@ Napi::Value QueueWrap::enqueueKernel(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// enqueueUserKernel(kernel: number (from loadKernel), shape: Uint32Array [grid x y z, block x y z,
+//   sharedBytes], arguments: BigUint64Array)
+Napi::Value QueueWrap::enqueueUserKernel(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  const auto kernel = static_cast<std::uint32_t>(toUint64(info[0]));
+  std::size_t shapeBytes = 0;
+  const auto* words = reinterpret_cast<const std::uint32_t*>(typedArrayBytes(info[1], shapeBytes));
+  if (shapeBytes < 7 * sizeof(std::uint32_t))
+    throw Napi::TypeError::New(info.Env(), "[native] [binding] expected a launch shape of 7 numbers.");
+  const LaunchShape shape{{words[0], words[1], words[2]}, {words[3], words[4], words[5]}, words[6]};
+  std::vector<std::uint64_t> arguments = toWords(info[2]);
+  driverCall(info.Env(), [&] { queue_->enqueueUserKernel(kernel, shape, std::move(arguments)); });
+  return info.Env().Undefined();
+}
+
 // enqueueAllocate(bytes) -> { address, injectedFault, availableBytes }
 Napi::Value QueueWrap::enqueueAllocate(const Napi::CallbackInfo& info) {
   requireArguments(info, 1);
-  return allocationResultObject(info.Env(), queue_->enqueueAllocate(toUint64(info[0])));
+  const AllocationResult result =
+      driverCall(info.Env(), [&] { return queue_->enqueueAllocate(toUint64(info[0])); });
+  return allocationResultObject(info.Env(), result);
 }
 
 // enqueueFree(address)
@@ -147,7 +165,7 @@ Napi::Value QueueWrap::enqueueFree(const Napi::CallbackInfo& info) {
 }
 
 Napi::Value QueueWrap::recordEvent(const Napi::CallbackInfo& info) {
-  return EventWrap::wrap(info.Env(), queue_->recordEvent());
+  return EventWrap::wrap(info.Env(), driverCall(info.Env(), [&] { return queue_->recordEvent(); }));
 }
 
 // waitForEvent(event: NativeEvent)

@@ -50,6 +50,7 @@ Napi::Function RuntimeWrap::define(Napi::Env env) {
                          InstanceMethod<&RuntimeWrap::injectFault>("injectFault"),
                          InstanceMethod<&RuntimeWrap::clearFaults>("clearFaults"),
                          InstanceMethod<&RuntimeWrap::createQueue>("createQueue"),
+                         InstanceMethod<&RuntimeWrap::loadKernel>("loadKernel"),
                          InstanceMethod<&RuntimeWrap::read>("read"),
                          InstanceMethod<&RuntimeWrap::write>("write"),
                          InstanceMethod<&RuntimeWrap::dispose>("dispose"),
@@ -69,7 +70,8 @@ RuntimeWrap::RuntimeWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Runt
   completions_ = CompletionChannel::create(info.Env());
 }
 
-// describe() -> { driver, version, agents: [{ name, architecture, deviceMemoryBytes, hostLink }] }
+// describe() -> { driver, version, agents: [{ name, architecture, deviceMemoryBytes, hostLink }],
+//   userKernels }
 Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   Napi::Object object = Napi::Object::New(env);
@@ -80,13 +82,14 @@ Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
     agents.Set(static_cast<std::uint32_t>(index), describeAgent(env, driver_->agents()[index]));
   }
   object.Set("agents", agents);
+  object.Set("userKernels", driver_->runsUserKernels());
   return object;
 }
 
 // memoryInfo(agent) -> { freeBytes, totalBytes }
 Napi::Value RuntimeWrap::memoryInfo(const Napi::CallbackInfo& info) {
   requireArguments(info, 1);
-  const MemoryInfo memory = driver_->memoryInfo(agentOf(info[0]));
+  const MemoryInfo memory = driverCall(info.Env(), [&] { return driver_->memoryInfo(agentOf(info[0])); });
   Napi::Object object = Napi::Object::New(info.Env());
   object.Set("freeBytes", static_cast<double>(memory.freeBytes));
   object.Set("totalBytes", static_cast<double>(memory.totalBytes));
@@ -96,13 +99,15 @@ Napi::Value RuntimeWrap::memoryInfo(const Napi::CallbackInfo& info) {
 // allocate(agent, bytes) -> { address, injectedFault, availableBytes }
 Napi::Value RuntimeWrap::allocate(const Napi::CallbackInfo& info) {
   requireArguments(info, 2);
-  return allocationResultObject(info.Env(), driver_->allocate(agentOf(info[0]), toUint64(info[1])));
+  const AllocationResult result =
+      driverCall(info.Env(), [&] { return driver_->allocate(agentOf(info[0]), toUint64(info[1])); });
+  return allocationResultObject(info.Env(), result);
 }
 
 // free(agent, address)
 Napi::Value RuntimeWrap::free(const Napi::CallbackInfo& info) {
   requireArguments(info, 2);
-  driver_->free(agentOf(info[0]), toUint64(info[1]));
+  driverCall(info.Env(), [&] { driver_->free(agentOf(info[0]), toUint64(info[1])); });
   return info.Env().Undefined();
 }
 
@@ -110,7 +115,8 @@ Napi::Value RuntimeWrap::free(const Napi::CallbackInfo& info) {
 Napi::Value RuntimeWrap::allocateHost(const Napi::CallbackInfo& info) {
   requireArguments(info, 2);
   const std::uint64_t bytes = toUint64(info[0]);
-  const std::uint64_t address = driver_->allocateHost(bytes, info[1].ToBoolean());
+  const bool pinned = info[1].ToBoolean();
+  const std::uint64_t address = driverCall(info.Env(), [&] { return driver_->allocateHost(bytes, pinned); });
   if (address != 0) {
     externalBytes_ += static_cast<std::int64_t>(bytes);
     Napi::MemoryManagement::AdjustExternalMemory(info.Env(), static_cast<std::int64_t>(bytes));
@@ -121,7 +127,7 @@ Napi::Value RuntimeWrap::allocateHost(const Napi::CallbackInfo& info) {
 // freeHost(address, bytes)
 Napi::Value RuntimeWrap::freeHost(const Napi::CallbackInfo& info) {
   requireArguments(info, 2);
-  driver_->freeHost(toUint64(info[0]));
+  driverCall(info.Env(), [&] { driver_->freeHost(toUint64(info[0])); });
   const auto bytes = static_cast<std::int64_t>(toUint64(info[1]));
   externalBytes_ -= bytes;
   Napi::MemoryManagement::AdjustExternalMemory(info.Env(), -bytes);
@@ -165,7 +171,44 @@ Napi::Value RuntimeWrap::clearFaults(const Napi::CallbackInfo& info) {
 // createQueue(agent) -> NativeQueue
 Napi::Value RuntimeWrap::createQueue(const Napi::CallbackInfo& info) {
   requireArguments(info, 1);
-  return QueueWrap::wrap(info.Env(), {driver_->createQueue(agentOf(info[0])), completions_});
+  auto queue = driverCall(info.Env(), [&] { return driver_->createQueue(agentOf(info[0])); });
+  return QueueWrap::wrap(info.Env(), {std::move(queue), completions_});
+}
+
+// loadKernel(image: Uint8Array, name, parameterBytes: Uint8Array) -> Promise<number | { code, message }>:
+// the kernel's id, or why the driver could not load it. The image is copied now; loading (a JIT
+// compile for PTX) runs off the JavaScript thread.
+Napi::Value RuntimeWrap::loadKernel(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  std::size_t imageBytes = 0;
+  const std::uint8_t* image = typedArrayBytes(info[0], imageBytes);
+  auto copied = std::make_shared<std::vector<std::uint8_t>>(image, image + imageBytes);
+  const std::string name = info[1].As<Napi::String>().Utf8Value();
+  std::size_t parameterCount = 0;
+  const std::uint8_t* sizes = typedArrayBytes(info[2], parameterCount);
+  std::vector<std::uint8_t> parameterBytes(sizes, sizes + parameterCount);
+  struct Loaded {
+    std::int64_t id = -1;
+    std::string code;
+    std::string message;
+  };
+  auto driver = driver_;
+  return PromiseWorker<Loaded>::start(
+      info.Env(), "kreplay:load-kernel",
+      [driver, copied, name, parameterBytes] {
+        try {
+          return Loaded{driver->loadUserKernel(*copied, name, parameterBytes), "", ""};
+        } catch (const OperationFailure& failure) {
+          return Loaded{-1, failure.code(), failure.what()};
+        }
+      },
+      [](Napi::Env env, Loaded& loaded) -> Napi::Value {
+        if (loaded.id >= 0) return Napi::Number::New(env, static_cast<double>(loaded.id));
+        Napi::Object failure = Napi::Object::New(env);
+        failure.Set("code", loaded.code);
+        failure.Set("message", loaded.message);
+        return failure;
+      });
 }
 
 // read(agent, address, bytes) -> Promise<Uint8Array>, after the agent's queued work.

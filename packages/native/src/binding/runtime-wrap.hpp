@@ -29,6 +29,7 @@ class RuntimeWrap : public Napi::ObjectWrap<RuntimeWrap> {
   Napi::Value injectFault(const Napi::CallbackInfo& info);
   Napi::Value clearFaults(const Napi::CallbackInfo& info);
   Napi::Value createQueue(const Napi::CallbackInfo& info);
+  Napi::Value loadKernel(const Napi::CallbackInfo& info);
   Napi::Value read(const Napi::CallbackInfo& info);
   Napi::Value write(const Napi::CallbackInfo& info);
   Napi::Value dispose(const Napi::CallbackInfo& info);

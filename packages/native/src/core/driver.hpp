@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,18 @@ class Driver {
 
   virtual std::shared_ptr<Queue> createQueue(std::uint32_t agent) = 0;
   virtual FaultInjector& faults() = 0;
+
+  /** Whether loadUserKernel works (GPU drivers). */
+  virtual bool runsUserKernels() const { return false; }
+  /**
+   * Loads kernel `name` from a module image (e.g. PTX text or a cubin) on every agent and returns
+   * its id for Queue::enqueueUserKernel. `parameterBytes` holds each parameter's size (4 or 8).
+   * @throws OperationFailure when the image does not load or has no such kernel.
+   */
+  virtual std::uint32_t loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
+                                       const std::vector<std::uint8_t>& parameterBytes) {
+    throw std::logic_error(std::string("the ") + this->name() + " driver runs no user kernels");
+  }
   /** Drains and stops every queue and frees all memory. Idempotent. */
   virtual void shutdown() = 0;
 };

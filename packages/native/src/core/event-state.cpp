@@ -5,11 +5,15 @@
 namespace kreplay {
 
 void EventState::complete() {
+  complete(std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+               .count());
+}
+
+void EventState::complete(std::int64_t timestampNanoseconds) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    timestamp_ = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                     std::chrono::steady_clock::now().time_since_epoch())
-                     .count();
+    timestamp_ = timestampNanoseconds;
     completed_.store(true, std::memory_order_release);
   }
   changed_.notify_all();

@@ -5,12 +5,14 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/conditional-copy.hpp"
 #include "core/event-state.hpp"
 #include "core/kernels/builtin-kernels.hpp"
 #include "core/types.hpp"
+#include "core/user-kernel.hpp"
 
 namespace kreplay {
 
@@ -40,6 +42,11 @@ class Queue {
   virtual void enqueueConditionalCopy(ConditionalCopy options) = 0;
   virtual void enqueuePageListCopy(PageListCopy options) = 0;
   virtual void enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) = 0;
+  /** Launches a kernel from Driver::loadUserKernel (one word per parameter, in declared order). */
+  virtual void enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape,
+                                 std::vector<std::uint64_t> arguments) {
+    throw std::logic_error("this driver runs no user kernels");
+  }
   /** Reserves device memory now (later work may use it) for work enqueued from here on. */
   virtual AllocationResult enqueueAllocate(std::uint64_t bytes) = 0;
   /** Frees a stream-ordered allocation when the queue reaches this point. */

@@ -1,7 +1,9 @@
 #include "drivers/driver-registry.hpp"
 
+#include "drivers/cuda/cuda-open.hpp"
 #include "drivers/cuda/cuda-probe.hpp"
 #include "drivers/host/host-driver.hpp"
+#include "drivers/hsa/hsa-driver.hpp"
 #include "drivers/hsa/hsa-probe.hpp"
 
 namespace kreplay {
@@ -26,8 +28,8 @@ std::shared_ptr<Driver> openHost(const DriverOptions& options) {
 
 // Real GPU drivers plug in here: give their entry an opener.
 const DriverEntry kDrivers[] = {
-    {"cuda", probeCuda, nullptr},
-    {"hsa", probeHsa, nullptr},
+    {"cuda", probeCuda, openCuda},
+    {"hsa", probeHsa, hsa::openHsa},
     {"host", probeHost, openHost},
 };
 

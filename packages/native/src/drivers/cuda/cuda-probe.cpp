@@ -1,19 +1,43 @@
 #include "drivers/cuda/cuda-probe.hpp"
 
-#include "core/dynamic-library.hpp"
+#include <exception>
+
+#include "drivers/cuda/cuda-api.hpp"
 
 namespace kreplay {
 
 DriverProbe probeCuda() {
-  const DynamicLibrary library("libcuda.so.1");
-  if (!library.loaded()) {
-    return {false, "libcuda.so.1 was not found", "Install the NVIDIA driver or choose --driver host"};
+  std::shared_ptr<const cuda::CudaLibrary> library;
+  try {
+    library = cuda::loadCudaLibrary();
+  } catch (const std::exception& error) {
+    const std::string what = error.what();
+    if (what.rfind("libcuda.so.1 was not found", 0) == 0) {
+      return {false, "libcuda.so.1 was not found", "Install the NVIDIA driver or choose --driver host"};
+    }
+    if (what.find("was not found") != std::string::npos) {
+      return {false, what.substr(0, what.find(": ")),
+              "Set KREPLAY_CUDA_LIBRARY to an existing libcuda.so.1, or unset it"};
+    }
+    return {false, std::string("libcuda.so.1 was found but is not usable: ") + error.what(),
+            "Update the NVIDIA driver or choose --driver host"};
   }
-  if (!library.symbol("cuInit") || !library.symbol("cuDeviceGetCount")) {
-    return {false, "libcuda.so.1 was found but does not export cuInit",
-            "Reinstall the NVIDIA driver or choose --driver host"};
+  const cuda::CudaApi& api = library->api;
+  const cuda::CUresult initialized = api.cuInit(0);
+  if (initialized != cuda::CUDA_SUCCESS) {
+    return {false,
+            "libcuda.so.1 was found but cuInit failed with " + api.errorName(initialized) + " (" +
+                api.errorText(initialized) + ")",
+            "Check the GPU and its driver with nvidia-smi, or choose --driver host"};
   }
-  return {true, "libcuda.so.1 was found", ""};
+  int count = 0;
+  if (api.cuDeviceGetCount(&count) != cuda::CUDA_SUCCESS || count == 0) {
+    return {false, "libcuda.so.1 was found but no CUDA device is visible",
+            "Check CUDA_VISIBLE_DEVICES and nvidia-smi, or choose --driver host"};
+  }
+  return {true,
+          "libcuda.so.1 was found with " + std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s"),
+          ""};
 }
 
 }  // namespace kreplay

@@ -1,11 +1,11 @@
-// Whether the CUDA driver library can be loaded. The cuda driver itself plugs in beside this.
+// Whether the CUDA driver can run here: libcuda.so.1 loads, CUDA initializes, and a device is visible.
 #pragma once
 
 #include "drivers/driver-probe.hpp"
 
 namespace kreplay {
 
-/** dlopens libcuda.so.1 and checks its entry point, without initializing CUDA. */
+/** Loads libcuda.so.1 (kept for the process), initializes CUDA and counts its devices. */
 DriverProbe probeCuda();
 
 }  // namespace kreplay

@@ -72,10 +72,7 @@ void HostQueue::execute(Operation& operation) {
 }
 
 void HostQueue::enqueueCopy(std::vector<Segment> segments) {
-  // A plan that moves no bytes has no effect, so it costs nothing unless a fault could count it.
-  bool empty = true;
-  for (const auto& segment : segments) empty = empty && segment.bytes == 0;
-  if (empty && !context_->faults.armed()) return;
+  // Even an empty plan is queued work: it is numbered like any other (queue.workEnqueued counts it).
   pushWork(OperationKind::Copy,
            [this, segments = std::move(segments)] { copySegments(*context_->pool, segments); });
 }

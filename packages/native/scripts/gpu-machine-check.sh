@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# On a GPU machine with Node.js on PATH: runs the cuda driver's GPU tests and measurements from a
+# folder made by scripts/bundle-gpu-tests.mjs (with kreplay.node copied into it), and writes the
+# logs and JSON reports to an output folder. Prints failures and the summary; the logs hold all.
+#   scripts/gpu-machine-check.sh <bundle folder> <output folder>
+set -uo pipefail
+bundle=$(cd "$1" && pwd)
+out=$2
+mkdir -p "$out"
+export KREPLAY_NATIVE_BINDING="$bundle/kreplay.node"
+{
+  nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max,clocks.max.sm --format=csv
+  uname -r
+  node --version
+} > "$out/machine.txt" 2>&1
+cat "$out/machine.txt"
+started=$(date +%s)
+timeout "${KREPLAY_TEST_SECONDS:-300}" node "$bundle/cuda-tests.mjs" "$out/tests.json" > "$out/tests.log" 2>&1
+echo "tests: exit $? after $(( $(date +%s) - started )) s"
+grep -E '^  ×|passed, .* failed' -A3 "$out/tests.log" | head -n 80
+started=$(date +%s)
+timeout "${KREPLAY_MEASURE_SECONDS:-200}" node "$bundle/measure-cuda.mjs" "$out/measure.json" > "$out/measure.log" 2>&1
+echo "measure: exit $? after $(( $(date +%s) - started )) s"
+cat "$out/measure.log"
+# An error the device raises while running work, in a process of its own (it spoils the context).
+timeout 60 node "$bundle/check-cuda-device-fault.mjs" "$bundle/kernels/scale-floats.ptx" > "$out/device-fault.log" 2>&1
+echo "device fault check: exit $?"
+cat "$out/device-fault.log"
+# Optionally, the tests again under compute-sanitizer (KREPLAY_SANITIZE="memcheck racecheck"),
+# limited to KREPLAY_SANITIZE_FILTER and KREPLAY_SANITIZE_SECONDS each: out-of-bounds or
+# misaligned accesses and shared-memory races that do not crash a normal run.
+for tool in ${KREPLAY_SANITIZE:-}; do
+  started=$(date +%s)
+  KREPLAY_TEST_FILTER="${KREPLAY_SANITIZE_FILTER:-}" timeout "${KREPLAY_SANITIZE_SECONDS:-180}" \
+    compute-sanitizer --tool "$tool" --print-limit 20 node "$bundle/cuda-tests.mjs" > "$out/$tool.log" 2>&1
+  echo "$tool: exit $? after $(( $(date +%s) - started )) s"
+  grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, .* failed|Invalid|Race reported|hazard' "$out/$tool.log" | sort | uniq -c | head -n 20
+done

@@ -1,0 +1,119 @@
+// The part of the CUDA driver API (libcuda.so.1) the cuda driver uses, declared here so the addon
+// builds without the CUDA toolkit: handle types, the constants we pass, and one function pointer
+// per entry point, resolved with dlsym (the versioned `_v2` names where the ABI has them).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/dynamic-library.hpp"
+
+namespace kreplay::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = std::uint64_t;
+using CUcontext = struct CUctx_st*;
+using CUstream = struct CUstream_st*;
+using CUevent = struct CUevent_st*;
+using CUmodule = struct CUmod_st*;
+using CUfunction = struct CUfunc_st*;
+using CUhostFn = void (*)(void* userData);
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr CUresult CUDA_ERROR_INVALID_CONTEXT = 201;
+constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+
+constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
+constexpr unsigned CU_EVENT_DEFAULT = 0x0;
+constexpr unsigned CU_EVENT_BLOCKING_SYNC = 0x1;
+constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
+constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
+constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
+
+// CUdevice_attribute values.
+constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
+constexpr int CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY = 19;
+constexpr int CU_DEVICE_ATTRIBUTE_PCI_BUS_ID = 33;
+constexpr int CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID = 34;
+constexpr int CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING = 41;
+constexpr int CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID = 50;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
+constexpr int CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97;
+constexpr int CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED = 115;
+
+// CUjit_option values.
+constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+// CUfunction_attribute values.
+constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+
+/** The entry points, resolved once per driver. */
+struct CudaApi {
+  CUresult (*cuInit)(unsigned flags);
+  CUresult (*cuDriverGetVersion)(int* version);
+  CUresult (*cuGetErrorName)(CUresult error, const char** name);
+  CUresult (*cuGetErrorString)(CUresult error, const char** text);
+  CUresult (*cuDeviceGetCount)(int* count);
+  CUresult (*cuDeviceGet)(CUdevice* device, int ordinal);
+  CUresult (*cuDeviceGetName)(char* name, int length, CUdevice device);
+  CUresult (*cuDeviceGetAttribute)(int* value, int attribute, CUdevice device);
+  CUresult (*cuDeviceTotalMem)(std::size_t* bytes, CUdevice device);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
+  CUresult (*cuCtxSetCurrent)(CUcontext context);
+  CUresult (*cuMemGetInfo)(std::size_t* freeBytes, std::size_t* totalBytes);
+  CUresult (*cuMemAlloc)(CUdeviceptr* pointer, std::size_t bytes);
+  CUresult (*cuMemFree)(CUdeviceptr pointer);
+  CUresult (*cuMemHostAlloc)(void** pointer, std::size_t bytes, unsigned flags);
+  CUresult (*cuMemFreeHost)(void* pointer);
+  CUresult (*cuMemAllocAsync)(CUdeviceptr* pointer, std::size_t bytes, CUstream stream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
+  CUresult (*cuMemcpy)(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes);
+  CUresult (*cuMemcpyAsync)(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes, CUstream stream);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr destination, unsigned char value, std::size_t count,
+                              CUstream stream);
+  CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags);
+  CUresult (*cuStreamDestroy)(CUstream stream);
+  CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags);
+  CUresult (*cuEventCreate)(CUevent* event, unsigned flags);
+  CUresult (*cuEventDestroy)(CUevent event);
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+  CUresult (*cuEventQuery)(CUevent event);
+  CUresult (*cuEventSynchronize)(CUevent event);
+  CUresult (*cuEventElapsedTime)(float* milliseconds, CUevent start, CUevent end);
+  CUresult (*cuModuleLoadDataEx)(CUmodule* module, const void* image, unsigned optionCount, int* options,
+                                 void** optionValues);
+  CUresult (*cuModuleUnload)(CUmodule module);
+  CUresult (*cuModuleGetFunction)(CUfunction* function, CUmodule module, const char* name);
+  CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
+  CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                             unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+                             CUstream stream, void** parameters, void** extra);
+
+  /** "CUDA_ERROR_OUT_OF_MEMORY" for 2, or "CUDA error 2" when the library does not know the code. */
+  std::string errorName(CUresult result) const;
+  /** The library's description of a code. */
+  std::string errorText(CUresult result) const;
+};
+
+/** libcuda.so.1 opened and its entry points resolved; kept alive by everything that calls it. */
+struct CudaLibrary {
+  std::unique_ptr<DynamicLibrary> library;
+  CudaApi api{};
+};
+
+/**
+ * libcuda.so.1 (or the file KREPLAY_CUDA_LIBRARY names) with every entry point resolved, loaded once
+ * for the process.
+ * @throws std::runtime_error naming the library (not found) or the missing entry point.
+ */
+std::shared_ptr<const CudaLibrary> loadCudaLibrary();
+
+}  // namespace kreplay::cuda

@@ -1,0 +1,86 @@
+#include "drivers/cuda/cuda-driver.hpp"
+
+#include "drivers/cuda/cuda-check.hpp"
+
+namespace kreplay::cuda {
+
+CudaDriver::CudaDriver(std::shared_ptr<const CudaLibrary> library)
+    : context_(std::make_shared<CudaDriverContext>()) {
+  const CudaApi& api = library->api;
+  check(api, api.cuInit(0), "cuInit");
+  int count = 0;
+  check(api, api.cuDeviceGetCount(&count), "cuDeviceGetCount");
+  if (count == 0) throw OperationFailure("CUDA_ERROR_NO_DEVICE", "CUDA reports no device");
+  context_->library = library;
+  for (int ordinal = 0; ordinal < count; ++ordinal) {
+    context_->devices.push_back(std::make_shared<CudaDevice>(library, ordinal));
+    agents_.push_back(context_->devices.back()->description());
+  }
+  context_->devices.front()->context()->makeCurrent();
+  context_->pinned = std::make_unique<CudaPinnedPool>(context_->devices.front()->context());
+  int driverVersion = 0;
+  api.cuDriverGetVersion(&driverVersion);
+  version_ = "CUDA " + std::to_string(driverVersion / 1000) + "." +
+             std::to_string(driverVersion % 1000 / 10) + " driver API (libcuda.so.1)";
+}
+
+CudaDriver::~CudaDriver() {
+  shutdown();
+}
+
+std::vector<std::shared_ptr<CudaQueue>> CudaDriver::liveQueues(std::int64_t agent) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::shared_ptr<CudaQueue>> live;
+  std::vector<QueueEntry> kept;
+  for (auto& entry : queues_) {
+    auto queue = entry.queue.lock();
+    if (!queue) continue;
+    kept.push_back(entry);
+    if (agent < 0 || entry.agent == agent) live.push_back(std::move(queue));
+  }
+  queues_.swap(kept);
+  return live;
+}
+
+std::function<void()> CudaDriver::agentFence(std::uint32_t agent) {
+  std::vector<std::function<void()>> fences;
+  for (const auto& queue : liveQueues(agent)) fences.push_back(queue->fence());
+  return [fences = std::move(fences)] {
+    for (const auto& fence : fences) fence();
+  };
+}
+
+void CudaDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
+  std::vector<std::function<void()>> fences;
+  for (const auto& queue : liveQueues(agent)) fences.push_back(queue->fence());
+  releases_.add(std::move(fences), std::move(release));
+}
+
+std::shared_ptr<Queue> CudaDriver::createQueue(std::uint32_t agent) {
+  auto queue = std::make_shared<CudaQueue>(context_, agent);
+  std::lock_guard<std::mutex> lock(mutex_);
+  queues_.push_back({agent, queue});
+  return queue;
+}
+
+std::uint32_t CudaDriver::loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
+                                         const std::vector<std::uint8_t>& parameterBytes) {
+  return context_->userKernels.add(
+      std::make_shared<CudaUserKernel>(context_->devices, image, name, parameterBytes));
+}
+
+void CudaDriver::shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (shutDown_) return;
+    shutDown_ = true;
+  }
+  for (const auto& queue : liveQueues(-1)) queue->shutdown();
+  releases_.stop();
+  std::unique_lock<std::shared_mutex> guard(memoryGuard_);  // waits for reads and writes in flight
+  for (const auto& block : context_->memory.removeAll()) releaseBlock(block);
+  context_->userKernels.clear();
+  context_->pinned->releaseAll();
+}
+
+}  // namespace kreplay::cuda

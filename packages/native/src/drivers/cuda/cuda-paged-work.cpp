@@ -1,0 +1,109 @@
+// Paged operations on the stream: page hashing, the fused conditional copy, and page-list copies.
+// Spans (ranges or segments with their first page number) are uploaded as a table; a page is
+// worked on by a warp (pages up to kWarpPageBytes) or by a whole block.
+#include "drivers/cuda/cuda-launch.hpp"
+#include "drivers/cuda/cuda-stream-work.hpp"
+
+namespace kreplay::cuda {
+
+namespace {
+
+constexpr std::uint64_t kWarpPageBytes = 16 * 1024;
+constexpr std::uint64_t kWarpsPerBlock = KREPLAY_BLOCK_THREADS / 32;
+
+/** The non-empty segments as spans, numbered by page; the page count through `pages`. */
+std::vector<KreplaySpan> spansOf(const std::vector<Segment>& segments, std::uint64_t pageBytes,
+                                 std::uint64_t& pages) {
+  std::vector<KreplaySpan> spans;
+  pages = 0;
+  for (const auto& segment : segments) {
+    if (segment.bytes == 0) continue;
+    spans.push_back({segment.source, segment.destination, segment.bytes, pages});
+    pages += (segment.bytes + pageBytes - 1) / pageBytes;
+  }
+  return spans;
+}
+
+bool segmentsTouchPageable(const CudaMemoryRegistry& memory, const std::vector<Segment>& segments) {
+  for (const auto& segment : segments) {
+    if (memory.touchesPageable(segment.source, segment.bytes) ||
+        memory.touchesPageable(segment.destination, segment.bytes))
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void CudaStreamWork::hash(const std::vector<Range>& ranges, std::uint64_t pageBytes,
+                          std::uint64_t hashesAddress, bool hostArray) {
+  std::vector<Segment> segments;
+  for (const auto& range : ranges) segments.push_back({range.address, 0, range.bytes});
+  std::uint64_t pages = 0;
+  const std::vector<KreplaySpan> spans = spansOf(segments, pageBytes, pages);
+  const CudaMemoryRegistry& memory = driver_->memory;
+  bool pageable = !hostArray && memory.touchesPageable(hashesAddress, 8 * pages);
+  for (const auto& range : ranges) pageable = pageable || memory.touchesPageable(range.address, range.bytes);
+  if (pageable) return hashOnHost(ranges, pageBytes, hashesAddress);
+  if (pages == 0) return;
+  std::uint64_t destination = hashesAddress;
+  if (hostArray) {
+    std::uint8_t* staging = driver_->pinned->acquire(8 * pages);
+    deliveries_.push_back({staging, pointerOf(hashesAddress), 8 * pages});
+    destination = addressOf(staging);
+  }
+  const std::uint64_t table = uploadSpans(spans);
+  const bool warp = pageBytes <= kWarpPageBytes;
+  const auto& functions = device_->functions().hashPages;
+  launchKernel(*device_, warp ? functions.warp : functions.block,
+               gridFor(*device_, pages, warp ? kWarpsPerBlock : 1), KREPLAY_BLOCK_THREADS, stream_, table,
+               static_cast<std::uint32_t>(spans.size()), pageBytes, pages, destination, state_);
+}
+
+void CudaStreamWork::copyChangedPages(const ConditionalCopy& options) {
+  std::uint64_t pages = 0;
+  const std::vector<KreplaySpan> spans = spansOf(options.segments, options.pageBytes, pages);
+  const CudaMemoryRegistry& memory = driver_->memory;
+  if (segmentsTouchPageable(memory, options.segments) ||
+      memory.touchesPageable(options.storedHashesAddress, 8 * pages) ||
+      memory.touchesPageable(options.pageListAddress, 4 * pages) ||
+      memory.touchesPageable(options.pageCountAddress, 4)) {
+    return copyChangedPagesOnHost(options);
+  }
+  const std::uint64_t table = spans.empty() ? 0 : uploadSpans(spans);
+  const bool warp = options.pageBytes <= kWarpPageBytes;
+  const auto& functions = device_->functions().copyChangedPages;
+  // Launched even for no pages: its last block sets the count to 0.
+  launchKernel(*device_, warp ? functions.warp : functions.block,
+               gridFor(*device_, pages, warp ? kWarpsPerBlock : 1), KREPLAY_BLOCK_THREADS, stream_, table,
+               static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages,
+               static_cast<std::uint32_t>(options.hashDestination ? 1 : 0), options.storedHashesAddress,
+               static_cast<std::uint32_t>(options.updateStoredHashes ? 1 : 0), options.pageListAddress,
+               options.pageCountAddress, state_);
+}
+
+void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t workIndex) {
+  std::uint64_t pages = 0;
+  const std::vector<KreplaySpan> spans = spansOf(options.segments, options.pageBytes, pages);
+  const CudaMemoryRegistry& memory = driver_->memory;
+  if (segmentsTouchPageable(memory, options.segments) ||
+      memory.touchesPageable(options.pageListAddress, 4 * pages) ||
+      memory.touchesPageable(options.pageCountAddress, 4)) {
+    return copyPageListOnHost(options);
+  }
+  const std::uint64_t table = spans.empty() ? 0 : uploadSpans(spans);
+  // The list is checked on the device; a bad one is recorded in the queue state, which makes the
+  // copy (and every later built-in operation until the next marker) do nothing.
+  armed_ = true;
+  launchKernel(*device_, device_->functions().checkPageList, gridFor(*device_, pages, KREPLAY_BLOCK_THREADS),
+               KREPLAY_BLOCK_THREADS, stream_, options.pageListAddress, options.pageCountAddress, pages,
+               workIndex, state_);
+  const bool warp = options.pageBytes <= kWarpPageBytes;
+  const auto& functions = device_->functions().copyPageList;
+  launchKernel(*device_, warp ? functions.warp : functions.block,
+               gridFor(*device_, pages, warp ? kWarpsPerBlock : 1), KREPLAY_BLOCK_THREADS, stream_, table,
+               static_cast<std::uint32_t>(spans.size()), options.pageBytes, options.pageListAddress,
+               options.pageCountAddress, state_);
+}
+
+}  // namespace kreplay::cuda

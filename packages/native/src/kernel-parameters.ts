@@ -1,0 +1,92 @@
+/**
+ * Validation of the parameters a user kernel declares (runtime.loadKernel): names, types, and for
+ * pointers access, indirection and an extent that refers to an integer parameter.
+ * @internal
+ */
+import type { Access, KernelParameter, ParameterType, PointerExtent } from './runtime-types.js';
+import { argumentError, describeValue, requireArray, requireBoolean, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
+
+const parameterTypes: readonly ParameterType[] = ['pointer', 'u32', 'u64', 'f32', 'f64'];
+const accesses: readonly Access[] = ['read', 'write', 'readwrite', 'unknown'];
+
+function requireExtent(component: string, argument: string, value: unknown, integers: ReadonlySet<string>): PointerExtent {
+  const extent = requireObject(component, argument, value);
+  const keys = Object.keys(extent).sort().join(',');
+  const requireIntegerParameter = (key: string): string => {
+    const name = extent[key];
+    if (typeof name === 'string' && integers.has(name)) return name;
+    throw argumentError(
+      component,
+      `${argument}.${key}`,
+      `${argument}.${key} is ${describeValue(name)}, not the name of a u32 or u64 parameter of the kernel`,
+      'Name an integer parameter that holds the size',
+    );
+  };
+  if (keys === 'bytesParameter') return Object.freeze({ bytesParameter: requireIntegerParameter('bytesParameter') });
+  if (keys === 'countParameter,elementBytes') {
+    return Object.freeze({
+      countParameter: requireIntegerParameter('countParameter'),
+      elementBytes: requireInteger(component, `${argument}.elementBytes`, extent['elementBytes'], 1, 2 ** 32),
+    });
+  }
+  if (keys === 'constantBytes') {
+    return Object.freeze({ constantBytes: requireInteger(component, `${argument}.constantBytes`, extent['constantBytes'], 0, Number.MAX_SAFE_INTEGER) });
+  }
+  throw argumentError(
+    component,
+    argument,
+    `${argument} has the keys ${keys || 'none'}`,
+    'Use { bytesParameter }, { countParameter, elementBytes } or { constantBytes }',
+  );
+}
+
+/**
+ * The parameters, checked and frozen.
+ * @throws {ArgumentError} for a non-array, a duplicate or empty name, an unknown type, pointer
+ * options on a scalar, or an extent that does not name an integer parameter.
+ */
+export function requireKernelParameters(component: string, value: unknown): readonly KernelParameter[] {
+  const list = requireArray(component, 'options.parameters', value);
+  const names = new Set<string>();
+  // Extents may name integer parameters declared after the pointer (as the built-in kernels do).
+  const integers = new Set<string>();
+  for (const item of list) {
+    const { name, type } = (typeof item === 'object' && item !== null ? item : {}) as Record<string, unknown>;
+    if (typeof name === 'string' && (type === 'u32' || type === 'u64')) integers.add(name);
+  }
+  const parameters = list.map((item, index) => {
+    const argument = `options.parameters[${index}]`;
+    const parameter = requireObject(component, argument, item);
+    requireKnownKeys(component, argument, parameter, ['name', 'type', 'access', 'indirect', 'extent']);
+    const name = parameter['name'];
+    if (typeof name !== 'string' || name.length === 0 || names.has(name)) {
+      throw argumentError(component, `${argument}.name`, `${argument}.name is ${describeValue(name)}, not a new non-empty name`, 'Give every parameter its own name');
+    }
+    names.add(name);
+    const type = requireChoice(component, `${argument}.type`, parameter['type'], parameterTypes);
+    if (type !== 'pointer') {
+      for (const key of ['access', 'indirect', 'extent']) {
+        if (parameter[key] !== undefined) {
+          throw argumentError(component, `${argument}.${key}`, `${argument} is a ${type}, which has no ${key}`, 'Give access, indirect and extent to pointers only');
+        }
+      }
+      return Object.freeze({ name, type });
+    }
+    const access = parameter['access'] === undefined ? undefined : requireChoice(component, `${argument}.access`, parameter['access'], accesses);
+    const indirect = parameter['indirect'] === undefined ? undefined : requireBoolean(component, `${argument}.indirect`, parameter['indirect']);
+    const extent = parameter['extent'] === undefined ? undefined : requireExtent(component, `${argument}.extent`, parameter['extent'], integers);
+    return Object.freeze({
+      name,
+      type,
+      ...(access === undefined ? {} : { access }),
+      ...(indirect === undefined ? {} : { indirect }),
+      ...(extent === undefined ? {} : { extent }),
+    }) as KernelParameter;
+  });
+  return Object.freeze(parameters);
+}
+
+/** The size of each parameter in the kernel's parameter buffer: 8 for pointers, u64 and f64, 4 for u32 and f32. */
+export function parameterBytes(parameters: readonly KernelParameter[]): Uint8Array {
+  return Uint8Array.from(parameters, (parameter) => (parameter.type === 'u32' || parameter.type === 'f32' ? 4 : 8));
+}

@@ -1,0 +1,54 @@
+// The fused conditional copy: per page, hash the hashed side, compare with the stored hash, copy
+// the page when they differ, record its index (order unspecified) and optionally the new hash. The
+// block that finishes last writes the count of copied pages.
+#include "kernels-cuda/device-common.cuh"
+
+namespace kreplay_device {
+
+template <unsigned G>
+__device__ void copyChangedPages(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
+                                 uint64_t pageCount, uint32_t hashDestination, uint8_t* storedHashes,
+                                 uint32_t updateStoredHashes, uint8_t* pageList, uint8_t* pageCountOut,
+                                 KreplayQueueState* state) {
+  if (skipped(state)) return;
+  __shared__ uint64_t shared[kWarps];
+  const unsigned lane = Group<G>::lane();
+  for (uint64_t page = Group<G>::first(); page < pageCount; page += Group<G>::stride()) {
+    const PageLocation location = locatePage(spans, spanCount, pageBytes, page);
+    const uint8_t* hashed = hashDestination ? location.destination : location.source;
+    const uint64_t sum = groupSum<G>(pageWordSum<G>(hashed, location.bytes, lane), shared);
+    const uint64_t hash = finishPageHash(sum, location.bytes);
+    // One load, broadcast: no thread may compare after thread 0 has stored the page's new hash.
+    const uint64_t stored = groupBroadcast<G>(lane == 0 ? loadWord(storedHashes + 8 * page) : 0, shared);
+    if (hash == stored) continue;  // the same decision in every thread of the group
+    copyBytes<G>(location.destination, location.source, location.bytes, lane);
+    uint64_t newHash = hash;
+    if (hashDestination && updateStoredHashes) {
+      // The destination page now holds the source page: store the source page's hash.
+      newHash = finishPageHash(groupSum<G>(pageWordSum<G>(location.source, location.bytes, lane), shared),
+                               location.bytes);
+    }
+    if (lane == 0) {
+      if (updateStoredHashes) storeWord(storedHashes + 8 * page, newHash);
+      const uint32_t position = atomicAdd(&state->pageCounter, 1u);
+      storeUint32(pageList + 4 * static_cast<uint64_t>(position), static_cast<uint32_t>(page));
+    }
+  }
+  if (lastBlockDone(state)) {
+    storeUint32(pageCountOut, atomicExch(&state->pageCounter, 0u));
+  }
+}
+
+}  // namespace kreplay_device
+
+#define KREPLAY_COPY_CHANGED_PAGES(name, G)                                                                 \
+  extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)                                       \
+      name(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes, uint64_t pageCount,            \
+           uint32_t hashDestination, uint8_t* storedHashes, uint32_t updateStoredHashes, uint8_t* pageList, \
+           uint8_t* pageCountOut, KreplayQueueState* state) {                                               \
+    kreplay_device::copyChangedPages<G>(spans, spanCount, pageBytes, pageCount, hashDestination,            \
+                                        storedHashes, updateStoredHashes, pageList, pageCountOut, state);   \
+  }
+
+KREPLAY_COPY_CHANGED_PAGES(kreplay_copy_changed_pages_warp, 32)
+KREPLAY_COPY_CHANGED_PAGES(kreplay_copy_changed_pages_block, KREPLAY_BLOCK_THREADS)

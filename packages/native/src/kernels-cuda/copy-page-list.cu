@@ -1,0 +1,60 @@
+// Copying a recorded page list again: one kernel checks the list (recording the first problem in
+// the queue state, which makes this and every later operation of the queue do nothing), the next
+// copies the listed pages.
+#include "kernels-cuda/device-common.cuh"
+
+namespace kreplay_device {
+
+__device__ void reportPageListError(KreplayQueueState* state, uint32_t code, int64_t workIndex,
+                                    uint64_t value, uint64_t position, uint64_t pageCount) {
+  if (atomicCAS(&state->errorCode, KREPLAY_ERROR_NONE, code) != KREPLAY_ERROR_NONE) return;
+  state->workIndex = workIndex;
+  state->errorValue = value;
+  state->errorPosition = position;
+  state->pageCount = pageCount;
+}
+
+template <unsigned G>
+__device__ void copyPageList(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
+                             const uint8_t* pageList, const uint8_t* pageCountIn,
+                             const KreplayQueueState* state) {
+  if (skipped(state)) return;
+  const unsigned lane = Group<G>::lane();
+  const uint64_t count = loadUint32(pageCountIn);
+  for (uint64_t position = Group<G>::first(); position < count; position += Group<G>::stride()) {
+    const uint64_t page = loadUint32(pageList + 4 * position);
+    const PageLocation location = locatePage(spans, spanCount, pageBytes, page);
+    copyBytes<G>(location.destination, location.source, location.bytes, lane);
+  }
+}
+
+}  // namespace kreplay_device
+
+extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
+    kreplay_check_page_list(const uint8_t* pageList, const uint8_t* pageCountIn, uint64_t pageCount,
+                            int64_t workIndex, KreplayQueueState* state) {
+  using namespace kreplay_device;
+  if (skipped(state)) return;
+  const uint64_t count = loadUint32(pageCountIn);
+  const uint64_t thread = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (count > pageCount) {
+    if (thread == 0) reportPageListError(state, KREPLAY_ERROR_PAGE_COUNT, workIndex, count, 0, pageCount);
+    return;
+  }
+  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t position = thread; position < count; position += stride) {
+    const uint64_t page = loadUint32(pageList + 4 * position);
+    if (page >= pageCount)
+      reportPageListError(state, KREPLAY_ERROR_PAGE_INDEX, workIndex, page, position, pageCount);
+  }
+}
+
+#define KREPLAY_COPY_PAGE_LIST(name, G)                                                               \
+  extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)                                 \
+      name(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes, const uint8_t* pageList, \
+           const uint8_t* pageCountIn, const KreplayQueueState* state) {                              \
+    kreplay_device::copyPageList<G>(spans, spanCount, pageBytes, pageList, pageCountIn, state);       \
+  }
+
+KREPLAY_COPY_PAGE_LIST(kreplay_copy_page_list_warp, 32)
+KREPLAY_COPY_PAGE_LIST(kreplay_copy_page_list_block, KREPLAY_BLOCK_THREADS)

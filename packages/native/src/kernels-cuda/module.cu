@@ -1,0 +1,11 @@
+// The one module of built-in kernels: scripts/build-cuda-ptx.sh compiles this file to PTX.
+#include "kernels-cuda/accumulate.cu"
+#include "kernels-cuda/copy-changed-pages.cu"
+#include "kernels-cuda/copy-chunks.cu"
+#include "kernels-cuda/copy-page-list.cu"
+#include "kernels-cuda/fill.cu"
+#include "kernels-cuda/hash-pages.cu"
+#include "kernels-cuda/queue-control.cu"
+#include "kernels-cuda/scatter-write.cu"
+#include "kernels-cuda/stencil.cu"
+#include "kernels-cuda/triad.cu"

@@ -1,0 +1,79 @@
+/**
+ * User kernels: loading a module file on GPU drivers (runtime.loadKernel), and the descriptors it
+ * returns, each tied to the runtime that loaded it.
+ * @internal
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { DriverError } from './errors/driver-error.js';
+import { nativeMessage } from './errors/native-message.js';
+import { UnsupportedError } from './errors/unsupported-error.js';
+import { parameterBytes, requireKernelParameters } from './kernel-parameters.js';
+import type { RuntimeCore } from './runtime-core.js';
+import type { KernelDescriptor } from './runtime-types.js';
+import { argumentError, describeValue, requireBoolean, requireKnownKeys, requireObject } from './validate.js';
+
+const component = 'kernel';
+
+/** A loaded user kernel: the runtime it belongs to and its id in the addon. */
+export interface UserKernel {
+  readonly core: RuntimeCore;
+  readonly id: number;
+}
+
+const userKernels = new WeakMap<KernelDescriptor, UserKernel>();
+
+/** The user kernel behind a descriptor from loadKernel, if it is one. */
+export function userKernelOf(kernel: unknown): UserKernel | undefined {
+  return typeof kernel === 'object' && kernel !== null ? userKernels.get(kernel as KernelDescriptor) : undefined;
+}
+
+function requireName(value: unknown, argument: string): string {
+  if (typeof value === 'string' && value.length > 0) return value;
+  throw argumentError(component, argument, `${argument} is ${describeValue(value)}, not a non-empty string`, `Pass the ${argument === 'options.path' ? 'module file' : 'kernel name'}`);
+}
+
+/**
+ * Loads a kernel from a module file on every agent of the runtime.
+ * @throws {ArgumentError} for invalid options or a file that cannot be read.
+ * @throws {UnsupportedError} when the driver runs no user kernels (the host driver).
+ * @throws {DriverError} when the driver cannot load the module or finds no such kernel in it.
+ */
+export async function loadUserKernel(core: RuntimeCore, value: unknown): Promise<KernelDescriptor> {
+  const options = requireObject(component, 'options', value);
+  requireKnownKeys(component, 'options', options, ['path', 'name', 'parameters', 'deterministic']);
+  const path = requireName(options['path'], 'options.path');
+  const name = requireName(options['name'], 'options.name');
+  const parameters = requireKernelParameters(component, options['parameters']);
+  const deterministic = options['deterministic'] === undefined ? true : requireBoolean(component, 'options.deterministic', options['deterministic']);
+  if (!core.userKernels) {
+    throw new UnsupportedError({
+      packageName: 'native',
+      component,
+      driver: core.driver,
+      feature: 'user kernels',
+      message: nativeMessage(component, `the ${core.driver} driver runs no user kernels (loadKernel of ${name})`, 'Open the cuda driver to run kernels from a module file, or use the built-in kernels of runtime.kernels'),
+    });
+  }
+  let image: Uint8Array;
+  try {
+    image = await readFile(resolve(path));
+  } catch (error) {
+    throw argumentError(component, 'options.path', `the module file ${path} cannot be read (${(error as Error).message})`, 'Pass the path of a .ptx, .cubin or .fatbin file');
+  }
+  const loaded = await core.native.loadKernel(image, name, parameterBytes(parameters));
+  if (typeof loaded !== 'number') {
+    throw new DriverError({
+      packageName: 'native',
+      component,
+      driver: core.driver,
+      agentId: null,
+      operation: 'load-kernel',
+      code: loaded.code,
+      message: nativeMessage(component, `kernel ${name} of ${path} could not be loaded: ${loaded.message}`, 'Check that the file is PTX, a cubin or a fatbin for this GPU, and that it has an extern "C" kernel of that name'),
+    });
+  }
+  const descriptor: KernelDescriptor = Object.freeze({ name, parameters, deterministic });
+  userKernels.set(descriptor, { core, id: loaded });
+  return descriptor;
+}

@@ -1,0 +1,66 @@
+// The driver's built-in kernels (and the user-kernel test's kernel), compiled as C++ against
+// fake-device-runtime.hpp, and a table that launches them by name from cuLaunchKernel's arguments.
+#include "fake-kernels.hpp"
+
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "fake-device-runtime.hpp"
+// clang-format off
+#include "kernels-cuda/module.cu"
+#include "../gpu/kernels/scale-floats.cu"
+// clang-format on
+
+namespace kreplay_fake {
+
+namespace {
+
+template <typename... Parameters, std::size_t... Index>
+FakeKernel makeKernel(void (*function)(Parameters...), std::index_sequence<Index...>) {
+  FakeKernel kernel;
+  kernel.parameterBytes = {sizeof(Parameters)...};
+  kernel.run = [function](const std::vector<std::vector<unsigned char>>& values) {
+    function(*reinterpret_cast<const Parameters*>(values[Index].data())...);
+  };
+  return kernel;
+}
+
+template <typename... Parameters>
+FakeKernel makeKernel(void (*function)(Parameters...)) {
+  return makeKernel(function, std::index_sequence_for<Parameters...>{});
+}
+
+}  // namespace
+
+const FakeKernel* findKernel(const std::string& name) {
+  static const std::map<std::string, FakeKernel> kernels = {
+#define KREPLAY_FAKE_KERNEL(name) {#name, makeKernel(name)}
+      KREPLAY_FAKE_KERNEL(kreplay_hash_pages_warp),
+      KREPLAY_FAKE_KERNEL(kreplay_hash_pages_block),
+      KREPLAY_FAKE_KERNEL(kreplay_copy_changed_pages_warp),
+      KREPLAY_FAKE_KERNEL(kreplay_copy_changed_pages_block),
+      KREPLAY_FAKE_KERNEL(kreplay_check_page_list),
+      KREPLAY_FAKE_KERNEL(kreplay_copy_page_list_warp),
+      KREPLAY_FAKE_KERNEL(kreplay_copy_page_list_block),
+      KREPLAY_FAKE_KERNEL(kreplay_copy_chunks_warp),
+      KREPLAY_FAKE_KERNEL(kreplay_copy_chunks_block),
+      KREPLAY_FAKE_KERNEL(kreplay_fill),
+      KREPLAY_FAKE_KERNEL(kreplay_xor_words),
+      KREPLAY_FAKE_KERNEL(kreplay_scatter_write_warp),
+      KREPLAY_FAKE_KERNEL(kreplay_scatter_write_block),
+      KREPLAY_FAKE_KERNEL(kreplay_triad),
+      KREPLAY_FAKE_KERNEL(kreplay_stencil_save),
+      KREPLAY_FAKE_KERNEL(kreplay_stencil),
+      KREPLAY_FAKE_KERNEL(kreplay_accumulate),
+      KREPLAY_FAKE_KERNEL(kreplay_delay),
+      KREPLAY_FAKE_KERNEL(kreplay_take_state),
+      KREPLAY_FAKE_KERNEL(kreplay_test_scale_floats),
+#undef KREPLAY_FAKE_KERNEL
+  };
+  const auto found = kernels.find(name);
+  return found == kernels.end() ? nullptr : &found->second;
+}
+
+}  // namespace kreplay_fake

@@ -1,0 +1,77 @@
+/**
+ * User kernels on the cuda driver: loading a committed PTX module, launching it with a grid, its
+ * 4- and 8-byte parameters, and the errors of loading and launching. Skips without a CUDA device.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArgumentError, DriverError, openRuntime, type Runtime } from '../../src/index.js';
+import { probeCudaForTests } from './cuda-availability.js';
+
+const cuda = await probeCudaForTests();
+const modulePath = fileURLToPath(new URL('./kernels/scale-floats.ptx', import.meta.url));
+const scaleFloats = {
+  path: modulePath,
+  name: 'kreplay_test_scale_floats',
+  parameters: [
+    { name: 'data', type: 'pointer', access: 'readwrite', extent: { countParameter: 'count', elementBytes: 4 } },
+    { name: 'count', type: 'u32' },
+    { name: 'factor', type: 'f32' },
+  ],
+} as const;
+
+describe.skipIf(!cuda.available)(`cuda user kernels${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
+  let runtime: Runtime;
+  beforeAll(async () => {
+    runtime = await openRuntime({ driver: 'cuda' });
+  });
+  afterAll(() => runtime?.dispose());
+
+  it('loads a PTX kernel and runs it with a grid, bit-exact in float32', async () => {
+    const kernel = await runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters] });
+    expect(kernel.name).toBe('kreplay_test_scale_floats');
+    expect(kernel.deterministic).toBe(true);
+    const agent = runtime.agents[0]!;
+    const count = 100_003;
+    const values = Float32Array.from({ length: count }, (_, index) => (index % 977) * 0.37 - 150.25);
+    const buffer = agent.allocate(count * 4);
+    await agent.write(buffer.address, new Uint8Array(values.buffer));
+    const queue = agent.createQueue();
+    queue.enqueueKernel(kernel, { data: buffer.address, count, factor: 1.1 }, { grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1] });
+    await queue.synchronize();
+    const result = new Float32Array((await agent.read(buffer.address, count * 4)).slice().buffer);
+    const factor = Math.fround(1.1);
+    const expected = values.map((value) => Math.fround(value * factor));
+    expect(Buffer.from(result.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+    await queue.dispose();
+    buffer.free();
+  });
+
+  it('refuses a launch without a shape, a pointer into pageable memory, and a kernel of another runtime', async () => {
+    const kernel = await runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters] });
+    const agent = runtime.agents[0]!;
+    const queue = agent.createQueue();
+    const device = agent.allocate(4096);
+    const pageable = runtime.allocateHost(4096, { pinned: false });
+    const launch = { grid: [4, 1, 1], block: [256, 1, 1] } as const;
+    expect(() => queue.enqueueKernel(kernel, { data: device.address, count: 1024, factor: 2 })).toThrow(ArgumentError);
+    expect(() => queue.enqueueKernel(kernel, { data: pageable.address, count: 1024, factor: 2 }, launch)).toThrow(ArgumentError);
+    expect(() => queue.enqueueKernel(kernel, { data: device.address, count: 1024, factor: 2 }, { grid: [1, 1, 1], block: [2048, 1, 1] })).toThrow(
+      ArgumentError,
+    );
+    expect(() => queue.enqueueKernel(runtime.kernels.fill, { destination: device.address, bytes: 8, value: 0 }, launch)).toThrow(ArgumentError);
+    const other = await openRuntime({ driver: 'cuda' });
+    const foreign = await other.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters] });
+    expect(() => queue.enqueueKernel(foreign, { data: device.address, count: 1024, factor: 2 }, launch)).toThrow(ArgumentError);
+    await other.dispose();
+    await queue.dispose();
+    device.free();
+    pageable.free();
+  });
+
+  it('reports a missing kernel or an unreadable module as errors of loadKernel', async () => {
+    await expect(runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters], name: 'no_such_kernel' })).rejects.toBeInstanceOf(DriverError);
+    await expect(runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters], path: `${modulePath}.missing` })).rejects.toBeInstanceOf(
+      ArgumentError,
+    );
+  });
+});
