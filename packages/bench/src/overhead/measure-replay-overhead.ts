@@ -24,6 +24,8 @@ export interface OverheadOptions {
   readonly writeFraction?: number;
   /** Timed dispatches per variant. Default 1000. */
   readonly dispatches?: number;
+  /** Stop timing a variant after this many seconds, whatever `dispatches` says. Default 30. */
+  readonly maxSecondsPerVariant?: number;
   /** Untimed dispatches first (pools, mirrors, JIT). Default 5. */
   readonly warmupDispatches?: number;
   /** Default 5. */
@@ -40,6 +42,8 @@ export interface OverheadRow {
   readonly variant: string;
   readonly available: boolean;
   readonly note: string | null;
+  /** Dispatches timed (fewer than asked when the time cap ended the loop). */
+  readonly dispatchesTimed: number;
   /** Wall milliseconds per replayed dispatch (all passes, snapshot and restores, one wait). */
   readonly replayMs: number | null;
   /** replayMs minus `passes` bare dispatches: what the snapshot machinery adds. */
@@ -72,10 +76,19 @@ export interface OverheadResult {
   readonly rows: readonly OverheadRow[];
 }
 
-async function timeDispatches(count: number, dispatch: (index: number) => Promise<unknown>): Promise<number> {
+/** Milliseconds per dispatch over up to `count` dispatches, stopping after `maxSeconds`. */
+async function timeDispatches(
+  count: number,
+  dispatch: (index: number) => Promise<unknown>,
+  maxSeconds = Infinity,
+): Promise<{ milliseconds: number; dispatches: number }> {
   const start = performance.now();
-  for (let index = 0; index < count; index += 1) await dispatch(index);
-  return (performance.now() - start) / count;
+  let done = 0;
+  while (done < count && (done === 0 || performance.now() - start < maxSeconds * 1000)) {
+    await dispatch(done);
+    done += 1;
+  }
+  return { milliseconds: (performance.now() - start) / done, dispatches: done };
 }
 
 async function runVariant(
@@ -84,14 +97,14 @@ async function runVariant(
   workload: ScatterWorkload,
   queue: Queue,
   variant: OverheadVariant,
-  settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches'>>,
+  settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches' | 'maxSecondsPerVariant'>>,
   bareMs: number,
 ): Promise<Omit<OverheadRow, 'floorRatio'>> {
-  const { dispatches, warmupDispatches, passes, verifyDispatches } = settings;
+  const { dispatches, warmupDispatches, passes, verifyDispatches, maxSecondsPerVariant } = settings;
   if (variant.strategy === 'checkpoint') {
     const provider = cuptiCheckpointProvider();
     const reason = provider.unavailableReason(runtime);
-    const none = { replayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
+    const none = { dispatchesTimed: 0, replayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
     if (reason !== null) return { variant: variant.name, available: false, note: reason, ...none };
     const session = await provider.open(queue);
     try {
@@ -105,8 +118,10 @@ async function runVariant(
         }
       };
       await timeDispatches(warmupDispatches, replay);
-      const replayMs = await timeDispatches(dispatches, replay);
-      return { variant: variant.name, available: true, note: 'save, then each pass synchronized with a restore before it', ...none, replayMs, overheadMs: replayMs - passes * bareMs };
+      const timed = await timeDispatches(dispatches, replay, maxSecondsPerVariant);
+      const replayMs = timed.milliseconds;
+      const note = 'save, then each pass synchronized with a restore before it';
+      return { variant: variant.name, available: true, note, ...none, dispatchesTimed: timed.dispatches, replayMs, overheadMs: replayMs - passes * bareMs };
     } finally {
       await session.dispose();
     }
@@ -126,20 +141,22 @@ async function runVariant(
   try {
     const replay = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
     await timeDispatches(warmupDispatches, replay);
-    const replayMs = await timeDispatches(dispatches, async (index) => account(await replay(warmupDispatches + index)));
+    const timed = await timeDispatches(dispatches, async (index) => account(await replay(warmupDispatches + index)), maxSecondsPerVariant);
+    const replayMs = timed.milliseconds;
     let verified: boolean | null = null;
     for (let index = 0; index < verifyDispatches; index += 1) {
-      const result = await verifier.dispatch({ queue, ...workload.dispatch(warmupDispatches + dispatches + index) });
+      const result = await verifier.dispatch({ queue, ...workload.dispatch(warmupDispatches + timed.dispatches + index) });
       verified = (verified ?? true) && result.verified === true;
     }
     return {
       variant: variant.name,
       available: true,
       note: declined > 0 ? `${declined} dispatch(es) declined` : null,
+      dispatchesTimed: timed.dispatches,
       replayMs,
       overheadMs: replayMs - passes * bareMs,
-      bytesCopiedPerDispatch: copied / dispatches,
-      bytesHashedPerDispatch: hashed / dispatches,
+      bytesCopiedPerDispatch: copied / timed.dispatches,
+      bytesHashedPerDispatch: hashed / timed.dispatches,
       declined,
       verified,
     };
@@ -166,6 +183,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
     warmupDispatches: options.warmupDispatches ?? 5,
     passes: options.passes ?? 5,
     verifyDispatches: options.verifyDispatches ?? 2,
+    maxSecondsPerVariant: options.maxSecondsPerVariant ?? 30,
   };
   const agent = runtime.agents[0]!;
   const tracker = createTracker(runtime);
@@ -178,7 +196,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
       await queue.synchronize();
     };
     await timeDispatches(settings.warmupDispatches, bare);
-    const bareMs = await timeDispatches(settings.dispatches, bare);
+    const bareMs = (await timeDispatches(settings.dispatches, bare, settings.maxSecondsPerVariant)).milliseconds;
     const candidates = [{ address: workload.state.address, bytes: workload.state.bytes }];
     const rates = await measureDeviceRates(agent, queue, candidates, Math.min(256 * 2 ** 20, workload.state.bytes));
     const rows: OverheadRow[] = [];

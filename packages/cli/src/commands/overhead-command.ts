@@ -14,6 +14,7 @@ interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly writeFraction: number;
   readonly dispatches: number;
   readonly passes: number;
+  readonly maxSeconds: number;
   readonly variant?: string[];
   readonly out?: string;
   readonly json?: boolean;
@@ -31,6 +32,7 @@ export function overheadCommand(io: CliIo): Command {
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'timed dispatches per variant', parsePositiveInteger, 1000)
     .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
+    .option('--max-seconds <s>', 'stop timing a variant after this long', parsePositiveInteger, 30)
     .addOption(new Option('--variant <name>', 'only this variant (repeatable)').choices(overheadVariants.map((variant) => variant.name)).argParser(collect as never))
     .option('--out <file>', 'write the results as JSON')
     .option('--json', 'print the results as JSON')
@@ -45,6 +47,7 @@ export function overheadCommand(io: CliIo): Command {
             writeFraction: options.writeFraction,
             dispatches: options.dispatches,
             passes: options.passes,
+            maxSecondsPerVariant: options.maxSeconds,
             ...(options.variant && { variants: options.variant }),
             onVariant: (name) => io.interactive && io.stderr(`shape ${shape}: ${name}...\n`),
           }),
@@ -62,7 +65,7 @@ export function describeOverhead(result: OverheadResult): string {
     `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${(result.rates.hashBytesPerSecond / 1e9).toFixed(0)} GB/s, copy ${(result.rates.copyBytesPerSecond / 1e9).toFixed(0)} GB/s; floor ${formatMilliseconds(result.floorMs)} ms`,
     ...result.rows.map((row) =>
       row.available
-        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}`
+        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms over ${row.dispatchesTimed}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}`
         : `  ${row.variant.padEnd(17)} not run: ${row.note}`,
     ),
   ];
