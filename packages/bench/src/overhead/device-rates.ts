@@ -1,30 +1,36 @@
 import type { Agent, MemoryRange, Queue } from '@kreplay/native';
 import { median } from '../statistics.js';
 
-/** Rates measured on the agent, for the physical floor of a dirty-pages window. */
+/** Rates measured on the agent (device time), for the physical floor and the pinned-staging ratio. */
 export interface DeviceRates {
   /** Page hashing: bytes read per second. */
   readonly hashBytesPerSecond: number;
   /** Device-to-device copy: bytes copied (once) per second. */
   readonly copyBytesPerSecond: number;
+  /** A raw copy plan device -> pinned host buffer, and back: the host link's ceiling. */
+  readonly pinnedDeviceToHostBytesPerSecond: number;
+  readonly pinnedHostToDeviceBytesPerSecond: number;
 }
 
+/** Device seconds of `work` (timing events around it on the queue), the median of a few runs after a warm-up. */
 async function secondsOf(queue: Queue, work: () => void, repetitions: number): Promise<number> {
   work();
   await queue.synchronize();
   const samples: number[] = [];
   for (let repetition = 0; repetition < repetitions; repetition += 1) {
-    const start = performance.now();
+    const start = queue.recordEvent();
     work();
+    const end = queue.recordEvent();
     await queue.synchronize();
-    samples.push((performance.now() - start) / 1000);
+    samples.push(end.elapsedMillisecondsSince(start) / 1000);
   }
   return median(samples);
 }
 
 /**
- * Measures page hashing over `hashed` (64 KiB pages, into device memory) and a device-to-device copy
- * of `copyBytes`, each the median of a few timed runs.
+ * Measures page hashing over `hashed` (64 KiB pages, into device memory), a device-to-device copy of
+ * `copyBytes` and raw pinned copies of `copyBytes` each way, each the median of a few runs timed by
+ * device events.
  */
 export async function measureDeviceRates(agent: Agent, queue: Queue, hashed: readonly MemoryRange[], copyBytes: number): Promise<DeviceRates> {
   const pageBytes = 65536;
@@ -33,6 +39,7 @@ export async function measureDeviceRates(agent: Agent, queue: Queue, hashed: rea
   const hashes = agent.allocate(Math.max(8, pages * 8));
   const source = agent.allocate(copyBytes);
   const destination = agent.allocate(copyBytes);
+  const pinned = agent.runtime.allocateHost(copyBytes, { pinned: true });
   try {
     const hashSeconds = await secondsOf(queue, () => queue.enqueueHashPages(hashed, pageBytes, hashes.address), 5);
     const copySeconds = await secondsOf(
@@ -40,8 +47,16 @@ export async function measureDeviceRates(agent: Agent, queue: Queue, hashed: rea
       () => queue.enqueueCopy([{ source: source.address, destination: destination.address, bytes: copyBytes }]),
       5,
     );
-    return { hashBytesPerSecond: hashedBytes / hashSeconds, copyBytesPerSecond: copyBytes / copySeconds };
+    const toHostSeconds = await secondsOf(queue, () => queue.enqueueCopy([{ source: source.address, destination: pinned.address, bytes: copyBytes }]), 5);
+    const toDeviceSeconds = await secondsOf(queue, () => queue.enqueueCopy([{ source: pinned.address, destination: source.address, bytes: copyBytes }]), 5);
+    return {
+      hashBytesPerSecond: hashedBytes / hashSeconds,
+      copyBytesPerSecond: copyBytes / copySeconds,
+      pinnedDeviceToHostBytesPerSecond: copyBytes / toHostSeconds,
+      pinnedHostToDeviceBytesPerSecond: copyBytes / toDeviceSeconds,
+    };
   } finally {
+    pinned.free();
     hashes.free();
     source.free();
     destination.free();

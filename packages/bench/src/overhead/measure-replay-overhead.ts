@@ -46,8 +46,10 @@ export interface OverheadRow {
   readonly dispatchesTimed: number;
   /** Wall milliseconds per replayed dispatch (all passes, snapshot and restores, one wait). */
   readonly replayMs: number | null;
-  /** replayMs minus `passes` bare dispatches: what the snapshot machinery adds. */
+  /** replayMs minus the same passes run without replay (one wait): what replay adds per dispatch. */
   readonly overheadMs: number | null;
+  /** Bytes copied per second of overhead, over the raw pinned copy rate (both directions' mean); full/pinned only. */
+  readonly pinnedRateVsRawCopy: number | null;
   readonly bytesCopiedPerDispatch: number | null;
   readonly bytesHashedPerDispatch: number | null;
   readonly declined: number;
@@ -68,6 +70,8 @@ export interface OverheadResult {
   readonly dispatches: number;
   /** One dispatch of the kernel, waited for, without replay. */
   readonly bareMs: number;
+  /** The kernel run `passes` times and waited for once, without replay: what replay is compared with. */
+  readonly passesWithoutReplayMs: number;
   /** The writable bytes (the write set) the dirty-pages strategy must read twice per dispatch. */
   readonly candidateBytes: number;
   readonly rates: DeviceRates;
@@ -98,8 +102,8 @@ async function runVariant(
   queue: Queue,
   variant: OverheadVariant,
   settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches' | 'maxSecondsPerVariant'>>,
-  bareMs: number,
-): Promise<Omit<OverheadRow, 'floorRatio'>> {
+  passesWithoutReplayMs: number,
+): Promise<Omit<OverheadRow, 'floorRatio' | 'pinnedRateVsRawCopy'>> {
   const { dispatches, warmupDispatches, passes, verifyDispatches, maxSecondsPerVariant } = settings;
   if (variant.strategy === 'checkpoint') {
     const provider = cuptiCheckpointProvider();
@@ -121,7 +125,7 @@ async function runVariant(
       const timed = await timeDispatches(dispatches, replay, maxSecondsPerVariant);
       const replayMs = timed.milliseconds;
       const note = 'save, then each pass synchronized with a restore before it';
-      return { variant: variant.name, available: true, note, ...none, dispatchesTimed: timed.dispatches, replayMs, overheadMs: replayMs - passes * bareMs };
+      return { variant: variant.name, available: true, note, ...none, dispatchesTimed: timed.dispatches, replayMs, overheadMs: replayMs - passesWithoutReplayMs };
     } finally {
       await session.dispose();
     }
@@ -154,7 +158,7 @@ async function runVariant(
       note: declined > 0 ? `${declined} dispatch(es) declined` : null,
       dispatchesTimed: timed.dispatches,
       replayMs,
-      overheadMs: replayMs - passes * bareMs,
+      overheadMs: replayMs - passesWithoutReplayMs,
       bytesCopiedPerDispatch: copied / timed.dispatches,
       bytesHashedPerDispatch: hashed / timed.dispatches,
       declined,
@@ -195,21 +199,33 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
       queue.enqueueKernel(kernel, args);
       await queue.synchronize();
     };
+    const passesWithoutReplay = async (index: number) => {
+      const { kernel, args } = workload.dispatch(index);
+      for (let pass = 0; pass < settings.passes; pass += 1) queue.enqueueKernel(kernel, args);
+      await queue.synchronize();
+    };
     await timeDispatches(settings.warmupDispatches, bare);
     const bareMs = (await timeDispatches(settings.dispatches, bare, settings.maxSecondsPerVariant)).milliseconds;
+    await timeDispatches(settings.warmupDispatches, passesWithoutReplay);
+    const passesWithoutReplayMs = (await timeDispatches(settings.dispatches, passesWithoutReplay, settings.maxSecondsPerVariant)).milliseconds;
     const candidates = [{ address: workload.state.address, bytes: workload.state.bytes }];
     const rates = await measureDeviceRates(agent, queue, candidates, Math.min(256 * 2 ** 20, workload.state.bytes));
     const rows: OverheadRow[] = [];
     let floorMs: number | null = null;
     for (const variant of overheadVariants.filter((candidate) => options.variants?.includes(candidate.name) ?? true)) {
       options.onVariant?.(variant.name);
-      const row = await runVariant(runtime, tracker, workload, queue, variant, settings, bareMs);
+      const row = await runVariant(runtime, tracker, workload, queue, variant, settings, passesWithoutReplayMs);
       let floorRatio: number | null = null;
+      let pinnedRateVsRawCopy: number | null = null;
+      if (variant.name === 'full/pinned' && row.bytesCopiedPerDispatch !== null && row.overheadMs !== null && row.overheadMs > 0) {
+        const rawRate = (rates.pinnedDeviceToHostBytesPerSecond + rates.pinnedHostToDeviceBytesPerSecond) / 2;
+        pinnedRateVsRawCopy = row.bytesCopiedPerDispatch / (row.overheadMs / 1000) / rawRate;
+      }
       if (variant.strategy === 'dirty-pages' && row.bytesCopiedPerDispatch !== null && row.overheadMs !== null) {
         floorMs = 1000 * ((2 * workload.state.bytes) / rates.hashBytesPerSecond + row.bytesCopiedPerDispatch / rates.copyBytesPerSecond);
         floorRatio = row.overheadMs / floorMs;
       }
-      rows.push({ ...row, floorRatio });
+      rows.push({ ...row, floorRatio, pinnedRateVsRawCopy });
     }
     return {
       driver: runtime.driver,
@@ -220,6 +236,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
       passes: settings.passes,
       dispatches: settings.dispatches,
       bareMs,
+      passesWithoutReplayMs,
       candidateBytes: workload.state.bytes,
       rates,
       floorMs,
