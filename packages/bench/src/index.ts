@@ -13,7 +13,7 @@ export type { ScatterWorkload, ScatterWorkloadOptions, WorkloadDispatch } from '
 export { strategyByName, strategyNames } from './strategy-by-name.js';
 export type { StrategyName } from './strategy-by-name.js';
 export { runReplayExperiment } from './replay-experiment.js';
-export type { ReplayExperimentOptions, ReplayExperimentResult } from './replay-experiment.js';
+export type { AgentReplayResult, ReplayExperimentOptions, ReplayExperimentResult } from './replay-experiment.js';
 export { measureWindowCost } from './window-cost-benchmark.js';
 export type { WindowCost, WindowCostOptions, WindowCostResult } from './window-cost-benchmark.js';
 

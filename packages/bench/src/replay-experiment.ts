@@ -3,10 +3,11 @@ import type { DispatchResult, VerifyMode } from '@kreplay/replay';
 import { addByteAccounts, bytesCopied, createStaging, emptyByteAccount } from '@kreplay/snapshot';
 import type { ByteAccount, StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
-import type { Runtime } from '@kreplay/native';
+import type { Queue, Runtime } from '@kreplay/native';
 import { secondsSince } from './statistics.js';
 import { strategyByName } from './strategy-by-name.js';
 import { createScatterWorkload } from './workloads/scatter-workload.js';
+import type { ScatterWorkload } from './workloads/scatter-workload.js';
 
 /** Options of {@link runReplayExperiment}. */
 export interface ReplayExperimentOptions {
@@ -20,8 +21,20 @@ export interface ReplayExperimentOptions {
   readonly quiesce?: 'queue' | 'agent';
   readonly hostBytesLimit?: number;
   readonly reuse?: 'pooled' | 'per-dispatch';
+  /** Replay on every agent of the runtime at once (each its own queue and workload, one shared engine and host budget). Default: the first agent only. */
+  readonly allAgents?: boolean;
   /** Called after each dispatch, for progress. */
   readonly onDispatch?: (index: number, result: DispatchResult) => void;
+}
+
+/** What one agent did in an experiment. */
+export interface AgentReplayResult {
+  readonly agentId: number;
+  readonly bytesCopied: number;
+  readonly seconds: number;
+  /** Bytes copied over the agent's wall time. */
+  readonly bytesPerSecond: number;
+  readonly replayedDispatches: number;
 }
 
 /** What a replay experiment measured. */
@@ -29,17 +42,25 @@ export interface ReplayExperimentResult {
   readonly driver: string;
   readonly strategy: string;
   readonly tier: string;
+  /** Dispatches per agent. */
   readonly dispatches: number;
   readonly passes: number;
+  /** Footprint per agent. */
   readonly footprintBytes: number;
-  /** Bytes copied, all directions, all dispatches. */
+  /** Bytes copied, all directions, all dispatches, all agents. */
   readonly bytesCopied: number;
-  /** dispatches x footprintBytes x passes: what the reference design copies. */
+  /** agents x dispatches x footprintBytes x passes: what the reference design copies. */
   readonly bytesModel: number;
   readonly bytesHashed: number;
   readonly bytes: ByteAccount;
-  /** The most host RAM staging held at once. */
+  /** The most host RAM staging held at once, across all agents. */
   readonly hostHighWaterBytes: number;
+  /** The host limit staging shared (null: none). */
+  readonly hostBytesLimit: number | null;
+  /** Per agent; several when `allAgents` ran them at once. */
+  readonly agents: readonly AgentReplayResult[];
+  /** Bytes copied by all agents over the experiment's wall time. */
+  readonly aggregateBytesPerSecond: number;
   /** The process's peak resident set. */
   readonly processPeakRssBytes: number;
   readonly seconds: number;
@@ -51,16 +72,18 @@ export interface ReplayExperimentResult {
 }
 
 /**
- * Runs the default scatter workload through the replay engine on the first agent of `runtime`
- * and reports what it copied, hashed and held.
+ * Runs the default scatter workload through the replay engine on the first agent of `runtime` (or,
+ * with `allAgents`, on every agent at once, under one host budget) and reports what it copied,
+ * hashed and held.
  * @throws ArgumentError for bad options.
  */
 export async function runReplayExperiment(runtime: Runtime, options: ReplayExperimentOptions): Promise<ReplayExperimentResult> {
-  const agent = runtime.agents[0]!;
+  const agents = options.allAgents ? runtime.agents : runtime.agents.slice(0, 1);
   const tracker = createTracker(runtime);
   const staging = createStaging(runtime, tracker, { hostBytesLimit: options.hostBytesLimit, reuse: options.reuse });
   const strategy = strategyByName(options.strategy, { tier: options.tier });
-  const workload = await createScatterWorkload(agent, options);
+  const workloads: ScatterWorkload[] = [];
+  const queues: Queue[] = [];
   const engine = createReplayEngine({
     runtime,
     tracker,
@@ -70,50 +93,67 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
     quiesce: options.quiesce ?? 'queue',
     verify: options.verify,
   });
-  const queue = agent.createQueue();
   let bytes = emptyByteAccount();
   let verified: boolean | null = options.verify === 'off' ? null : true;
-  let replayedDispatches = 0;
   let tier = options.tier as string;
   const declined: string[] = [];
   const notes = new Set<string>();
-  const start = process.hrtime.bigint();
   try {
-    for (let index = 0; index < options.dispatches; index += 1) {
-      const { kernel, args } = workload.dispatch(index);
-      const result = await engine.dispatch({ queue, kernel, args });
-      bytes = addByteAccounts(bytes, result.bytes);
-      if (result.replayed) replayedDispatches += 1;
-      if (result.declineReason) declined.push(result.declineReason);
-      if (result.tier) tier = result.tier;
-      if (verified !== null && result.verified === false) verified = false;
-      result.notes.forEach((note) => notes.add(note));
-      options.onDispatch?.(index, result);
+    for (const agent of agents) {
+      workloads.push(await createScatterWorkload(agent, options));
+      queues.push(agent.createQueue());
     }
+    const start = process.hrtime.bigint();
+    const perAgent = await Promise.all(
+      agents.map(async (agent, agentIndex): Promise<AgentReplayResult> => {
+        const agentStart = process.hrtime.bigint();
+        let agentBytes = 0;
+        let replayedDispatches = 0;
+        for (let index = 0; index < options.dispatches; index += 1) {
+          const { kernel, args } = workloads[agentIndex]!.dispatch(index);
+          const result = await engine.dispatch({ queue: queues[agentIndex]!, kernel, args });
+          bytes = addByteAccounts(bytes, result.bytes);
+          agentBytes += bytesCopied(result.bytes);
+          if (result.replayed) replayedDispatches += 1;
+          if (result.declineReason) declined.push(result.declineReason);
+          if (result.tier) tier = result.tier;
+          if (verified !== null && result.verified === false) verified = false;
+          result.notes.forEach((note) => notes.add(note));
+          if (agentIndex === 0) options.onDispatch?.(index, result);
+        }
+        const seconds = secondsSince(agentStart);
+        return { agentId: agent.id, bytesCopied: agentBytes, seconds, bytesPerSecond: agentBytes / seconds, replayedDispatches };
+      }),
+    );
+    const seconds = secondsSince(start);
+    const footprintBytes = workloads[0]!.footprintBytes;
     return {
       driver: runtime.driver,
       strategy: strategy.name,
       tier,
       dispatches: options.dispatches,
       passes: options.passes,
-      footprintBytes: workload.footprintBytes,
+      footprintBytes,
       bytesCopied: bytesCopied(bytes),
-      bytesModel: options.dispatches * workload.footprintBytes * options.passes,
+      bytesModel: agents.length * options.dispatches * footprintBytes * options.passes,
       bytesHashed: bytes.hashed,
       bytes,
       hostHighWaterBytes: staging.usage().hostHighWaterBytes,
+      hostBytesLimit: options.hostBytesLimit ?? null,
+      agents: perAgent,
+      aggregateBytesPerSecond: bytesCopied(bytes) / seconds,
       processPeakRssBytes: process.resourceUsage().maxRSS * 1024,
-      seconds: secondsSince(start),
-      replayedDispatches,
+      seconds,
+      replayedDispatches: perAgent.reduce((sum, agent) => sum + agent.replayedDispatches, 0),
       declined,
       verified,
       notes: [...notes],
     };
   } finally {
-    await queue.dispose();
+    for (const queue of queues) await queue.dispose();
     await engine.dispose();
     strategy.dispose?.();
-    workload.free();
+    workloads.forEach((workload) => workload.free());
     staging.dispose();
     tracker.dispose();
   }

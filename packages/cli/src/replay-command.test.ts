@@ -55,4 +55,21 @@ describe('kreplay replay', () => {
       expect(io.err().trim().split('\n')).toHaveLength(1);
     }
   });
+
+  it('replays on several agents at once under one host limit, reporting each agent and the whole', async () => {
+    const io = recordingIo();
+    const args = ['replay', '--driver', 'host', '--agents', '3', '--all-agents', '--footprint', '4MiB', '--dispatches', '4', '--passes', '3'];
+    const code = await runCli([...args, '--strategy', 'full', '--tier', 'host-pinned', '--host-limit', '10MiB', '--verify', 'full', '--json'], io);
+    expect(code).toBe(0);
+    const result = JSON.parse(io.out()) as Record<string, any>;
+    expect(result.agents.map((agent: { agentId: number }) => agent.agentId)).toEqual([0, 1, 2]);
+    expect(result.bytesModel).toBe(3 * 4 * 4 * 2 ** 20 * 3);
+    expect(result.hostBytesLimit).toBe(10 * 2 ** 20);
+    expect(result.hostHighWaterBytes).toBeLessThanOrEqual(10 * 2 ** 20);
+    expect(result.replayedDispatches + result.declined.length).toBe(12);
+    expect(result.replayedDispatches).toBeGreaterThan(0);
+    expect(result.declined.every((reason: string) => /host limit/.test(reason))).toBe(true);
+    expect(result.verified).toBe(true);
+    expect(result.aggregateBytesPerSecond).toBeGreaterThan(0);
+  });
 });

@@ -20,6 +20,7 @@ interface ReplayOptions extends RuntimeCommandOptions {
   readonly verify: VerifyMode;
   readonly quiesce: 'queue' | 'agent';
   readonly hostLimit?: number;
+  readonly allAgents?: boolean;
   readonly json?: boolean;
 }
 
@@ -34,7 +35,8 @@ export function replayCommand(io: CliIo): Command {
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .addOption(new Option('--verify <mode>', 'verification').choices(['off', 'restore', 'full']).default('off'))
     .addOption(new Option('--quiesce <scope>', 'what to drain before a window').choices(['queue', 'agent']).default('queue'))
-    .option('--host-limit <bytes>', 'host bytes staging may hold', parseByteSize)
+    .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
+    .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
     .option('--json', 'print one JSON object')
     .action(async (options: ReplayOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
@@ -49,6 +51,7 @@ export function replayCommand(io: CliIo): Command {
         verify: options.verify,
         quiesce: options.quiesce,
         hostBytesLimit: options.hostLimit,
+        allAgents: options.allAgents ?? false,
         onDispatch: (index) => progress.update(index + 1),
       }).finally(() => progress.done());
       io.stdout(options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
@@ -61,8 +64,14 @@ export function describeReplay(result: ReplayExperimentResult): string {
   const lines = [
     `${result.strategy} on ${result.driver} (${result.tier}): ${result.dispatches} dispatches x ${result.passes} passes over ${formatBytes(result.footprintBytes)}`,
     `  copied ${formatBytes(result.bytesCopied)} = ${share}% of the reference design's ${formatBytes(result.bytesModel)}`,
-    `  hashed ${formatBytes(result.bytesHashed)}; host staging high-water ${formatBytes(result.hostHighWaterBytes)}`,
-    `  ${result.seconds.toFixed(3)} s; replayed ${result.replayedDispatches}/${result.dispatches}; verified ${String(result.verified)}`,
+    `  hashed ${formatBytes(result.bytesHashed)}; host staging high-water ${formatBytes(result.hostHighWaterBytes)}${result.hostBytesLimit === null ? '' : ` of a ${formatBytes(result.hostBytesLimit)} limit`}`,
+    `  ${result.seconds.toFixed(3)} s; replayed ${result.replayedDispatches}/${result.dispatches * result.agents.length}; verified ${String(result.verified)}`,
+    ...(result.agents.length > 1
+      ? [
+          ...result.agents.map((agent) => `  agent ${agent.agentId}: ${formatBytes(agent.bytesCopied)} copied, ${(agent.bytesPerSecond / 1e9).toFixed(2)} GB/s`),
+          `  all agents: ${(result.aggregateBytesPerSecond / 1e9).toFixed(2)} GB/s`,
+        ]
+      : []),
     ...result.declined.slice(0, 3).map((reason) => `  declined: ${reason}`),
     ...result.notes.map((note) => `  note: ${note}`),
   ];
