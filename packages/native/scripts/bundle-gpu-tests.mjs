@@ -49,8 +49,8 @@ await build({
   alias: { vitest: shim },
   outfile: join(output, 'cuda-tests.mjs'),
 });
-for (const script of ['measure-cuda.mjs', 'check-cuda-device-fault.mjs']) {
+for (const script of ['measure-cuda.mjs', 'measure-cupti-checkpoint.mjs', 'check-cuda-device-fault.mjs']) {
   await build({ ...common, entryPoints: [join(packageRoot, 'scripts', script)], outfile: join(output, script) });
 }
 copyFileSync(join(packageRoot, 'test', 'gpu', 'kernels', 'scale-floats.ptx'), join(output, 'kernels', 'scale-floats.ptx'));
-console.log(`bundled ${testFiles.length} test files, measure-cuda and check-cuda-device-fault into ${relative(process.cwd(), output) || '.'}`);
+console.log(`bundled ${testFiles.length} test files, measure-cuda, measure-cupti-checkpoint and check-cuda-device-fault into ${relative(process.cwd(), output) || '.'}`);

@@ -22,6 +22,10 @@ started=$(date +%s)
 timeout "${KREPLAY_MEASURE_SECONDS:-200}" node "$bundle/measure-cuda.mjs" "$out/measure.json" > "$out/measure.log" 2>&1
 echo "measure: exit $? after $(( $(date +%s) - started )) s"
 cat "$out/measure.log"
+# The CUPTI Checkpoint API: save and restore times, every restore checked bit-exact.
+timeout "${KREPLAY_CHECKPOINT_SECONDS:-120}" node "$bundle/measure-cupti-checkpoint.mjs" "$out/checkpoint.json" > "$out/checkpoint.log" 2>&1
+echo "checkpoint: exit $?"
+cat "$out/checkpoint.log"
 # An error the device raises while running work, in a process of its own (it spoils the context).
 timeout 60 node "$bundle/check-cuda-device-fault.mjs" "$bundle/kernels/scale-floats.ptx" > "$out/device-fault.log" 2>&1
 echo "device fault check: exit $?"

@@ -51,6 +51,50 @@ export interface NativeQueue {
   dispose(): Promise<void>;
 }
 
+/** What a checkpoint step resolves to: its failure or null, and the milliseconds the step itself took. */
+export interface NativeCheckpointResult {
+  readonly error: { readonly operation: string; readonly code: string; readonly message: string } | null;
+  readonly milliseconds: number;
+}
+
+/** A CUPTI checkpoint of one queue's context; every step runs in the queue's order. */
+export interface NativeCheckpoint {
+  save(): Promise<NativeCheckpointResult>;
+  restore(): Promise<NativeCheckpointResult>;
+  /** Frees what the checkpoint holds (it may save again). */
+  release(): Promise<NativeCheckpointResult>;
+}
+
+/** What a list of metrics needs on a chip. */
+export interface NativeProfilerPlan {
+  readonly chip: string;
+  readonly passCount: number;
+  readonly configImageBytes: number;
+  readonly units: readonly string[];
+}
+
+/** The last dispatch a profiler finished: values in metric order, or why it failed. */
+export interface NativeProfilerResult {
+  readonly dispatch: number;
+  readonly values: readonly number[];
+  readonly error: { readonly operation: string; readonly code: string; readonly message: string } | null;
+}
+
+/** A CUPTI range-profiler session of one agent; beginPass/endPass enqueue on the queue given. */
+export interface NativeProfiler {
+  plan(): NativeProfilerPlan;
+  beginPass(queue: NativeQueue, pass: number): void;
+  endPass(queue: NativeQueue, pass: number): void;
+  result(): NativeProfilerResult;
+  release(): Promise<void>;
+}
+
+/** A native call that could not be done: a code and a message. */
+export interface NativeFailure {
+  readonly code: string;
+  readonly message: string;
+}
+
 export interface NativeAgentDescription {
   readonly name: string;
   readonly architecture: string;
@@ -65,6 +109,10 @@ export interface NativeRuntime {
     readonly agents: readonly NativeAgentDescription[];
     /** Whether loadKernel works. */
     readonly userKernels: boolean;
+    /** Whether the driver has a checkpoint facility (cuda: the CUPTI Checkpoint API). */
+    readonly checkpoints: boolean;
+    /** Whether the driver has a counter profiler (cuda: CUPTI's range profiler). */
+    readonly profiler: boolean;
   };
   allocate(agentId: number, bytes: number): NativeAllocationResult;
   memoryInfo(agentId: number): MemoryInfo;
@@ -82,6 +130,12 @@ export interface NativeRuntime {
   loadKernel(image: Uint8Array, name: string, parameterBytes: Uint8Array): Promise<number | { readonly code: string; readonly message: string }>;
   read(agentId: number, address: number, bytes: number): Promise<Uint8Array>;
   write(agentId: number, address: number, data: Uint8Array): Promise<void>;
+  /** Why checkpoints cannot be taken here (loads the library once), or null when they can. */
+  checkpointUnavailableReason(): string | null;
+  openCheckpoint(queue: NativeQueue): Promise<NativeCheckpoint | NativeFailure>;
+  /** Why counters cannot be collected here (loads the library once), or null when they can. */
+  profilerUnavailableReason(): string | null;
+  createProfiler(agentId: number, metrics: readonly string[]): Promise<NativeProfiler | NativeFailure>;
   dispose(): Promise<void>;
 }
 
@@ -92,6 +146,8 @@ export interface NativeUnavailable {
 
 export interface NativeBinding {
   readonly version: string;
+  /** CUPTI's host API without a device: what `metrics` need on `chip`. */
+  planCuptiMetrics(chip: string, metrics: readonly string[]): Promise<NativeProfilerPlan | NativeFailure>;
   openRuntime(
     driver: DriverChoice,
     agents: number,

@@ -85,6 +85,6 @@ export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime
     });
   }
   const description = opened.describe();
-  const core = new RuntimeCore(opened, description.driver, description.agents.length, description.userKernels);
+  const core = new RuntimeCore(opened, description.driver, description.agents.length, description.userKernels, description.checkpoints, description.profiler);
   return new Runtime(core, binding.version, description.version, description.agents);
 }

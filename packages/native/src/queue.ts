@@ -23,6 +23,12 @@ import { nativeEventOf, TimingEvent } from './timing-event.js';
 import { argumentError, formatAddress, requireByteCount, requireLiveRange, requirePageBytes } from './validate.js';
 
 const component = 'queue';
+const nativeQueues = new WeakMap<Queue, NativeQueue>();
+
+/** The addon's queue behind a Queue, for checkpoints and profilers. @internal */
+export function nativeQueueOf(queue: Queue): NativeQueue | undefined {
+  return nativeQueues.get(queue);
+}
 
 /**
  * An ordered stream of work on one agent (a CUDA stream, an HSA queue, a worker thread on host).
@@ -57,6 +63,7 @@ export class Queue implements AsyncDisposable {
     this.id = core.nextQueueId();
     this.#scope = { component, memory: core.memory, agentId: agent.id };
     core.queues.set(this, agent.id);
+    nativeQueues.set(this, native);
   }
 
   /**

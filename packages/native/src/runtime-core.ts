@@ -15,15 +15,21 @@ export class RuntimeCore {
   readonly memory: MemoryRegistry;
   /** Whether the driver runs user kernels (runtime.loadKernel). */
   readonly userKernels: boolean;
+  /** Whether the driver has a checkpoint facility (runtime.checkpoint). */
+  readonly checkpoints: boolean;
+  /** Whether the driver has a counter profiler (runtime.profiler). */
+  readonly profiler: boolean;
   /** Live (not disposed) queues, each with its agent id. */
   readonly queues = new Map<{ synchronize(): Promise<void> }, number>();
   disposed = false;
   #nextQueueId = 0;
 
-  constructor(native: NativeRuntime, driver: DriverName, agentCount: number, userKernels = false) {
+  constructor(native: NativeRuntime, driver: DriverName, agentCount: number, userKernels = false, checkpoints = false, profiler = false) {
     this.native = native;
     this.driver = driver;
     this.userKernels = userKernels;
+    this.checkpoints = checkpoints;
+    this.profiler = profiler;
     this.memory = new MemoryRegistry(agentCount);
   }
 

@@ -1,6 +1,8 @@
 import { freemem, totalmem } from 'node:os';
 import { Agent } from './agent.js';
 import { builtinKernels } from './builtin-kernels.js';
+import { Checkpoints } from './checkpoint.js';
+import { Profilers } from './profiler.js';
 import { nativeMessage } from './errors/native-message.js';
 import { OutOfMemoryError } from './errors/out-of-memory-error.js';
 import { packFault } from './fault-spec.js';
@@ -20,6 +22,16 @@ export class Runtime implements AsyncDisposable {
   readonly agents: readonly Agent[];
   readonly kernels: BuiltinKernels = builtinKernels;
   readonly versions: { readonly addon: string; readonly driver: string };
+  /**
+   * The driver's checkpoint facility (cuda: the CUPTI Checkpoint API; see {@link Checkpoints}), or
+   * undefined on a driver without one (host, hsa).
+   */
+  readonly checkpoint: Checkpoints | undefined;
+  /**
+   * The driver's hardware-counter profiler (cuda: CUPTI's range profiler in user replay; see
+   * {@link Profilers}), or undefined on a driver without one (host, hsa).
+   */
+  readonly profiler: Profilers | undefined;
   readonly #core: RuntimeCore;
   #disposal: Promise<void> | undefined;
 
@@ -28,12 +40,14 @@ export class Runtime implements AsyncDisposable {
     this.#core = core;
     this.driver = core.driver;
     this.versions = Object.freeze({ addon: addonVersion, driver: driverVersion });
+    this.checkpoint = core.checkpoints ? new Checkpoints(core) : undefined;
     this.agents = Object.freeze(
       agents.map(
         (agent, id) =>
           new Agent(core, this, Object.freeze({ id, driver: core.driver, ...agent, hostLink: agent.hostLink && Object.freeze({ ...agent.hostLink }) })),
       ),
     );
+    this.profiler = core.profiler ? new Profilers(core, this.agents) : undefined;
   }
 
   /**

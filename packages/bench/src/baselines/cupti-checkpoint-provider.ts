@@ -8,6 +8,8 @@ import type { CheckpointProvider, CheckpointSession } from './checkpoint-provide
  * `cuptiCheckpointSave` and `cuptiCheckpointRestore` on the queue's context and resolve once done.
  */
 export interface NativeCheckpointCapability {
+  /** Why checkpoints cannot be taken here (e.g. libcheckpoint.so missing), or null when they can. */
+  unavailableReason?(): string | null;
   open(queue: Queue): Promise<CheckpointSession>;
 }
 
@@ -25,8 +27,9 @@ export function cuptiCheckpointProvider(): CheckpointProvider {
     name: 'cupti-checkpoint',
     unavailableReason(runtime) {
       if (runtime.driver !== 'cuda') return `not available on the ${runtime.driver} driver: the CUPTI Checkpoint API exists only on CUDA`;
-      if (capabilityOf(runtime) === undefined) return 'not available on this driver: the cuda driver of @kreplay/native offers no checkpoint capability yet';
-      return null;
+      const capability = capabilityOf(runtime);
+      if (capability === undefined) return 'not available on this driver: the cuda driver of @kreplay/native offers no checkpoint capability';
+      return capability.unavailableReason?.() ?? null;
     },
     open(queue) {
       const runtime = queue.agent.runtime;

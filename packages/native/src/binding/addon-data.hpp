@@ -9,6 +9,8 @@ struct AddonData {
   Napi::FunctionReference runtimeConstructor;
   Napi::FunctionReference queueConstructor;
   Napi::FunctionReference eventConstructor;
+  Napi::FunctionReference checkpointConstructor;
+  Napi::FunctionReference profilerConstructor;
 };
 
 inline AddonData& addonData(Napi::Env env) {

@@ -2,8 +2,10 @@
 #include <napi.h>
 
 #include "binding/addon-data.hpp"
+#include "binding/checkpoint-wrap.hpp"
 #include "binding/event-wrap.hpp"
 #include "binding/open-runtime.hpp"
+#include "binding/profiler-wrap.hpp"
 #include "binding/queue-wrap.hpp"
 #include "binding/runtime-wrap.hpp"
 
@@ -14,10 +16,13 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   data->runtimeConstructor = Napi::Persistent(RuntimeWrap::define(env));
   data->queueConstructor = Napi::Persistent(QueueWrap::define(env));
   data->eventConstructor = Napi::Persistent(EventWrap::define(env));
+  data->checkpointConstructor = Napi::Persistent(CheckpointWrap::define(env));
+  data->profilerConstructor = Napi::Persistent(ProfilerWrap::define(env));
   env.SetInstanceData<AddonData>(data);
 
   exports.Set("version", Napi::String::New(env, KREPLAY_VERSION));
   exports.Set("openRuntime", Napi::Function::New<openRuntime>(env, "openRuntime"));
+  exports.Set("planCuptiMetrics", Napi::Function::New<planCuptiMetrics>(env, "planCuptiMetrics"));
   return exports;
 }
 

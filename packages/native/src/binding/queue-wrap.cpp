@@ -42,6 +42,13 @@ QueueWrap::QueueWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<QueueWra
   completions_ = parts.completions;
 }
 
+std::shared_ptr<Queue> QueueWrap::queueOf(Napi::Env env, const Napi::Value& value) {
+  if (!value.IsObject()) return nullptr;
+  Napi::Object object = value.As<Napi::Object>();
+  if (!object.InstanceOf(addonData(env).queueConstructor.Value())) return nullptr;
+  return QueueWrap::Unwrap(object)->queue_;
+}
+
 namespace {
 
 /** Who finished first: the queue (completed) or the synchronize call (returned). */

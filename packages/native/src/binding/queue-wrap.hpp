@@ -20,6 +20,8 @@ class QueueWrap : public Napi::ObjectWrap<QueueWrap> {
   static Napi::Object wrap(Napi::Env env, Parts parts);
 
   explicit QueueWrap(const Napi::CallbackInfo& info);
+  /** The queue behind a NativeQueue object, or null when `value` is not one. */
+  static std::shared_ptr<Queue> queueOf(Napi::Env env, const Napi::Value& value);
 
  private:
   Napi::Value enqueueCopy(const Napi::CallbackInfo& info);

@@ -4,7 +4,9 @@
 #include <cstring>
 
 #include "binding/addon-data.hpp"
+#include "binding/checkpoint-wrap.hpp"
 #include "binding/convert.hpp"
+#include "binding/profiler-wrap.hpp"
 #include "binding/promise-worker.hpp"
 #include "binding/queue-wrap.hpp"
 
@@ -37,24 +39,29 @@ Napi::Object describeAgent(Napi::Env env, const AgentDescription& agent) {
 }  // namespace
 
 Napi::Function RuntimeWrap::define(Napi::Env env) {
-  return DefineClass(env, "NativeRuntime",
-                     {
-                         InstanceMethod<&RuntimeWrap::describe>("describe"),
-                         InstanceMethod<&RuntimeWrap::allocate>("allocate"),
-                         InstanceMethod<&RuntimeWrap::memoryInfo>("memoryInfo"),
-                         InstanceMethod<&RuntimeWrap::free>("free"),
-                         InstanceMethod<&RuntimeWrap::allocateHost>("allocateHost"),
-                         InstanceMethod<&RuntimeWrap::freeHost>("freeHost"),
-                         InstanceMethod<&RuntimeWrap::hostView>("hostView"),
-                         InstanceMethod<&RuntimeWrap::detachView>("detachView"),
-                         InstanceMethod<&RuntimeWrap::injectFault>("injectFault"),
-                         InstanceMethod<&RuntimeWrap::clearFaults>("clearFaults"),
-                         InstanceMethod<&RuntimeWrap::createQueue>("createQueue"),
-                         InstanceMethod<&RuntimeWrap::loadKernel>("loadKernel"),
-                         InstanceMethod<&RuntimeWrap::read>("read"),
-                         InstanceMethod<&RuntimeWrap::write>("write"),
-                         InstanceMethod<&RuntimeWrap::dispose>("dispose"),
-                     });
+  return DefineClass(
+      env, "NativeRuntime",
+      {
+          InstanceMethod<&RuntimeWrap::describe>("describe"),
+          InstanceMethod<&RuntimeWrap::allocate>("allocate"),
+          InstanceMethod<&RuntimeWrap::memoryInfo>("memoryInfo"),
+          InstanceMethod<&RuntimeWrap::free>("free"),
+          InstanceMethod<&RuntimeWrap::allocateHost>("allocateHost"),
+          InstanceMethod<&RuntimeWrap::freeHost>("freeHost"),
+          InstanceMethod<&RuntimeWrap::hostView>("hostView"),
+          InstanceMethod<&RuntimeWrap::detachView>("detachView"),
+          InstanceMethod<&RuntimeWrap::injectFault>("injectFault"),
+          InstanceMethod<&RuntimeWrap::clearFaults>("clearFaults"),
+          InstanceMethod<&RuntimeWrap::createQueue>("createQueue"),
+          InstanceMethod<&RuntimeWrap::loadKernel>("loadKernel"),
+          InstanceMethod<&RuntimeWrap::read>("read"),
+          InstanceMethod<&RuntimeWrap::write>("write"),
+          InstanceMethod<&RuntimeWrap::checkpointUnavailableReason>("checkpointUnavailableReason"),
+          InstanceMethod<&RuntimeWrap::openCheckpoint>("openCheckpoint"),
+          InstanceMethod<&RuntimeWrap::profilerUnavailableReason>("profilerUnavailableReason"),
+          InstanceMethod<&RuntimeWrap::createProfiler>("createProfiler"),
+          InstanceMethod<&RuntimeWrap::dispose>("dispose"),
+      });
 }
 
 Napi::Object RuntimeWrap::wrap(Napi::Env env, const std::shared_ptr<Driver>& driver) {
@@ -71,7 +78,7 @@ RuntimeWrap::RuntimeWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Runt
 }
 
 // describe() -> { driver, version, agents: [{ name, architecture, deviceMemoryBytes, hostLink }],
-//   userKernels }
+//   userKernels, checkpoints, profiler }
 Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   Napi::Object object = Napi::Object::New(env);
@@ -83,6 +90,8 @@ Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
   }
   object.Set("agents", agents);
   object.Set("userKernels", driver_->runsUserKernels());
+  object.Set("checkpoints", driver_->offersCheckpoints());
+  object.Set("profiler", driver_->offersProfiler());
   return object;
 }
 
@@ -258,6 +267,80 @@ Napi::Value RuntimeWrap::write(const Napi::CallbackInfo& info) {
         return Nothing{};
       },
       resolveUndefined);
+}
+
+// checkpointUnavailableReason() -> string | null: why checkpoints cannot be taken (loads CUPTI once).
+Napi::Value RuntimeWrap::checkpointUnavailableReason(const Napi::CallbackInfo& info) {
+  const std::string reason = driverCall(info.Env(), [&] { return driver_->checkpointUnavailableReason(); });
+  return reason.empty() ? info.Env().Null() : Napi::String::New(info.Env(), reason);
+}
+
+// openCheckpoint(queue: NativeQueue) -> Promise<NativeCheckpoint | { code, message }>: CUPTI is
+// loaded off the JavaScript thread.
+Napi::Value RuntimeWrap::openCheckpoint(const Napi::CallbackInfo& info) {
+  requireArguments(info, 1);
+  auto queue = QueueWrap::queueOf(info.Env(), info[0]);
+  if (!queue)
+    throw Napi::TypeError::New(info.Env(), "[native] [binding] openCheckpoint needs a NativeQueue.");
+  struct Opened {
+    std::shared_ptr<CheckpointSession> session;
+    std::string code;
+    std::string message;
+  };
+  auto driver = driver_;
+  auto completions = completions_;
+  return PromiseWorker<Opened>::start(
+      info.Env(), "kreplay:open-checkpoint",
+      [driver, queue] {
+        try {
+          return Opened{driver->openCheckpoint(queue), "", ""};
+        } catch (const OperationFailure& failure) {
+          return Opened{nullptr, failure.code(), failure.what()};
+        }
+      },
+      [completions](Napi::Env env, Opened& opened) -> Napi::Value {
+        if (opened.session) return CheckpointWrap::wrap(env, {opened.session, completions});
+        Napi::Object failure = Napi::Object::New(env);
+        failure.Set("code", opened.code);
+        failure.Set("message", opened.message);
+        return failure;
+      });
+}
+
+// profilerUnavailableReason() -> string | null: why counters cannot be collected (loads CUPTI once).
+Napi::Value RuntimeWrap::profilerUnavailableReason(const Napi::CallbackInfo& info) {
+  const std::string reason = driverCall(info.Env(), [&] { return driver_->profilerUnavailableReason(); });
+  return reason.empty() ? info.Env().Null() : Napi::String::New(info.Env(), reason);
+}
+
+// createProfiler(agent, metrics: string[]) -> Promise<NativeProfiler | { code, message }>: CUPTI's
+// plan (config image, passes) is computed off the JavaScript thread.
+Napi::Value RuntimeWrap::createProfiler(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  const std::uint32_t agent = agentOf(info[0]);
+  const std::vector<std::string> metrics = toStrings(info[1]);
+  struct Created {
+    std::shared_ptr<ProfilerSession> session;
+    std::string code;
+    std::string message;
+  };
+  auto driver = driver_;
+  return PromiseWorker<Created>::start(
+      info.Env(), "kreplay:create-profiler",
+      [driver, agent, metrics] {
+        try {
+          return Created{driver->createProfilerSession(agent, metrics), "", ""};
+        } catch (const OperationFailure& failure) {
+          return Created{nullptr, failure.code(), failure.what()};
+        }
+      },
+      [](Napi::Env env, Created& created) -> Napi::Value {
+        if (created.session) return ProfilerWrap::wrap(env, created.session);
+        Napi::Object failure = Napi::Object::New(env);
+        failure.Set("code", created.code);
+        failure.Set("message", created.message);
+        return failure;
+      });
 }
 
 // dispose() -> Promise<void>: drains and stops every queue, frees all memory, joins the threads.

@@ -32,6 +32,10 @@ class RuntimeWrap : public Napi::ObjectWrap<RuntimeWrap> {
   Napi::Value loadKernel(const Napi::CallbackInfo& info);
   Napi::Value read(const Napi::CallbackInfo& info);
   Napi::Value write(const Napi::CallbackInfo& info);
+  Napi::Value checkpointUnavailableReason(const Napi::CallbackInfo& info);
+  Napi::Value openCheckpoint(const Napi::CallbackInfo& info);
+  Napi::Value profilerUnavailableReason(const Napi::CallbackInfo& info);
+  Napi::Value createProfiler(const Napi::CallbackInfo& info);
   Napi::Value dispose(const Napi::CallbackInfo& info);
 
   std::shared_ptr<Driver> driver_;

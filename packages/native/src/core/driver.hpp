@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/checkpoint-session.hpp"
 #include "core/fault-injector.hpp"
+#include "core/profiler-session.hpp"
 #include "core/queue.hpp"
 
 namespace kreplay {
@@ -63,6 +65,33 @@ class Driver {
   virtual std::uint32_t loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
                                        const std::vector<std::uint8_t>& parameterBytes) {
     throw std::logic_error(std::string("the ") + this->name() + " driver runs no user kernels");
+  }
+  /** Whether the driver has a checkpoint facility at all (cuda: the CUPTI Checkpoint API). */
+  virtual bool offersCheckpoints() const { return false; }
+  /** Why checkpoints cannot be taken in this process ("" when they can); may load libraries. */
+  virtual std::string checkpointUnavailableReason() {
+    return std::string("the ") + name() + " driver has no checkpoints";
+  }
+  /**
+   * A checkpoint session on `queue` (a queue of this driver).
+   * @throws OperationFailure when the facility is not available (see checkpointUnavailableReason).
+   */
+  virtual std::shared_ptr<CheckpointSession> openCheckpoint(const std::shared_ptr<Queue>& queue) {
+    throw std::logic_error(std::string("the ") + name() + " driver has no checkpoints");
+  }
+  /** Whether the driver has a counter profiler at all (cuda: CUPTI's range profiler). */
+  virtual bool offersProfiler() const { return false; }
+  /** Why counters cannot be collected in this process ("" when they can); may load libraries. */
+  virtual std::string profilerUnavailableReason() {
+    return std::string("the ") + name() + " driver has no counter profiler";
+  }
+  /**
+   * A counter profiler session on `agent` for `metrics` (off the JS thread: it computes the plan).
+   * @throws OperationFailure when the profiler is not available or a metric is unknown.
+   */
+  virtual std::shared_ptr<ProfilerSession> createProfilerSession(std::uint32_t agent,
+                                                                 const std::vector<std::string>& metrics) {
+    throw std::logic_error(std::string("the ") + name() + " driver has no counter profiler");
   }
   /** Drains and stops every queue and frees all memory. Idempotent. */
   virtual void shutdown() = 0;

@@ -4,7 +4,8 @@
 
 namespace kreplay {
 
-DynamicLibrary::DynamicLibrary(const char* name) : handle_(dlopen(name, RTLD_NOW | RTLD_LOCAL)) {
+DynamicLibrary::DynamicLibrary(const char* name, bool global)
+    : handle_(dlopen(name, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL))) {
   if (!handle_) {
     const char* message = dlerror();
     error_ = message ? message : "unknown dlopen error";

@@ -7,7 +7,8 @@ namespace kreplay {
 
 class DynamicLibrary {
  public:
-  explicit DynamicLibrary(const char* name);
+  /** `global`: RTLD_GLOBAL, so that libraries opened later resolve their needs against this one. */
+  explicit DynamicLibrary(const char* name, bool global = false);
   ~DynamicLibrary();
   DynamicLibrary(const DynamicLibrary&) = delete;
   DynamicLibrary& operator=(const DynamicLibrary&) = delete;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -84,6 +85,10 @@ void runOn(CUstream_st* stream, std::function<void()> task) {
     task();
   }
 }
+
+/** Every stream not destroyed, for cuCtxSynchronize (one device, one context). */
+std::mutex liveStreamsMutex;
+std::set<CUstream_st*> liveStreams;
 
 }  // namespace
 
@@ -219,11 +224,22 @@ CUresult cuMemsetD8Async(CUdeviceptr destination, unsigned char value, std::size
 
 CUresult cuStreamCreate(CUstream_st** stream, unsigned) {
   *stream = new CUstream_st();
+  std::lock_guard<std::mutex> lock(liveStreamsMutex);
+  liveStreams.insert(*stream);
   return kSuccess;
 }
 CUresult cuStreamDestroy_v2(CUstream_st* stream) {
+  {
+    std::lock_guard<std::mutex> lock(liveStreamsMutex);
+    liveStreams.erase(stream);
+  }
   stream->drain();
   delete stream;
+  return kSuccess;
+}
+CUresult cuCtxSynchronize() {
+  std::lock_guard<std::mutex> lock(liveStreamsMutex);
+  for (CUstream_st* stream : liveStreams) stream->drain();
   return kSuccess;
 }
 CUresult cuStreamSynchronize(CUstream_st* stream) {

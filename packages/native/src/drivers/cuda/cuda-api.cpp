@@ -60,6 +60,7 @@ std::shared_ptr<const CudaLibrary> openCudaLibrary() {
   resolve(library, api.cuDevicePrimaryCtxRetain, {"cuDevicePrimaryCtxRetain"});
   resolve(library, api.cuDevicePrimaryCtxRelease, {"cuDevicePrimaryCtxRelease_v2"});
   resolve(library, api.cuCtxSetCurrent, {"cuCtxSetCurrent"});
+  resolve(library, api.cuCtxSynchronize, {"cuCtxSynchronize"});
   resolve(library, api.cuMemGetInfo, {"cuMemGetInfo_v2"});
   resolve(library, api.cuMemAlloc, {"cuMemAlloc_v2"});
   resolve(library, api.cuMemFree, {"cuMemFree_v2"});

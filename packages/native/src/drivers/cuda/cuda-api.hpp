@@ -67,6 +67,7 @@ struct CudaApi {
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext* context, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
   CUresult (*cuCtxSetCurrent)(CUcontext context);
+  CUresult (*cuCtxSynchronize)();
   CUresult (*cuMemGetInfo)(std::size_t* freeBytes, std::size_t* totalBytes);
   CUresult (*cuMemAlloc)(CUdeviceptr* pointer, std::size_t bytes);
   CUresult (*cuMemFree)(CUdeviceptr pointer);

@@ -19,6 +19,8 @@ class CudaContext {
   const CudaApi& api() const { return library_->api; }
   int ordinal() const { return ordinal_; }
   CUdevice device() const { return device_; }
+  /** The primary context itself (for CUPTI, which takes a context). */
+  CUcontext handle() const { return context_; }
   /** Makes the context current on the calling thread (cheap; call before CUDA work on any thread). */
   void makeCurrent() const;
   /** makeCurrent for destructors and cleanup: false instead of throwing. */

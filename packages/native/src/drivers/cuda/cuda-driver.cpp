@@ -69,6 +69,47 @@ std::uint32_t CudaDriver::loadUserKernel(const std::vector<std::uint8_t>& image,
       std::make_shared<CudaUserKernel>(context_->devices, image, name, parameterBytes));
 }
 
+std::string CudaDriver::checkpointUnavailableReason() {
+  return loadCuptiCheckpoint().failure;
+}
+
+std::shared_ptr<CheckpointSession> CudaDriver::openCheckpoint(const std::shared_ptr<Queue>& queue) {
+  const CuptiCheckpointLoad& loaded = loadCuptiCheckpoint();
+  if (!loaded.library) throw OperationFailure("cupti-unavailable", loaded.failure);
+  auto cudaQueue = std::dynamic_pointer_cast<CudaQueue>(queue);
+  if (!cudaQueue) throw std::logic_error("openCheckpoint needs a queue of the cuda driver");
+  auto session = std::make_shared<CudaCheckpointSession>(loaded.library, std::move(cudaQueue));
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (shutDown_) throw OperationFailure("runtime-disposed", "the runtime was disposed");
+  std::vector<std::weak_ptr<CudaCheckpointSession>> kept;
+  for (auto& entry : checkpoints_) {
+    if (!entry.expired()) kept.push_back(std::move(entry));
+  }
+  kept.push_back(session);
+  checkpoints_.swap(kept);
+  return session;
+}
+
+std::string CudaDriver::profilerUnavailableReason() {
+  return loadCuptiProfiler().failure;
+}
+
+std::shared_ptr<ProfilerSession> CudaDriver::createProfilerSession(std::uint32_t agent,
+                                                                   const std::vector<std::string>& metrics) {
+  const CuptiProfilerLoad& loaded = loadCuptiProfiler();
+  if (!loaded.library) throw OperationFailure("cupti-unavailable", loaded.failure);
+  auto session = std::make_shared<CudaProfilerSession>(loaded.library, context_->devices.at(agent), metrics);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (shutDown_) throw OperationFailure("runtime-disposed", "the runtime was disposed");
+  std::vector<std::weak_ptr<CudaProfilerSession>> kept;
+  for (auto& entry : profilers_) {
+    if (!entry.expired()) kept.push_back(std::move(entry));
+  }
+  kept.push_back(session);
+  profilers_.swap(kept);
+  return session;
+}
+
 void CudaDriver::shutdown() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -76,6 +117,23 @@ void CudaDriver::shutdown() {
     shutDown_ = true;
   }
   for (const auto& queue : liveQueues(-1)) queue->shutdown();
+  // Checkpoints hold device and host memory of CUPTI's own: freed once no queue can use them.
+  std::vector<std::weak_ptr<CudaCheckpointSession>> checkpoints;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    checkpoints.swap(checkpoints_);
+  }
+  for (const auto& entry : checkpoints) {
+    if (auto session = entry.lock()) session->releaseNow();
+  }
+  std::vector<std::weak_ptr<CudaProfilerSession>> profilers;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    profilers.swap(profilers_);
+  }
+  for (const auto& entry : profilers) {
+    if (auto session = entry.lock()) session->release();
+  }
   releases_.stop();
   std::unique_lock<std::shared_mutex> guard(memoryGuard_);  // waits for reads and writes in flight
   for (const auto& block : context_->memory.removeAll()) releaseBlock(block);

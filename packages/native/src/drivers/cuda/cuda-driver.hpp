@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "core/driver.hpp"
+#include "drivers/cuda/cuda-checkpoint.hpp"
 #include "drivers/cuda/cuda-driver-context.hpp"
+#include "drivers/cuda/cuda-profiler-session.hpp"
 #include "drivers/cuda/cuda-queue.hpp"
 #include "drivers/cuda/cuda-release-worker.hpp"
 
@@ -44,6 +46,13 @@ class CudaDriver : public Driver {
   bool runsUserKernels() const override { return true; }
   std::uint32_t loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
                                const std::vector<std::uint8_t>& parameterBytes) override;
+  bool offersCheckpoints() const override { return true; }
+  std::string checkpointUnavailableReason() override;
+  std::shared_ptr<CheckpointSession> openCheckpoint(const std::shared_ptr<Queue>& queue) override;
+  bool offersProfiler() const override { return true; }
+  std::string profilerUnavailableReason() override;
+  std::shared_ptr<ProfilerSession> createProfilerSession(std::uint32_t agent,
+                                                         const std::vector<std::string>& metrics) override;
   void shutdown() override;
 
  private:
@@ -63,6 +72,8 @@ class CudaDriver : public Driver {
   std::string version_;
   std::mutex mutex_;
   std::vector<QueueEntry> queues_;
+  std::vector<std::weak_ptr<CudaCheckpointSession>> checkpoints_;
+  std::vector<std::weak_ptr<CudaProfilerSession>> profilers_;
   CudaReleaseWorker releases_;
   std::atomic<bool> shutDown_{false};
   std::shared_mutex memoryGuard_;  // read/write hold it shared; shutdown takes it before freeing memory

@@ -162,6 +162,10 @@ void CudaQueue::enqueueFree(std::uint64_t address) {
     device_->api().cuMemFree(address);  // the stream is idle
 }
 
+bool CudaQueue::enqueueControl(std::function<void()> task) {
+  return push({OperationKind::Any, false, std::move(task)});
+}
+
 void CudaQueue::shutdown() {
   std::lock_guard<std::mutex> serialized(shutdownMutex_);
   if (!submitter_.joinable()) return;

@@ -45,6 +45,16 @@ class CudaQueue : public Queue {
   std::function<void()> fence() override;
   void shutdown() override;
 
+  /**
+   * Runs `task` on the submitting thread (the device's context current) once every operation
+   * enqueued before it was submitted to the stream; later operations wait for it. It runs even after
+   * a failure (it is no work operation) and must not throw. False when the queue was shut down.
+   */
+  bool enqueueControl(std::function<void()> task);
+  /** The queue's stream, for tasks of enqueueControl. */
+  CUstream stream() const { return work_->stream(); }
+  const std::shared_ptr<CudaDevice>& device() const { return device_; }
+
  private:
   struct Operation {
     OperationKind kind;

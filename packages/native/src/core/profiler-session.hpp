@@ -1,0 +1,50 @@
+// A hardware-counter profiler for one agent (CUPTI's range profiler on the cuda driver) in user
+// replay: the caller runs the dispatch once per pass, restoring memory between passes, and brackets
+// each pass with beginPass and endPass on the dispatch's queue. After the last pass the values of the
+// dispatch are decoded on the queue thread; result() reads them once the queue has run that far.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/queue.hpp"
+#include "core/types.hpp"
+
+namespace kreplay {
+
+/** What the profiler found for the last dispatch it finished (or failed). */
+struct ProfilerResult {
+  /** Which dispatch, counting from 1 (0: none yet). */
+  std::uint64_t dispatch = 0;
+  /** One value per metric, in the session's order; empty when the dispatch failed. */
+  std::vector<double> values;
+  std::optional<OperationError> error;
+};
+
+/** What the metrics need, decided when the session is created. */
+struct ProfilerPlan {
+  std::string chip;
+  std::uint32_t passCount = 1;
+  std::uint64_t configImageBytes = 0;
+  /** Each metric's unit as CUPTI names it (`nanosecond`, `percent`, ...). */
+  std::vector<std::string> units;
+};
+
+class ProfilerSession {
+ public:
+  virtual ~ProfilerSession() = default;
+  virtual const ProfilerPlan& plan() const = 0;
+  /** Enqueues the start of pass `pass` (1-based) on `queue`: right before the dispatch's kernel. */
+  virtual void beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) = 0;
+  /** Enqueues the end of pass `pass` right after the kernel; after the last pass, the decode. */
+  virtual void endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) = 0;
+  /** The last finished dispatch (read it after synchronizing the queue). */
+  virtual ProfilerResult result() = 0;
+  /** Stops profiling the context and frees what the session holds (any thread). Idempotent. */
+  virtual void release() = 0;
+};
+
+}  // namespace kreplay

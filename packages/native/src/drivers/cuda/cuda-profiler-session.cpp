@@ -1,0 +1,304 @@
+#include "drivers/cuda/cuda-profiler-session.hpp"
+
+#include <algorithm>
+
+#include "drivers/cuda/cuda-check.hpp"
+#include "drivers/cuda/cuda-launch.hpp"
+#include "kernels-cuda/kernel-abi.h"
+
+namespace kreplay::cuda {
+
+namespace {
+
+constexpr int CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38;
+const char* const kRangeName = "kreplay-dispatch";
+
+std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
+  const std::pair<int, const char*> parts[] = {
+      {supported.architecture, "its architecture (compute capability 7.0 or newer is needed)"},
+      {supported.sli, "SLI"},
+      {supported.vGpu, "vGPU (profiling is disabled or unsupported there)"},
+      {supported.confidentialCompute, "confidential computing"},
+      {supported.cmp, "a CMP device"},
+      {supported.wsl, "WSL"}};
+  for (const auto& [level, what] : parts) {
+    if (level != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) return what;
+  }
+  return "an unknown reason";
+}
+
+}  // namespace
+
+CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibrary> library,
+                                         std::shared_ptr<CudaDevice> device,
+                                         const std::vector<std::string>& metrics)
+    : library_(std::move(library)), device_(std::move(device)) {
+  const CuptiProfilerApi& api = library_->api;
+  const CudaApi& cuda = device_->api();
+  device_->context()->makeCurrent();
+  auto initialize = cuptiParams<CuptiProfilerInitializeParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiProfilerInitializeParams, pPriv));
+  api.check(api.cuptiProfilerInitialize(&initialize), "cuptiProfilerInitialize");
+  auto supported =
+      cuptiParams<CuptiDeviceSupportedParams>(KREPLAY_CUPTI_STRUCT_SIZE(CuptiDeviceSupportedParams, api));
+  supported.cuDevice = device_->context()->device();
+  supported.api = CUPTI_PROFILER_RANGE_PROFILING;
+  api.check(api.cuptiProfilerDeviceSupported(&supported), "cuptiProfilerDeviceSupported");
+  if (supported.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+    throw OperationFailure("CUPTI_ERROR_NOT_SUPPORTED",
+                           "CUPTI cannot profile this device: " + supportProblem(supported));
+  }
+  auto chip = cuptiParams<CuptiDeviceGetChipNameParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiDeviceGetChipNameParams, pChipName));
+  chip.deviceIndex = static_cast<std::size_t>(device_->context()->ordinal());
+  api.check(api.cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+  auto availability = cuptiParams<CuptiGetCounterAvailabilityParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiGetCounterAvailabilityParams, pCounterAvailabilityImage));
+  availability.ctx = device_->context()->handle();
+  api.check(api.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
+  std::vector<std::uint8_t> image(availability.counterAvailabilityImageSize);
+  availability.pCounterAvailabilityImage = image.data();
+  api.check(api.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
+  config_ = std::make_unique<CuptiMetricConfig>(library_, chip.pChipName ? chip.pChipName : "",
+                                                std::move(image), metrics);
+  // The L2 flush: a buffer twice the L2 (at least 8 MiB) read by the driver's XOR-reduction kernel,
+  // whose only write is one word of a private state.
+  int l2Bytes = 0;
+  cuda.cuDeviceGetAttribute(&l2Bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, device_->context()->device());
+  flushBytes_ = std::max<std::uint64_t>(8u << 20, 2 * static_cast<std::uint64_t>(l2Bytes));
+  check(cuda, cuda.cuMemAlloc(&flush_, flushBytes_), "cuMemAlloc");
+  if (cuda.cuMemAlloc(&flushState_, sizeof(KreplayQueueState)) != CUDA_SUCCESS ||
+      cuda.cuMemsetD8Async(flush_, 0x5a, flushBytes_, nullptr) != CUDA_SUCCESS ||
+      cuda.cuMemsetD8Async(flushState_, 0, sizeof(KreplayQueueState), nullptr) != CUDA_SUCCESS ||
+      cuda.cuCtxSynchronize() != CUDA_SUCCESS) {
+    if (flushState_) cuda.cuMemFree(flushState_);
+    cuda.cuMemFree(flush_);
+    throw OperationFailure("CUDA_ERROR_OUT_OF_MEMORY", "the profiler's L2 flush buffer could not be set up");
+  }
+}
+
+CudaProfilerSession::~CudaProfilerSession() {
+  release();
+}
+
+std::shared_ptr<CudaQueue> CudaProfilerSession::cudaQueue(const std::shared_ptr<Queue>& queue) {
+  auto cuda = std::dynamic_pointer_cast<CudaQueue>(queue);
+  if (!cuda) throw std::logic_error("the profiler needs a queue of the cuda driver");
+  return cuda;
+}
+
+void CudaProfilerSession::beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) {
+  auto cuda = cudaQueue(queue);
+  auto self = shared_from_this();
+  cuda->enqueueControl([self, cuda, pass] { self->begin(*cuda, pass); });
+}
+
+void CudaProfilerSession::endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) {
+  auto cuda = cudaQueue(queue);
+  auto self = shared_from_this();
+  cuda->enqueueControl([self, pass] { self->end(pass); });
+}
+
+void CudaProfilerSession::fail(const char* step, const OperationFailure& failure) {
+  if (!error_) error_ = OperationError{step, failure.code(), failure.what(), -1};
+}
+
+void CudaProfilerSession::setConfig(std::size_t passIndex) {
+  const CuptiProfilerApi& api = library_->api;
+  auto set = cuptiParams<CuptiRangeSetConfigParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeSetConfigParams, targetNestingLevel));
+  set.pRangeProfilerObject = profiler_;
+  set.configSize = config_->image().size();
+  set.pConfig = config_->image().data();
+  set.counterDataImageSize = counterData_.size();
+  set.pCounterDataImage = counterData_.data();
+  set.range = CUPTI_UserRange;
+  set.replayMode = CUPTI_UserReplay;
+  set.maxRangesPerPass = 1;
+  set.numNestingLevels = 1;
+  set.minNestingLevel = 1;
+  set.passIndex = passIndex;
+  set.targetNestingLevel = 1;
+  api.check(api.cuptiRangeProfilerSetConfig(&set), "cuptiRangeProfilerSetConfig");
+}
+
+void CudaProfilerSession::startDispatch() {
+  const CuptiProfilerApi& api = library_->api;
+  auto enable = cuptiParams<CuptiRangeEnableParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeEnableParams, pRangeProfilerObject));
+  enable.ctx = device_->context()->handle();
+  api.check(api.cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable");
+  profiler_ = enable.pRangeProfilerObject;
+  auto size = cuptiParams<CuptiRangeGetCounterDataSizeParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeGetCounterDataSizeParams, counterDataSize));
+  size.pRangeProfilerObject = profiler_;
+  size.pMetricNames = config_->names();
+  size.numMetrics = config_->count();
+  size.maxNumOfRanges = 1;
+  size.maxNumRangeTreeNodes = 1;
+  api.check(api.cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
+  counterData_.assign(size.counterDataSize, 0);
+  auto initialize = cuptiParams<CuptiRangeCounterDataImageInitializeParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeCounterDataImageInitializeParams, pCounterData));
+  initialize.pRangeProfilerObject = profiler_;
+  initialize.counterDataSize = counterData_.size();
+  initialize.pCounterData = counterData_.data();
+  api.check(api.cuptiRangeProfilerCounterDataImageInitialize(&initialize),
+            "cuptiRangeProfilerCounterDataImageInitialize");
+  setConfig(0);
+}
+
+void CudaProfilerSession::flushL2(CudaQueue& queue) {
+  const std::uint64_t threads = KREPLAY_BLOCK_THREADS;
+  launchKernel(*device_, device_->functions().xorWords, gridFor(*device_, flushBytes_ / 8, threads),
+               static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_),
+               flushBytes_, static_cast<std::uint64_t>(flushState_));
+}
+
+void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (released_) return;
+  const CuptiProfilerApi& api = library_->api;
+  try {
+    if (pass == 1) {
+      disable();  // a dispatch that did not finish
+      dispatch_ += 1;
+      passesStopped_ = 0;
+      allSubmitted_ = false;
+      error_.reset();
+    }
+    if (error_) return;
+    flushL2(queue);
+    const CudaApi& cuda = device_->api();
+    check(cuda, cuda.cuCtxSynchronize(), "cuCtxSynchronize");  // the flush and every earlier write are done
+    if (pass == 1) {
+      startDispatch();
+    } else if (pass <= passesStopped_) {
+      setConfig(pass - 1);  // the caller runs this pass again
+      passesStopped_ = pass - 1;
+    }
+    auto start = cuptiParams<CuptiRangeObjectParams>(
+        KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));
+    start.pRangeProfilerObject = profiler_;
+    api.check(api.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
+    started_ = true;
+    auto push = cuptiParams<CuptiRangePushRangeParams>(
+        KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangePushRangeParams, pRangeName));
+    push.pRangeProfilerObject = profiler_;
+    push.pRangeName = kRangeName;
+    api.check(api.cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
+    pushed_ = true;
+  } catch (const OperationFailure& failure) {
+    fail("profiler-begin-pass", failure);
+  } catch (const std::exception& exception) {
+    fail("profiler-begin-pass", OperationFailure("internal", exception.what()));
+  }
+}
+
+void CudaProfilerSession::end(std::uint32_t pass) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (released_) return;
+  const CuptiProfilerApi& api = library_->api;
+  try {
+    if (pushed_) {
+      pushed_ = false;
+      auto pop = cuptiParams<CuptiRangeObjectParams>(
+          KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));
+      pop.pRangeProfilerObject = profiler_;
+      api.check(api.cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
+    }
+    if (started_) {
+      started_ = false;
+      auto stop = cuptiParams<CuptiRangeStopParams>(
+          KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeStopParams, isAllPassSubmitted));
+      stop.pRangeProfilerObject = profiler_;
+      api.check(api.cuptiRangeProfilerStop(&stop), "cuptiRangeProfilerStop");
+      passesStopped_ = pass;
+      allSubmitted_ = stop.isAllPassSubmitted != 0;
+    }
+  } catch (const OperationFailure& failure) {
+    fail("profiler-end-pass", failure);
+  }
+  if (pass < plan().passCount) return;
+  // The last pass: decode and evaluate (or report why not), then stop profiling the context.
+  std::vector<double> values;
+  if (!error_) {
+    try {
+      if (!allSubmitted_) {
+        throw OperationFailure("cupti-passes", "CUPTI wants more than the " +
+                                                   std::to_string(plan().passCount) + " passes it announced");
+      }
+      const CudaApi& cuda = device_->api();
+      check(cuda, cuda.cuCtxSynchronize(), "cuCtxSynchronize");
+      auto decode = cuptiParams<CuptiRangeDecodeDataParams>(
+          KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeDecodeDataParams, numOfRangeDropped));
+      decode.pRangeProfilerObject = profiler_;
+      api.check(api.cuptiRangeProfilerDecodeData(&decode), "cuptiRangeProfilerDecodeData");
+      auto info = cuptiParams<CuptiRangeGetCounterDataInfoParams>(
+          KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeGetCounterDataInfoParams, numTotalRanges));
+      info.pCounterDataImage = counterData_.data();
+      info.counterDataImageSize = counterData_.size();
+      api.check(api.cuptiRangeProfilerGetCounterDataInfo(&info), "cuptiRangeProfilerGetCounterDataInfo");
+      if (info.numTotalRanges < 1) {
+        throw OperationFailure("cupti-no-range", "CUPTI recorded no range (" +
+                                                     std::to_string(decode.numOfRangeDropped) +
+                                                     " dropped): did the dispatch launch a kernel?");
+      }
+      values = config_->evaluate(counterData_, 0);
+    } catch (const OperationFailure& failure) {
+      fail("profiler-decode", failure);
+    }
+  }
+  disable();
+  finish(error_, std::move(values));
+}
+
+void CudaProfilerSession::finish(std::optional<OperationError> error, std::vector<double> values) {
+  result_.dispatch = dispatch_;
+  result_.error = std::move(error);
+  result_.values = result_.error ? std::vector<double>{} : std::move(values);
+}
+
+void CudaProfilerSession::disable() noexcept {
+  if (!profiler_) return;
+  const CuptiProfilerApi& api = library_->api;
+  if (pushed_) {
+    auto pop = cuptiParams<CuptiRangeObjectParams>(
+        KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));
+    pop.pRangeProfilerObject = profiler_;
+    api.cuptiRangeProfilerPopRange(&pop);
+    pushed_ = false;
+  }
+  if (started_) {
+    auto stop = cuptiParams<CuptiRangeStopParams>(
+        KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeStopParams, isAllPassSubmitted));
+    stop.pRangeProfilerObject = profiler_;
+    api.cuptiRangeProfilerStop(&stop);
+    started_ = false;
+  }
+  auto disable = cuptiParams<CuptiRangeObjectParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));
+  disable.pRangeProfilerObject = profiler_;
+  api.cuptiRangeProfilerDisable(&disable);
+  profiler_ = nullptr;
+}
+
+ProfilerResult CudaProfilerSession::result() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return result_;
+}
+
+void CudaProfilerSession::release() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (released_) return;
+  released_ = true;
+  if (!device_->context()->tryMakeCurrent()) return;
+  disable();
+  const CudaApi& cuda = device_->api();
+  cuda.cuCtxSynchronize();
+  if (flushState_) cuda.cuMemFree(flushState_);
+  if (flush_) cuda.cuMemFree(flush_);
+  flush_ = flushState_ = 0;
+}
+
+}  // namespace kreplay::cuda

@@ -1,0 +1,70 @@
+// A CUPTI range-profiler session on one device in user replay with one user range per dispatch.
+// Every step runs on the dispatch queue's submitting thread (enqueueControl), in queue order:
+//   beginPass(1)   disable a profiler left enabled by an unfinished dispatch, flush L2, wait for an
+//                  idle context, enable the range profiler, initialize counter data, set the config
+//                  (user range, user replay, one range), start, push the range
+//   kernel         (enqueued by the caller)
+//   endPass(i)     pop the range, stop (CUPTI counts the pass)
+//   beginPass(i)   flush L2, wait for an idle context, start, push (a pass run again: set the config
+//                  at that pass index first)
+//   endPass(last)  pop, stop, wait for the context, decode, evaluate the metrics, disable
+// The L2 flush reads a scratch buffer twice the L2's size (CUPTI 13.0 controls no cache across
+// passes), so every pass starts with a cold L2 whose lines are clean (a write would leave dirty lines
+// that the pass itself would write back).
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "core/profiler-session.hpp"
+#include "drivers/cuda/cuda-queue.hpp"
+#include "drivers/cuda/cupti-metric-config.hpp"
+
+namespace kreplay::cuda {
+
+class CudaProfilerSession : public ProfilerSession, public std::enable_shared_from_this<CudaProfilerSession> {
+ public:
+  /** @throws OperationFailure when the device cannot be profiled or a metric is unknown. */
+  CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibrary> library, std::shared_ptr<CudaDevice> device,
+                      const std::vector<std::string>& metrics);
+  ~CudaProfilerSession() override;
+
+  const ProfilerPlan& plan() const override { return config_->plan(); }
+  void beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) override;
+  void endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) override;
+  ProfilerResult result() override;
+  void release() override;
+
+ private:
+  static std::shared_ptr<CudaQueue> cudaQueue(const std::shared_ptr<Queue>& queue);
+  void begin(CudaQueue& queue, std::uint32_t pass);
+  void end(std::uint32_t pass);
+  void startDispatch();
+  void setConfig(std::size_t passIndex);
+  void flushL2(CudaQueue& queue);
+  void finish(std::optional<OperationError> error, std::vector<double> values);
+  /** Disables the range profiler if enabled; errors are ignored (cleanup). */
+  void disable() noexcept;
+  void fail(const char* step, const OperationFailure& failure);
+
+  std::shared_ptr<const CuptiProfilerLibrary> library_;
+  std::shared_ptr<CudaDevice> device_;
+  std::unique_ptr<CuptiMetricConfig> config_;
+  CUdeviceptr flush_ = 0;
+  std::uint64_t flushBytes_ = 0;
+  CUdeviceptr flushState_ = 0;
+
+  std::mutex mutex_;  // guards everything below (queue threads, result(), release())
+  bool released_ = false;
+  CuptiRangeProfilerObject* profiler_ = nullptr;
+  std::vector<std::uint8_t> counterData_;
+  std::uint64_t dispatch_ = 0;
+  std::uint32_t passesStopped_ = 0;
+  bool pushed_ = false;
+  bool started_ = false;
+  bool allSubmitted_ = false;
+  std::optional<OperationError> error_;
+  ProfilerResult result_;
+};
+
+}  // namespace kreplay::cuda

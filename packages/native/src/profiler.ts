@@ -1,0 +1,230 @@
+import type { Agent } from './agent.js';
+import { DisposedError } from './errors/disposed-error.js';
+import { DriverError } from './errors/driver-error.js';
+import { nativeMessage } from './errors/native-message.js';
+import { UnsupportedError } from './errors/unsupported-error.js';
+import { loadBinding } from './load-binding.js';
+import type { NativeFailure, NativeProfiler, NativeProfilerPlan } from './native-binding.js';
+import { nativeQueueOf, Queue } from './queue.js';
+import type { RuntimeCore } from './runtime-core.js';
+import { argumentError, requireArray, requireInteger, requireKnownKeys, requireObject } from './validate.js';
+
+const component = 'profiler';
+const installFix = "Install CUPTI (the CUDA toolkit's extras/CUPTI, CUDA 13.0 or newer), or set KREPLAY_CUPTI_LIBRARY_DIR to the folder holding libcupti.so, libnvperf_host.so and libnvperf_target.so";
+
+/** What a list of metrics needs on a chip, from CUPTI's host API. */
+export interface ProfilerPlan {
+  /** CUPTI's chip name, e.g. `GH100`. */
+  readonly chip: string;
+  /** How many passes (runs of the dispatch) collect every metric; 1 needs no replay. */
+  readonly passCount: number;
+  /** Bytes of CUPTI's config image. */
+  readonly configImageBytes: number;
+  /** Each metric's unit as CUPTI names it (`nanosecond`, `percent`, ...), in metric order. */
+  readonly units: readonly string[];
+}
+
+/** What the profiler measured for one dispatch. */
+export interface ProfilerResult {
+  /** Which dispatch of the session, from 1. */
+  readonly dispatch: number;
+  /** Each metric's value, by name. */
+  readonly values: Readonly<Record<string, number>>;
+}
+
+function requireMetrics(value: unknown): readonly string[] {
+  const metrics = requireArray(component, 'metrics', value);
+  if (metrics.length === 0 || metrics.some((metric) => typeof metric !== 'string' || !/^[A-Za-z0-9_.:]+$/.test(metric))) {
+    throw argumentError(component, 'metrics', 'metrics must be a non-empty array of metric names such as gpu__time_duration.sum', 'Pass the names ncu --query-metrics lists');
+  }
+  return [...new Set(metrics as string[])];
+}
+
+function failureError(failure: NativeFailure, driver: 'cuda' | 'host' | 'hsa', agentId: number | null, what: string): Error {
+  if (failure.code === 'cupti-unavailable') {
+    return new UnsupportedError({ packageName: 'native', component, driver, feature: 'counters', message: nativeMessage(component, `CUPTI is not available: ${failure.message}`, installFix) });
+  }
+  const fix =
+    failure.code === 'CUPTI_ERROR_INVALID_METRIC_NAME'
+      ? 'Check the name (ncu --query-metrics lists them) and its rollup suffix (.sum, .avg.pct_of_peak_sustained_elapsed, ...)'
+      : failure.code === 'CUPTI_ERROR_INSUFFICIENT_PRIVILEGES'
+        ? 'Run as root, or load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0'
+        : 'Check that no other profiler (ncu, nsys) holds the device and that CUPTI matches the driver';
+  return new DriverError({ packageName: 'native', component, driver, agentId, operation: what, code: failure.code, message: nativeMessage(component, `${what} failed with ${failure.code}: ${failure.message}`, fix) });
+}
+
+/**
+ * What `metrics` need on `chip` (e.g. `GH100`: passes, config image, units), computed by CUPTI's host
+ * API without a device.
+ * @throws {ArgumentError} (as a rejection) for an empty or malformed metric list.
+ * @throws {UnsupportedError} (as a rejection) when libcupti.so cannot be loaded.
+ * @throws {DriverError} (as a rejection) for an unknown chip or metric, e.g. code `CUPTI_ERROR_INVALID_METRIC_NAME`.
+ */
+export async function planCuptiMetrics(options: { readonly chip: string; readonly metrics: readonly string[] }): Promise<ProfilerPlan> {
+  const given = requireObject(component, 'options', options);
+  requireKnownKeys(component, 'options', given, ['chip', 'metrics']);
+  if (typeof given['chip'] !== 'string' || given['chip'] === '') throw argumentError(component, 'chip', 'chip must be a chip name such as GH100', 'Pass the chip CUPTI names');
+  const planned = await loadBinding().planCuptiMetrics(given['chip'], requireMetrics(given['metrics']));
+  if ('code' in planned) throw failureError(planned, 'cuda', null, 'planning metrics');
+  return Object.freeze({ ...planned, units: Object.freeze([...planned.units]) });
+}
+
+/**
+ * Hardware counters of one agent for `metrics`, collected in user replay (CUPTI's range profiler on
+ * the cuda driver, one user range around each dispatch): the caller runs the dispatch
+ * {@link ProfilerSession.passCount} times, restoring memory between runs, and brackets each run with
+ * {@link beginPass} and {@link endPass} on the dispatch's queue. Each pass starts with a cold, clean
+ * L2 (a read of a buffer twice its size) and an idle device context. From {@link Profilers.createSession}.
+ */
+export class ProfilerSession implements AsyncDisposable {
+  readonly agent: Agent;
+  readonly metrics: readonly string[];
+  readonly #core: RuntimeCore;
+  readonly #native: NativeProfiler;
+  readonly #plan: NativeProfilerPlan;
+  #disposal: Promise<void> | undefined;
+
+  /** @internal Made by {@link Profilers.createSession}. */
+  constructor(core: RuntimeCore, agent: Agent, metrics: readonly string[], native: NativeProfiler) {
+    this.#core = core;
+    this.agent = agent;
+    this.metrics = Object.freeze([...metrics]);
+    this.#native = native;
+    this.#plan = native.plan();
+  }
+
+  /** How many passes collect every metric; 1 means the dispatch needs no replay. */
+  get passCount(): number {
+    return this.#plan.passCount;
+  }
+
+  /** The plan: chip, passes, config image size, units. */
+  get plan(): ProfilerPlan {
+    return { ...this.#plan, units: [...this.#plan.units] };
+  }
+
+  /**
+   * Enqueues the start of pass `pass` (1-based) on `queue`, right before the dispatch's kernel: L2
+   * flush, wait for an idle context, and on pass 1 the range profiler's setup. Returns at once. A pass
+   * begun again (after a failed restore) is collected again.
+   * @throws {ArgumentError} for a queue of another agent or a pass outside 1..passCount.
+   * @throws {DisposedError} when the session, queue or runtime was disposed.
+   */
+  beginPass(queue: Queue, pass: number): void {
+    this.#native.beginPass(this.#queue(queue, 'beginPass()'), this.#pass(pass));
+  }
+
+  /**
+   * Enqueues the end of pass `pass` on `queue`, right after the dispatch's kernel; after the last
+   * pass, the decode of the dispatch's counters. Returns at once.
+   * @throws {ArgumentError} for a queue of another agent or a pass outside 1..passCount.
+   * @throws {DisposedError} when the session, queue or runtime was disposed.
+   */
+  endPass(queue: Queue, pass: number): void {
+    this.#native.endPass(this.#queue(queue, 'endPass()'), this.#pass(pass));
+  }
+
+  /**
+   * The values of the last dispatch whose last pass the queue has run (synchronize the queue first),
+   * or null before the first.
+   * @throws {DriverError} when that dispatch's collection failed (its code names the CUPTI error).
+   * @throws {DisposedError} when the session was disposed.
+   */
+  lastResult(): ProfilerResult | null {
+    this.#assertLive('lastResult()');
+    const result = this.#native.result();
+    if (result.dispatch === 0) return null;
+    if (result.error !== null) throw failureError(result.error, this.#core.driver, this.agent.id, result.error.operation);
+    return { dispatch: result.dispatch, values: Object.fromEntries(this.metrics.map((metric, index) => [metric, result.values[index]!])) };
+  }
+
+  /**
+   * Waits for `queue` (the queue of the last pass), then returns the last dispatch's values.
+   * @throws {DriverError} (as a rejection) when the queue or the collection failed, or no dispatch finished.
+   */
+  async decode(queue: Queue): Promise<ProfilerResult> {
+    this.#assertLive('decode()');
+    await queue.synchronize();
+    const result = this.lastResult();
+    if (result === null) {
+      throw failureError({ code: 'no-dispatch', message: 'no dispatch has run its last pass on this session yet' }, this.#core.driver, this.agent.id, 'decode');
+    }
+    return result;
+  }
+
+  /** Stops profiling and frees the session's device memory. Idempotent. */
+  dispose(): Promise<void> {
+    this.#disposal ??= this.#core.disposed ? Promise.resolve() : this.#native.release();
+    return this.#disposal;
+  }
+
+  /** Same as {@link dispose}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  #assertLive(call: string): void {
+    this.#core.assertLive(component, `ProfilerSession.${call}`);
+    if (this.#disposal) {
+      throw new DisposedError({ packageName: 'native', component, objectName: 'ProfilerSession', message: nativeMessage(component, `${call} was called on a disposed profiler session`, 'Create a new one with runtime.profiler.createSession()') });
+    }
+  }
+
+  #queue(queue: Queue, call: string) {
+    this.#assertLive(call);
+    const native = queue instanceof Queue ? nativeQueueOf(queue) : undefined;
+    if (native === undefined || queue.agent !== this.agent || !this.#core.queues.has(queue)) {
+      throw argumentError(component, 'queue', `${call} needs a live queue of agent ${this.agent.id}`, "Pass the dispatch's queue");
+    }
+    return native;
+  }
+
+  #pass(pass: number): number {
+    return requireInteger(component, 'pass', pass, 1, this.#plan.passCount);
+  }
+}
+
+/**
+ * The counter profiler of a runtime (`runtime.profiler`): on the cuda driver, CUPTI's range profiler
+ * (libcupti.so, loaded at first use). Absent on drivers without one.
+ */
+export class Profilers {
+  readonly #core: RuntimeCore;
+  readonly #agents: readonly Agent[];
+  #reason: string | null | undefined;
+
+  /** @internal Made by the Runtime of a driver that has a profiler. */
+  constructor(core: RuntimeCore, agents: readonly Agent[]) {
+    this.#core = core;
+    this.#agents = agents;
+  }
+
+  /**
+   * Why counters cannot be collected in this process (e.g. `libcupti.so was not found (...)`), or null.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  unavailableReason(): string | null {
+    this.#core.assertLive(component, 'runtime.profiler.unavailableReason()');
+    if (this.#reason === undefined) this.#reason = this.#core.native.profilerUnavailableReason();
+    return this.#reason;
+  }
+
+  /**
+   * A profiler session for `metrics` on agent `agentId` (default 0): CUPTI's plan (config image,
+   * passes) is computed off the JavaScript thread, and the session holds an L2-flush buffer twice the
+   * L2's size.
+   * @throws {ArgumentError} (as a rejection) for bad options.
+   * @throws {UnsupportedError} (as a rejection) when CUPTI cannot be loaded.
+   * @throws {DriverError} (as a rejection) for an unknown metric or a device CUPTI cannot profile.
+   */
+  async createSession(options: { readonly agentId?: number; readonly metrics: readonly string[] }): Promise<ProfilerSession> {
+    this.#core.assertLive(component, 'runtime.profiler.createSession()');
+    const given = requireObject(component, 'options', options);
+    requireKnownKeys(component, 'options', given, ['agentId', 'metrics']);
+    const agentId = requireInteger(component, 'options.agentId', given['agentId'] ?? 0, 0, this.#agents.length - 1);
+    const metrics = requireMetrics(given['metrics']);
+    const created = await this.#core.native.createProfiler(agentId, metrics);
+    if ('code' in created) throw failureError(created, this.#core.driver, agentId, 'creating a profiler session');
+    return new ProfilerSession(this.#core, this.#agents[agentId]!, metrics, created);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * runtime.profiler on the cuda driver (CUPTI's range profiler, user replay). Where libcupti.so is
+ * missing (test:fake-cuda points KREPLAY_CUPTI_LIBRARY_DIR at a folder without it) it checks the
+ * reason and the error; on a GPU where it loads, the counters of an idempotent fill dispatch run
+ * once per pass. Skips without a CUDA device.
+ */
+import { describe, expect, it } from 'vitest';
+import { ArgumentError, openRuntime, UnsupportedError } from '../../src/index.js';
+import { probeCudaForTests } from './cuda-availability.js';
+
+const cuda = await probeCudaForTests();
+async function probeProfiler(): Promise<string | null> {
+  const runtime = await openRuntime({ driver: 'cuda' });
+  try {
+    return runtime.profiler!.unavailableReason();
+  } finally {
+    await runtime.dispose();
+  }
+}
+const profilerReason = cuda.available ? await probeProfiler() : 'no CUDA device';
+
+describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
+  it.skipIf(profilerReason === null)('says why CUPTI cannot run', async () => {
+    await using runtime = await openRuntime({ driver: 'cuda' });
+    expect(runtime.profiler!.unavailableReason()).toMatch(/libcupti\.so was not found|does not export/);
+    const error = await runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'] }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(UnsupportedError);
+    expect(error).toMatchObject({ driver: 'cuda', feature: 'counters' });
+    await expect(runtime.profiler!.createSession({ metrics: [] })).rejects.toBeInstanceOf(ArgumentError);
+  });
+
+  it.skipIf(profilerReason !== null || cuda.fake)('counts the bytes a fill writes, over every pass CUPTI asks for', async () => {
+    await using runtime = await openRuntime({ driver: 'cuda' });
+    const agent = runtime.agents[0]!;
+    const bytes = 256 << 20;
+    const buffer = agent.allocate(bytes);
+    const queue = agent.createQueue();
+    const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'];
+    const session = await runtime.profiler!.createSession({ metrics });
+    expect(session.passCount).toBeGreaterThanOrEqual(1);
+    expect(session.plan.units[0]).toBe('nanosecond');
+    for (let dispatch = 1; dispatch <= 2; dispatch += 1) {
+      for (let pass = 1; pass <= session.passCount; pass += 1) {
+        session.beginPass(queue, pass);
+        queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: dispatch });
+        session.endPass(queue, pass);
+      }
+      const result = await session.decode(queue);
+      expect(result.dispatch).toBe(dispatch);
+      expect(result.values['gpu__time_duration.sum']).toBeGreaterThan(0);
+      const written = result.values['dram__bytes_write.sum']!;
+      expect(written).toBeGreaterThan(0.7 * bytes); // up to an L2 of dirty lines may be written back after the range
+      expect(written).toBeLessThan(1.3 * bytes);
+    }
+    expect(() => session.beginPass(queue, session.passCount + 1)).toThrow(ArgumentError);
+    await session.dispose();
+    await queue.dispose();
+    buffer.free();
+  });
+});
