@@ -6,6 +6,7 @@ import { compareCommand } from './commands/compare-command.js';
 import { demoCommand } from './commands/demo-command.js';
 import { infoCommand } from './commands/info-command.js';
 import { overheadCommand } from './commands/overhead-command.js';
+import { profileCommand } from './commands/profile-command.js';
 import { replayCommand } from './commands/replay-command.js';
 import { reportCommand } from './commands/report-command.js';
 import { cliVersion } from './version.js';
@@ -17,7 +18,7 @@ export function createProgram(io: CliIo): Command {
     .version(cliVersion, '-v, --version')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride();
-  for (const command of [infoCommand(io), demoCommand(io), replayCommand(io), calibrateCommand(io), overheadCommand(io), benchCommand(io), compareCommand(io), reportCommand(io)]) {
+  for (const command of [infoCommand(io), demoCommand(io), replayCommand(io), profileCommand(io), calibrateCommand(io), overheadCommand(io), benchCommand(io), compareCommand(io), reportCommand(io)]) {
     program.addCommand(command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }));
   }
   return program;

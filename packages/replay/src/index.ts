@@ -16,5 +16,7 @@ export type { PassProvider } from './pass-provider.js';
 export { fixedPasses } from './fixed-passes.js';
 export { timingPasses } from './timing-passes.js';
 export type { PassTimings, TimingPassProvider } from './timing-passes.js';
+export { cuptiPasses } from './cupti-passes.js';
+export type { CuptiCollected, CuptiPassesOptions, CuptiPassProvider } from './cupti-passes.js';
 export { ReplayPluginError } from './replay-plugin-error.js';
 export type { PluginIdentity } from './run-plugin-hook.js';

@@ -31,7 +31,7 @@ export interface EngineContext extends ResolvedEngineOptions {
  */
 export async function runDispatch(engine: EngineContext, request: DispatchRequest): Promise<DispatchResult> {
   const startedMs = performance.now();
-  const { queue, kernel, args } = request;
+  const { queue, kernel, args, launch } = request;
   const agent = queue.agent;
   const strategy: PluginIdentity = { kind: 'strategy', name: engine.strategy.name };
   const notes: string[] = [];
@@ -55,7 +55,7 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
     }
     const claim = dispatchClaim(queue.id, resolution, decline, snapshot, plan?.ranges ?? []);
     held ??= await engine.lock.acquire(claim);
-    const target = { queue, kernel, args, provider: engine.passes, buffers: engine.hashBuffers };
+    const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers };
     let window: WindowOutcome | undefined;
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);

@@ -1,4 +1,4 @@
-import type { KernelArguments, KernelDescriptor, Queue } from '@kreplay/native';
+import type { KernelArguments, KernelDescriptor, KernelLaunch, Queue } from '@kreplay/native';
 import type { Snapshot } from '@kreplay/snapshot';
 import type { HashBufferPool } from './hash-buffer-pool.js';
 import type { PassProvider } from './pass-provider.js';
@@ -12,6 +12,8 @@ export interface PassTarget {
   readonly queue: Queue;
   readonly kernel: KernelDescriptor;
   readonly args: KernelArguments;
+  /** A user kernel's launch shape. */
+  readonly launch?: KernelLaunch | undefined;
   readonly provider: PassProvider;
   /** Where the window's verification hashes get their host buffers. */
   readonly buffers: HashBufferPool;
@@ -32,7 +34,8 @@ export function passPhase(target: PassTarget, pass: number): WindowPhase {
   const provider: PluginIdentity = { kind: 'pass provider', name: target.provider.name };
   return phase('pass', pass, () => {
     runPluginHook(provider, 'beginPass', () => target.provider.beginPass(pass, target.queue));
-    target.queue.enqueueKernel(target.kernel, target.args);
+    if (target.launch === undefined) target.queue.enqueueKernel(target.kernel, target.args);
+    else target.queue.enqueueKernel(target.kernel, target.args, target.launch);
     runPluginHook(provider, 'endPass', () => target.provider.endPass(pass, target.queue));
   });
 }

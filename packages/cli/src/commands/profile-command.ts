@@ -1,0 +1,177 @@
+import { Command, Option } from 'commander';
+import { KreplayError, openRuntime } from '@kreplay/native';
+import type { DriverChoice, KernelLaunch } from '@kreplay/native';
+import { strategyByName, strategyNames } from '@kreplay/bench';
+import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
+import type { CuptiCollected } from '@kreplay/replay';
+import { createStaging } from '@kreplay/snapshot';
+import type { StagingTierChoice } from '@kreplay/snapshot';
+import { createTracker } from '@kreplay/tracker';
+import type { CliIo } from '../cli-io.js';
+import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { driverOption } from '../driver-option.js';
+import { parseDeclaredArgument, parseDimensions, ptxProfileWorkload, readDeclaredArguments, scatterProfileWorkload } from '../profile-workload.js';
+import type { DeclaredArgument, ProfileWorkload } from '../profile-workload.js';
+
+interface ProfileOptions {
+  readonly driver: DriverChoice;
+  readonly metrics: string;
+  readonly strategy: string;
+  readonly tier: StagingTierChoice;
+  readonly dispatches: number;
+  readonly footprint: number;
+  readonly writeFraction: number;
+  readonly inputShare: number;
+  readonly arg?: DeclaredArgument[];
+  readonly args?: string;
+  readonly grid?: [number, number, number];
+  readonly block?: [number, number, number];
+  readonly json?: boolean;
+}
+
+/** One dispatch's row of `kreplay profile`. */
+export interface ProfileRow {
+  readonly dispatch: number;
+  readonly replayed: boolean;
+  readonly passes: number;
+  readonly wallMs: number;
+  readonly bytesCopied: number;
+  readonly metrics: Readonly<Record<string, number>> | null;
+  readonly error?: string;
+  readonly declineReason?: string;
+}
+
+/** What `kreplay profile --json` prints. */
+export interface ProfileReport {
+  readonly driver: string;
+  readonly device: string;
+  readonly chip: string;
+  readonly workload: string;
+  readonly strategy: string;
+  readonly passes: number;
+  readonly metrics: readonly string[];
+  readonly units: Readonly<Record<string, string>>;
+  /** Host milliseconds to load CUPTI and plan the metrics. */
+  readonly setupMs: number;
+  readonly dispatches: readonly ProfileRow[];
+}
+
+/** `kreplay profile`: hardware counters of a dispatch on NVIDIA (CUPTI, user replay through the engine). */
+export function profileCommand(io: CliIo): Command {
+  return new Command('profile')
+    .description('collect CUPTI metrics per dispatch on NVIDIA, replaying each dispatch once per pass CUPTI needs')
+    .argument('[workload]', 'scatter (default) or ptx:<file>:<kernel>', 'scatter')
+    .requiredOption('--metrics <a,b,c>', 'CUPTI metric names, comma separated')
+    .addOption(driverOption().default('cuda' as DriverChoice))
+    .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes').choices(strategyNames).default('dirty-pages'))
+    .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
+    .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
+    .option('--footprint <bytes>', 'scatter: device memory the workload holds', parseByteSize, 2 ** 30)
+    .option('--write-fraction <f>', "scatter: fraction of the footprint's pages each dispatch writes", parseFraction, 0.25)
+    .option('--input-share <f>', 'scatter: share of the footprint the kernel reads (0: one kernel per dispatch)', Number, 0)
+    .option('--arg <name=type:access:value>', 'ptx: a declared argument, in order (a pointer value is the bytes to allocate)', (text: string, previous?: DeclaredArgument[]) => parseDeclaredArgument(text, previous))
+    .option('--args <file.json>', 'ptx: declared arguments from a JSON file [{ name, type, access?, value }]')
+    .option('--grid <x,y,z>', 'ptx: grid dimensions', parseDimensions)
+    .option('--block <x,y,z>', 'ptx: block dimensions', parseDimensions)
+    .option('--json', 'print one JSON object')
+    .action(async (workloadSpec: string, options: ProfileOptions) => {
+      const report = await profile(workloadSpec, options);
+      io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
+    });
+}
+
+async function profile(workloadSpec: string, options: ProfileOptions): Promise<ProfileReport> {
+  const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
+  await using runtime = await openRuntime({ driver: options.driver });
+  const agent = runtime.agents[0]!;
+  const started = performance.now();
+  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id] });
+  const setupMs = performance.now() - started;
+  const session = passes.sessions.get(agent.id)!;
+  const tracker = createTracker(runtime);
+  const staging = createStaging(runtime, tracker);
+  const strategy = strategyByName(options.strategy, { tier: options.tier });
+  let workload: ProfileWorkload | undefined;
+  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
+  const queue = agent.createQueue();
+  try {
+    workload = await makeWorkload(workloadSpec, options, agent);
+    const rows: ProfileRow[] = [];
+    for (let index = 0; index < options.dispatches; index += 1) {
+      const { kernel, args, launch } = workload.dispatch(index);
+      const result = await engine.dispatch({ queue, kernel, args, ...(launch && { launch }) });
+      const collected = result.collected as CuptiCollected | undefined;
+      rows.push({
+        dispatch: index,
+        replayed: result.replayed,
+        passes: result.passes,
+        wallMs: result.timings.wallMs,
+        bytesCopied: result.bytesCopied,
+        metrics: collected?.metrics ?? null,
+        ...(collected?.error && { error: `${collected.error.code}: ${collected.error.message}` }),
+        ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
+        ...(result.declineReason && { declineReason: result.declineReason }),
+      });
+    }
+    return {
+      driver: runtime.driver,
+      device: agent.info.name,
+      chip: session.plan.chip,
+      workload: workload.description,
+      strategy: strategy.name,
+      passes: session.passCount,
+      metrics,
+      units: Object.fromEntries(metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
+      setupMs,
+      dispatches: rows,
+    };
+  } finally {
+    await queue.dispose();
+    await engine.dispose();
+    strategy.dispose?.();
+    workload?.free();
+    staging.dispose();
+    tracker.dispose();
+    await passes.dispose();
+  }
+}
+
+async function makeWorkload(spec: string, options: ProfileOptions, agent: Parameters<typeof scatterProfileWorkload>[0]): Promise<ProfileWorkload> {
+  if (spec === 'scatter') {
+    return scatterProfileWorkload(agent, { footprintBytes: options.footprint, writeFraction: options.writeFraction, inputShare: options.inputShare });
+  }
+  if (spec.startsWith('ptx:')) {
+    const declared = options.args !== undefined ? readDeclaredArguments(options.args) : (options.arg ?? []);
+    if (options.grid === undefined || options.block === undefined) throw usage('a ptx workload needs --grid and --block');
+    const launch: KernelLaunch = { grid: options.grid, block: options.block };
+    return ptxProfileWorkload(agent, spec, declared, launch);
+  }
+  throw usage(`unknown workload "${spec}"; use scatter or ptx:<file>:<kernel>`);
+}
+
+function usage(what: string): KreplayError {
+  return new KreplayError({ packageName: 'cli', component: 'profile', message: `[cli] [profile] ${what}. See kreplay profile --help.` });
+}
+
+function formatValue(value: number, unit: string): string {
+  if (unit === 'nanosecond') return `${(value / 1000).toFixed(3)} us`;
+  if (unit === 'percent') return `${value.toFixed(2)} %`;
+  if (Math.abs(value) >= 1e6) return `${value.toExponential(4)} ${unit}`;
+  return `${Number(value.toFixed(4))} ${unit}`;
+}
+
+/** The terminal form of a profile report: one block per dispatch. */
+export function describeProfile(report: ProfileReport): string {
+  const width = Math.max(...report.metrics.map((metric) => metric.length));
+  const lines = [`${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch, strategy ${report.strategy}; CUPTI setup ${report.setupMs.toFixed(1)} ms`];
+  for (const row of report.dispatches) {
+    lines.push(`dispatch ${row.dispatch}: ${row.passes} passes, ${row.wallMs.toFixed(2)} ms wall, ${row.bytesCopied} bytes copied${row.replayed ? '' : ' (not replayed)'}`);
+    if (row.declineReason) lines.push(`  declined: ${row.declineReason}`);
+    if (row.error) lines.push(`  error: ${row.error}`);
+    for (const metric of report.metrics) {
+      const value = row.metrics?.[metric];
+      lines.push(`  ${metric.padEnd(width)}  ${value === undefined ? '-' : formatValue(value, report.units[metric] ?? '')}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,100 @@
+import { readFileSync } from 'node:fs';
+import { InvalidArgumentError } from 'commander';
+import { createScatterWorkload } from '@kreplay/bench';
+import type { Access, Agent, DeviceAllocation, KernelArguments, KernelDescriptor, KernelLaunch, KernelParameter, ParameterType } from '@kreplay/native';
+import { parseByteSize } from './byte-size.js';
+
+/** One declared argument of a PTX kernel: `name=type:access:value` (a pointer's value is the bytes to allocate). */
+export interface DeclaredArgument {
+  readonly name: string;
+  readonly type: ParameterType;
+  readonly access?: Access;
+  /** A scalar's value, or a pointer's allocation size in bytes. */
+  readonly value: number;
+}
+
+/** What `kreplay profile` dispatches: a kernel, its arguments, its launch shape, and its memory. */
+export interface ProfileWorkload {
+  readonly description: string;
+  dispatch(index: number): { readonly kernel: KernelDescriptor; readonly args: KernelArguments; readonly launch?: KernelLaunch };
+  free(): void;
+}
+
+const types: readonly ParameterType[] = ['pointer', 'u32', 'u64', 'f32', 'f64'];
+const accesses: readonly Access[] = ['read', 'write', 'readwrite', 'unknown'];
+
+/** Parses `--arg name=type:access:value` (`data=pointer:readwrite:64MiB`, `count=u32::1048576`). */
+export function parseDeclaredArgument(text: string, previous: readonly DeclaredArgument[] = []): DeclaredArgument[] {
+  const match = /^([A-Za-z_][A-Za-z0-9_]*)=([a-z0-9]+):([a-z]*):(.+)$/.exec(text);
+  const type = match?.[2] as ParameterType | undefined;
+  if (!match || type === undefined || !types.includes(type)) {
+    throw new InvalidArgumentError(`"${text}" is not name=type:access:value with type ${types.join('|')} (e.g. data=pointer:readwrite:64MiB, count=u32::1048576).`);
+  }
+  const access = (match[3] || undefined) as Access | undefined;
+  if (access !== undefined && (!accesses.includes(access) || type !== 'pointer')) {
+    throw new InvalidArgumentError(`"${text}": access ${access} ${type === 'pointer' ? `is not one of ${accesses.join('|')}` : 'is for pointers only'}.`);
+  }
+  const value = type === 'pointer' ? parseByteSize(match[4]!) : Number(match[4]);
+  if (!Number.isFinite(value)) throw new InvalidArgumentError(`"${text}": ${match[4]} is not a number.`);
+  return [...previous, { name: match[1]!, type, ...(access && { access }), value }];
+}
+
+/** Reads declared arguments from a JSON file: `[{ "name", "type", "access"?, "value" }]` (a pointer's value may be "64MiB"). */
+export function readDeclaredArguments(path: string): DeclaredArgument[] {
+  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+  if (!Array.isArray(parsed)) throw new InvalidArgumentError(`${path} does not hold an array of arguments.`);
+  return parsed.reduce<DeclaredArgument[]>((all, entry: Record<string, unknown>) => {
+    const value = entry['type'] === 'pointer' && typeof entry['value'] === 'number' ? `${entry['value']}` : String(entry['value']);
+    return parseDeclaredArgument(`${String(entry['name'])}=${String(entry['type'])}:${String(entry['access'] ?? '')}:${value}`, all);
+  }, []);
+}
+
+/** Parses `x,y,z` (missing components are 1). */
+export function parseDimensions(text: string): [number, number, number] {
+  const parts = text.split(',').map(Number);
+  if (parts.length < 1 || parts.length > 3 || parts.some((part) => !Number.isSafeInteger(part) || part < 1)) {
+    throw new InvalidArgumentError(`"${text}" is not x[,y[,z]] of positive integers.`);
+  }
+  return [parts[0]!, parts[1] ?? 1, parts[2] ?? 1];
+}
+
+/** The scatter workload of @kreplay/bench: one scatter-write kernel per dispatch, the seed changing with it. */
+export async function scatterProfileWorkload(agent: Agent, options: { footprintBytes: number; writeFraction: number; inputShare: number }): Promise<ProfileWorkload> {
+  const workload = await createScatterWorkload(agent, options);
+  return {
+    description: `scatter (${options.footprintBytes} bytes, write fraction ${options.writeFraction}, input share ${options.inputShare})`,
+    dispatch: (index) => workload.dispatch(index),
+    free: () => workload.free(),
+  };
+}
+
+/** `ptx:<file>:<kernel>` with declared arguments: pointers get fresh allocations of their size, filled with a pattern. */
+export async function ptxProfileWorkload(agent: Agent, spec: string, declared: readonly DeclaredArgument[], launch: KernelLaunch): Promise<ProfileWorkload> {
+  const [, path, name] = /^ptx:(.+):([^:]+)$/.exec(spec) ?? [];
+  if (path === undefined || name === undefined) throw new InvalidArgumentError(`"${spec}" is not ptx:<file>:<kernel>.`);
+  const parameters: KernelParameter[] = declared.map(({ name: parameter, type, access }) => ({ name: parameter, type, ...(access && { access }) }));
+  const kernel = await agent.runtime.loadKernel({ path, name, parameters });
+  const allocations: DeviceAllocation[] = [];
+  const args: Record<string, number> = {};
+  const queue = agent.createQueue();
+  try {
+    for (const argument of declared) {
+      if (argument.type !== 'pointer') {
+        args[argument.name] = argument.value;
+        continue;
+      }
+      const allocation = agent.allocate(argument.value);
+      allocations.push(allocation);
+      queue.enqueueKernel(agent.runtime.kernels.fill, { destination: allocation.address, bytes: allocation.bytes, value: 0x3f800000 + allocations.length });
+      args[argument.name] = allocation.address;
+    }
+    await queue.synchronize();
+  } finally {
+    await queue.dispose();
+  }
+  return {
+    description: `${name} from ${path}, grid ${launch.grid.join('x')}, block ${launch.block.join('x')}`,
+    dispatch: () => ({ kernel, args, launch }),
+    free: () => allocations.forEach((allocation) => allocation.free()),
+  };
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { ArgumentError, DriverError, openRuntime, UnsupportedError } from '@kreplay/native';
+import type { Queue, Runtime } from '@kreplay/native';
+import { cuptiPasses } from './cupti-passes.js';
+
+/** A stand-in for a cuda runtime's profiler: records the calls, answers like CUPTI after 3 passes. */
+function fakeCudaRuntime(passCount: number, failure?: DriverError) {
+  const calls: string[] = [];
+  let dispatch = 0;
+  const agents = [{ id: 0 }];
+  const session = {
+    metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'],
+    passCount,
+    plan: { chip: 'GH100', passCount, configImageBytes: 1, units: ['nanosecond', 'byte'] },
+    beginPass: (queue: Queue, pass: number) => calls.push(`begin ${queue.id} ${pass}`),
+    endPass: (queue: Queue, pass: number) => {
+      calls.push(`end ${queue.id} ${pass}`);
+      if (pass === passCount) dispatch += 1;
+    },
+    lastResult: () => {
+      if (failure) throw failure;
+      return { dispatch, values: { 'gpu__time_duration.sum': 1000 * dispatch, 'dram__bytes_write.sum': 4096 } };
+    },
+    dispose: async () => void calls.push('dispose'),
+  };
+  const runtime = { driver: 'cuda', agents, profiler: { createSession: async () => session } } as unknown as Runtime;
+  const queue = (id: number) => ({ id, agent: agents[0] }) as unknown as Queue;
+  return { runtime, calls, queue };
+}
+
+describe('cuptiPasses', () => {
+  it('needs the cuda driver', async () => {
+    await using runtime = await openRuntime({ driver: 'host', host: { deviceMemoryBytes: 1 << 20, threads: 1 } });
+    const error = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'] }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(UnsupportedError);
+    expect((error as Error).message).toMatch(/^\[replay\] \[cupti-passes\] CUPTI counters need the cuda driver, not host\./);
+    await expect(cuptiPasses({ runtime: {} as Runtime, metrics: [] })).rejects.toBeInstanceOf(ArgumentError);
+  });
+
+  it("takes CUPTI's pass count, brackets each pass and collects the dispatch's values", async () => {
+    const { runtime, calls, queue } = fakeCudaRuntime(3);
+    const provider = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'] });
+    const first = queue(7);
+    expect(provider.name).toBe('cupti(gpu__time_duration.sum,dram__bytes_write.sum)');
+    expect(provider.passCount({ queue: first } as never)).toBe(3);
+    for (const pass of [1, 2, 3]) {
+      provider.beginPass(pass, first);
+      provider.endPass(pass, first);
+    }
+    expect(calls).toEqual(['begin 7 1', 'end 7 1', 'begin 7 2', 'end 7 2', 'begin 7 3', 'end 7 3']);
+    expect(provider.collect(first, [1, 2, 3])).toEqual({
+      chip: 'GH100',
+      passes: 3,
+      metrics: { 'gpu__time_duration.sum': 1000, 'dram__bytes_write.sum': 4096 },
+      units: { 'gpu__time_duration.sum': 'nanosecond', 'dram__bytes_write.sum': 'byte' },
+    });
+    expect(provider.collect(first, [1])).toMatchObject({ metrics: null, error: { code: 'incomplete' } });
+    await provider.dispose();
+    expect(calls.at(-1)).toBe('dispose');
+  });
+
+  it('refuses overlapping windows on one agent and reports CUPTI failures as data', async () => {
+    const failure = new DriverError({ packageName: 'native', component: 'profiler', driver: 'cuda', agentId: 0, operation: 'profiler-decode', code: 'CUPTI_ERROR_UNKNOWN', message: 'decode failed' });
+    const { runtime, queue } = fakeCudaRuntime(1, failure);
+    const provider = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'] });
+    const [first, second] = [queue(1), queue(2)];
+    provider.beginPass(1, first);
+    expect(() => provider.beginPass(1, second)).toThrow(/queue 2 began a window while queue 1 of agent 0 is in one/);
+    provider.endPass(1, first);
+    expect(provider.collect(first, [1])).toMatchObject({ passes: 1, metrics: null, error: { code: 'CUPTI_ERROR_UNKNOWN' } });
+    provider.beginPass(1, second);
+  });
+});

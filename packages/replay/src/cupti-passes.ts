@@ -1,0 +1,121 @@
+import { DriverError, UnsupportedError } from '@kreplay/native';
+import type { ProfilerSession, Queue, Runtime } from '@kreplay/native';
+import type { PassProvider } from './pass-provider.js';
+import { passProviderSpecificationVersion } from './pass-provider.js';
+import { describeValue, replayArgumentError } from './validate.js';
+
+/** Options of {@link cuptiPasses}. */
+export interface CuptiPassesOptions {
+  /** A runtime of the cuda driver. */
+  readonly runtime: Runtime;
+  /** CUPTI metric names, e.g. `gpu__time_duration.sum`, `dram__throughput.avg.pct_of_peak_sustained_elapsed`. */
+  readonly metrics: readonly string[];
+  /** The agents to profile (default: all); a dispatch on another agent runs once, with nothing collected. */
+  readonly agentIds?: readonly number[];
+}
+
+/** What {@link cuptiPasses} collects for one dispatch. */
+export interface CuptiCollected {
+  /** CUPTI's chip name, e.g. `GH100`. */
+  readonly chip: string;
+  /** The passes CUPTI needs for the metrics (1: no replay). */
+  readonly passes: number;
+  /** Each metric's value; null when they could not be collected (see `error`). */
+  readonly metrics: Readonly<Record<string, number>> | null;
+  /** Each metric's unit (`nanosecond`, `percent`, ...). */
+  readonly units: Readonly<Record<string, string>>;
+  /** Why there are no values: e.g. the dispatch ran once (declined) or a pass failed, or a CUPTI error. */
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** A pass provider whose `collect` returns {@link CuptiCollected}; dispose it to stop profiling. */
+export interface CuptiPassProvider extends PassProvider {
+  collect(queue: Queue, completedPasses: readonly number[]): CuptiCollected;
+  /** The profiler sessions by agent id. */
+  readonly sessions: ReadonlyMap<number, ProfilerSession>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Real hardware counters per pass on NVIDIA: CUPTI's range profiler in user replay, one user range
+ * around each dispatch. The number of passes is CUPTI's (from the metrics' config image); kreplay's
+ * snapshot restores memory between passes, and each pass starts with a flushed L2 and an idle device.
+ * Windows of one agent must not overlap (CUPTI profiles the whole context): run dispatches of one
+ * agent one at a time, as the CLI and the bench do.
+ * @throws {ArgumentError} (as a rejection) for options that are not a cuda runtime and metric names.
+ * @throws {UnsupportedError} (as a rejection) when CUPTI cannot be loaded.
+ * @throws {DriverError} (as a rejection) for an unknown metric or a device CUPTI cannot profile.
+ */
+export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPassProvider> {
+  const { runtime, metrics } = options ?? ({} as CuptiPassesOptions);
+  const profiler = runtime?.profiler;
+  if (profiler === undefined) {
+    if (runtime?.driver !== undefined && runtime.driver !== 'cuda') {
+      throw new UnsupportedError({
+        packageName: 'replay',
+        component: 'cupti-passes',
+        driver: runtime.driver,
+        feature: 'counters',
+        message: `[replay] [cupti-passes] CUPTI counters need the cuda driver, not ${runtime.driver}. Open the runtime with { driver: 'cuda' } on an NVIDIA GPU.`,
+      });
+    }
+    throw replayArgumentError('cupti-passes', 'runtime', `runtime is ${describeValue(runtime)}, not a cuda Runtime`, "Pass the Runtime openRuntime({ driver: 'cuda' }) returned");
+  }
+  const agentIds = options.agentIds ?? runtime.agents.map((agent) => agent.id);
+  const sessions = new Map<number, ProfilerSession>();
+  try {
+    for (const agentId of agentIds) sessions.set(agentId, await profiler.createSession({ agentId, metrics }));
+  } catch (error) {
+    await Promise.all([...sessions.values()].map((session) => session.dispose()));
+    throw error;
+  }
+  const first = sessions.values().next().value as ProfilerSession;
+  const names = first.metrics;
+  /** The queue whose window a session's agent is in, so that two windows never overlap on one context. */
+  const active = new Map<number, Queue>();
+  const sessionOf = (queue: Queue) => sessions.get(queue.agent.id);
+  const units = (session: ProfilerSession) => Object.fromEntries(names.map((name, index) => [name, session.plan.units[index] ?? '']));
+  return {
+    specificationVersion: passProviderSpecificationVersion,
+    name: `cupti(${names.join(',')})`,
+    sessions,
+    passCount: (dispatch) => sessionOf(dispatch.queue)?.passCount ?? 1,
+    beginPass(pass, queue) {
+      const session = sessionOf(queue);
+      if (session === undefined) return;
+      const owner = active.get(queue.agent.id);
+      if (pass === 1 && owner !== undefined && owner !== queue) {
+        throw new Error(`[replay] [cupti-passes] queue ${queue.id} began a window while queue ${owner.id} of agent ${queue.agent.id} is in one. CUPTI profiles the whole context: dispatch on one queue of an agent at a time.`);
+      }
+      active.set(queue.agent.id, queue);
+      session.beginPass(queue, pass);
+    },
+    endPass(pass, queue) {
+      sessionOf(queue)?.endPass(queue, pass);
+    },
+    collect(queue, completedPasses) {
+      const session = sessionOf(queue);
+      if (active.get(queue.agent.id) === queue) active.delete(queue.agent.id);
+      if (session === undefined) {
+        return { chip: '', passes: 1, metrics: null, units: {}, error: { code: 'not-profiled', message: `agent ${queue.agent.id} is not profiled` } };
+      }
+      const base = { chip: session.plan.chip, passes: session.passCount, units: units(session) };
+      const missing = Array.from({ length: session.passCount }, (_, index) => index + 1).filter((pass) => !completedPasses.includes(pass));
+      if (missing.length > 0) {
+        const message = `passes ${missing.join(', ')} of ${session.passCount} did not complete (the dispatch was declined and ran once, or a pass failed)`;
+        return { ...base, metrics: null, error: { code: 'incomplete', message } };
+      }
+      try {
+        const result = session.lastResult();
+        if (result === null) return { ...base, metrics: null, error: { code: 'no-result', message: 'CUPTI produced no result' } };
+        return { ...base, metrics: result.values };
+      } catch (error) {
+        if (error instanceof DriverError) return { ...base, metrics: null, error: { code: error.code, message: error.message } };
+        throw error;
+      }
+    },
+    async dispose() {
+      await Promise.all([...sessions.values()].map((session) => session.dispose()));
+    },
+  };
+}
