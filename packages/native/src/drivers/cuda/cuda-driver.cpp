@@ -28,38 +28,17 @@ CudaDriver::~CudaDriver() {
   shutdown();
 }
 
-std::vector<std::shared_ptr<CudaQueue>> CudaDriver::liveQueues(std::int64_t agent) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<std::shared_ptr<CudaQueue>> live;
-  std::vector<QueueEntry> kept;
-  for (auto& entry : queues_) {
-    auto queue = entry.queue.lock();
-    if (!queue) continue;
-    kept.push_back(entry);
-    if (agent < 0 || entry.agent == agent) live.push_back(std::move(queue));
-  }
-  queues_.swap(kept);
-  return live;
-}
-
 std::function<void()> CudaDriver::agentFence(std::uint32_t agent) {
-  std::vector<std::function<void()>> fences;
-  for (const auto& queue : liveQueues(agent)) fences.push_back(queue->fence());
-  return [fences = std::move(fences)] {
-    for (const auto& fence : fences) fence();
-  };
+  return queues_.fence(agent);
 }
 
 void CudaDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
-  std::vector<std::function<void()>> fences;
-  for (const auto& queue : liveQueues(agent)) fences.push_back(queue->fence());
-  releases_.add(std::move(fences), std::move(release));
+  releases_.add(queues_.fences(agent), std::move(release));
 }
 
 std::shared_ptr<Queue> CudaDriver::createQueue(std::uint32_t agent) {
   auto queue = std::make_shared<CudaQueue>(context_, agent);
-  std::lock_guard<std::mutex> lock(mutex_);
-  queues_.push_back({agent, queue});
+  queues_.add(agent, queue);
   return queue;
 }
 
@@ -116,7 +95,7 @@ void CudaDriver::shutdown() {
     if (shutDown_) return;
     shutDown_ = true;
   }
-  for (const auto& queue : liveQueues(-1)) queue->shutdown();
+  for (const auto& queue : queues_.live(-1)) queue->shutdown();
   // Checkpoints hold device and host memory of CUPTI's own: freed once no queue can use them.
   std::vector<std::weak_ptr<CudaCheckpointSession>> checkpoints;
   {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/driver.hpp"
+#include "core/queue-registry.hpp"
 #include "drivers/cuda/cuda-checkpoint.hpp"
 #include "drivers/cuda/cuda-driver-context.hpp"
 #include "drivers/cuda/cuda-profiler-session.hpp"
@@ -56,13 +57,8 @@ class CudaDriver : public Driver {
   void shutdown() override;
 
  private:
-  struct QueueEntry {
-    std::uint32_t agent;
-    std::weak_ptr<CudaQueue> queue;
-  };
   CudaDevice& device(std::uint32_t agent) const { return *context_->devices.at(agent); }
   std::uint64_t freeBytes(std::uint32_t agent);
-  std::vector<std::shared_ptr<CudaQueue>> liveQueues(std::int64_t agent);
   /** Runs `release` once every live queue of `agent` (-1: all) has run the work enqueued so far. */
   void releaseAfterQueues(std::int64_t agent, std::function<void()> release);
   void releaseBlock(const CudaMemoryBlock& block);
@@ -71,7 +67,7 @@ class CudaDriver : public Driver {
   std::vector<AgentDescription> agents_;
   std::string version_;
   std::mutex mutex_;
-  std::vector<QueueEntry> queues_;
+  QueueRegistry<CudaQueue> queues_;
   std::vector<std::weak_ptr<CudaCheckpointSession>> checkpoints_;
   std::vector<std::weak_ptr<CudaProfilerSession>> profilers_;
   CudaReleaseWorker releases_;

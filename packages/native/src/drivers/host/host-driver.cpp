@@ -49,7 +49,7 @@ void HostDriver::freeHost(std::uint64_t address) {
 }
 
 void HostDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
-  const auto queues = liveQueues(agent);
+  const auto queues = queues_.live(agent);
   auto remaining = std::make_shared<std::atomic<std::size_t>>(queues.size() + 1);
   auto shared = std::make_shared<std::function<void()>>(std::move(release));
   const auto passed = [remaining, shared] {
@@ -74,32 +74,13 @@ void HostDriver::write(std::uint32_t, std::uint64_t address, const std::uint8_t*
   if (bytes > 0) std::memcpy(pointerOf(address), source, bytes);
 }
 
-std::vector<std::shared_ptr<HostQueue>> HostDriver::liveQueues(std::int64_t agent) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<std::shared_ptr<HostQueue>> live;
-  std::vector<QueueEntry> kept;
-  for (auto& entry : queues_) {
-    auto queue = entry.queue.lock();
-    if (!queue) continue;
-    kept.push_back(entry);
-    if (agent < 0 || entry.agent == agent) live.push_back(std::move(queue));
-  }
-  queues_.swap(kept);
-  return live;
-}
-
 std::function<void()> HostDriver::agentFence(std::uint32_t agent) {
-  std::vector<std::function<void()>> fences;
-  for (const auto& queue : liveQueues(agent)) fences.push_back(queue->fence());
-  return [fences = std::move(fences)] {
-    for (const auto& fence : fences) fence();
-  };
+  return queues_.fence(agent);
 }
 
 std::shared_ptr<Queue> HostDriver::createQueue(std::uint32_t agent) {
   auto queue = std::make_shared<HostQueue>(context_, agent);
-  std::lock_guard<std::mutex> lock(mutex_);
-  queues_.push_back({agent, queue});
+  queues_.add(agent, queue);
   return queue;
 }
 
@@ -109,7 +90,7 @@ void HostDriver::shutdown() {
     if (shutDown_) return;
     shutDown_ = true;
   }
-  for (const auto& queue : liveQueues(-1)) queue->shutdown();
+  for (const auto& queue : queues_.live(-1)) queue->shutdown();
   std::unique_lock<std::shared_mutex> guard(memoryGuard_);  // waits for reads and writes in flight
   hostBuffers_.freeAll();
   context_->release();

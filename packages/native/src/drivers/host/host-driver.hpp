@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/driver.hpp"
+#include "core/queue-registry.hpp"
 #include "drivers/host/host-buffers.hpp"
 #include "drivers/host/host-context.hpp"
 #include "drivers/host/host-queue.hpp"
@@ -40,11 +41,6 @@ class HostDriver : public Driver {
   void shutdown() override;
 
  private:
-  struct QueueEntry {
-    std::uint32_t agent;
-    std::weak_ptr<HostQueue> queue;
-  };
-  std::vector<std::shared_ptr<HostQueue>> liveQueues(std::int64_t agent);
   /** Runs `release` once every live queue of `agent` (-1: all) has run the work enqueued so far. */
   void releaseAfterQueues(std::int64_t agent, std::function<void()> release);
 
@@ -52,7 +48,7 @@ class HostDriver : public Driver {
   std::vector<AgentDescription> agents_;
   HostBuffers hostBuffers_;
   std::mutex mutex_;
-  std::vector<QueueEntry> queues_;
+  QueueRegistry<HostQueue> queues_;
   std::atomic<bool> shutDown_{false};
   std::shared_mutex memoryGuard_;  // read/write hold it shared; shutdown takes it before freeing memory
 };

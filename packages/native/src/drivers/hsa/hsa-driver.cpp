@@ -80,7 +80,7 @@ void HsaDriver::freeHost(std::uint64_t address) {
 }
 
 void HsaDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
-  const auto queues = liveQueues(agent);
+  const auto queues = queues_.live(agent);
   auto remaining = std::make_shared<std::atomic<std::size_t>>(queues.size() + 1);
   auto shared = std::make_shared<std::function<void()>>(std::move(release));
   const auto passed = [remaining, shared] {
@@ -141,32 +141,13 @@ void HsaDriver::write(std::uint32_t agent, std::uint64_t address, const std::uin
   copyWithHost(agent, address, const_cast<std::uint8_t*>(source), bytes, false);
 }
 
-std::vector<std::shared_ptr<HsaQueue>> HsaDriver::liveQueues(std::int64_t agent) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<std::shared_ptr<HsaQueue>> live;
-  std::vector<QueueEntry> kept;
-  for (auto& entry : queues_) {
-    auto queue = entry.queue.lock();
-    if (!queue) continue;
-    kept.push_back(entry);
-    if (agent < 0 || entry.agent == agent) live.push_back(std::move(queue));
-  }
-  queues_.swap(kept);
-  return live;
-}
-
 std::function<void()> HsaDriver::agentFence(std::uint32_t agent) {
-  std::vector<std::function<void()>> fences;
-  for (const auto& queue : liveQueues(agent)) fences.push_back(queue->fence());
-  return [fences = std::move(fences)] {
-    for (const auto& fence : fences) fence();
-  };
+  return queues_.fence(agent);
 }
 
 std::shared_ptr<Queue> HsaDriver::createQueue(std::uint32_t agent) {
   auto queue = std::make_shared<HsaQueue>(context_, agent);
-  std::lock_guard<std::mutex> lock(mutex_);
-  queues_.push_back({agent, queue});
+  queues_.add(agent, queue);
   return queue;
 }
 
@@ -176,7 +157,7 @@ void HsaDriver::shutdown() {
     if (shutDown_) return;
     shutDown_ = true;
   }
-  for (const auto& queue : liveQueues(-1)) queue->shutdown();
+  for (const auto& queue : queues_.live(-1)) queue->shutdown();
   std::unique_lock<std::shared_mutex> guard(memoryGuard_);  // waits for reads and writes in flight
   context_->release();
   runtime_.api().hsa_shut_down();

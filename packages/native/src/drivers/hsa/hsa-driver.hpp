@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/driver.hpp"
+#include "core/queue-registry.hpp"
 #include "drivers/driver-registry.hpp"
 #include "drivers/hsa/hsa-context.hpp"
 #include "drivers/hsa/hsa-queue.hpp"
@@ -44,11 +45,6 @@ class HsaDriver : public Driver {
   void shutdown() override;
 
  private:
-  struct QueueEntry {
-    std::uint32_t agent;
-    std::weak_ptr<HsaQueue> queue;
-  };
-  std::vector<std::shared_ptr<HsaQueue>> liveQueues(std::int64_t agent);
   void releaseAfterQueues(std::int64_t agent, std::function<void()> release);
   /** Copies between device memory and unregistered host memory, waiting for the copy. */
   void copyWithHost(std::uint32_t agent, std::uint64_t device, std::uint8_t* host, std::uint64_t bytes,
@@ -59,7 +55,7 @@ class HsaDriver : public Driver {
   std::vector<AgentDescription> agents_;
   std::string version_;
   std::mutex mutex_;
-  std::vector<QueueEntry> queues_;
+  QueueRegistry<HsaQueue> queues_;
   std::atomic<bool> shutDown_{false};
   std::shared_mutex memoryGuard_;  // read/write hold it shared; shutdown takes it before freeing memory
 };
