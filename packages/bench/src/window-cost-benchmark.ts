@@ -18,6 +18,8 @@ export interface WindowCostOptions {
 /** The window's cost for one strategy. */
 export interface WindowCost {
   readonly strategy: string;
+  /** Whether the window timed its phases with device events (the engine's `phaseTimings`). */
+  readonly phaseTimings: boolean;
   /** A replayed dispatch with two passes, waited for. */
   readonly windowMicroseconds: number;
   /** What replay adds to running the dispatch once: the window minus one bare dispatch. */
@@ -42,7 +44,8 @@ export interface WindowCostResult {
 
 /**
  * Measures the fixed per-dispatch cost of the replay window (a tiny footprint, two passes, no
- * verification) for each shipped strategy, and its ratio to a bare dispatch of the same kernel.
+ * verification) for each shipped strategy, with and without device timing of its phases, and its
+ * ratio to a bare dispatch of the same kernel.
  * A benchmark: it reports what it measured.
  */
 export async function measureWindowCost(runtime: Runtime, options: WindowCostOptions = {}): Promise<WindowCostResult> {
@@ -70,10 +73,13 @@ export async function measureWindowCost(runtime: Runtime, options: WindowCostOpt
     queue.enqueueKernel(kernel, args);
     return queue.synchronize();
   };
-  const engines = strategyNames.map((name) => {
-    const strategy = strategyByName(name, { tier: 'device' });
-    return { name, strategy, engine: createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(2) }) };
-  });
+  const engines = strategyNames.flatMap((name) =>
+    [true, false].map((phaseTimings) => {
+      const strategy = strategyByName(name, { tier: 'device' });
+      const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(2), phaseTimings });
+      return { name, phaseTimings, strategy, engine };
+    }),
+  );
   try {
     // Bare and windowed timings alternate, so drift of a shared machine hits every column alike.
     const bareSamples: number[] = [];
@@ -91,10 +97,11 @@ export async function measureWindowCost(runtime: Runtime, options: WindowCostOpt
     }
     const bareDispatchMicroseconds = median(bareSamples);
     const passesWithoutReplayMicroseconds = median(twoPassSamples);
-    const strategies: WindowCost[] = engines.map(({ name }, index) => {
+    const strategies: WindowCost[] = engines.map(({ name, phaseTimings }, index) => {
       const windowMicroseconds = median(windowSamples[index]!);
       return {
         strategy: name,
+        phaseTimings,
         windowMicroseconds,
         overheadMicroseconds: windowMicroseconds - bareDispatchMicroseconds,
         fixedMicroseconds: windowMicroseconds - passesWithoutReplayMicroseconds,

@@ -25,6 +25,12 @@ export interface ReplayEngineOptions {
   readonly quiesce?: QuiesceMode;
   /** `off` (default), `restore` (every pass starts from identical memory) or `full` (plus identical pass outputs). */
   readonly verify?: VerifyMode;
+  /**
+   * Time each phase (capture, passes, restores) on the device clock with events around it (default
+   * true). Off, a window enqueues no events of its own, which saves their cost per dispatch; the
+   * result's phase timings are then empty and only wall time is measured.
+   */
+  readonly phaseTimings?: boolean;
 }
 
 /** {@link ReplayEngineOptions} with defaults filled in. */
@@ -38,7 +44,7 @@ export function resolveEngineOptions(options: ReplayEngineOptions): ResolvedEngi
   if (typeof options !== 'object' || options === null) {
     throw invalid('options', `options is ${describeValue(options)}, not an object`, 'Pass { runtime, tracker, staging, strategy, passes }');
   }
-  const { runtime, tracker, staging, strategy, passes, quiesce = 'queue', verify = 'off' } = options;
+  const { runtime, tracker, staging, strategy, passes, quiesce = 'queue', verify = 'off', phaseTimings = true } = options;
   if (!hasMethods(runtime, ['allocateHost', 'onMemoryEvent'])) {
     throw invalid('runtime', `runtime is ${describeValue(runtime)}, not a Runtime`, 'Pass the Runtime that openRuntime() returned');
   }
@@ -69,7 +75,10 @@ export function resolveEngineOptions(options: ReplayEngineOptions): ResolvedEngi
   if (verify !== 'off' && verify !== 'restore' && verify !== 'full') {
     throw invalid('verify', `verify is ${describeValue(verify)}`, "Use 'off' (the default), 'restore' or 'full'");
   }
-  return { runtime, tracker, staging, strategy, passes, quiesce, verify };
+  if (typeof phaseTimings !== 'boolean') {
+    throw invalid('phaseTimings', `phaseTimings is ${describeValue(phaseTimings)}`, 'Use true (the default) or false');
+  }
+  return { runtime, tracker, staging, strategy, passes, quiesce, verify, phaseTimings };
 }
 
 function invalid(argument: string, what: string, fix: string) {

@@ -179,4 +179,18 @@ describe('declines on the host driver run the dispatch exactly once', () => {
     await engine.dispose();
     for (const allocation of [buffer, source, onceBuffer, onceSource]) allocation!.free();
   });
+
+  it('with phaseTimings off, enqueues no events of its own and still replays exactly', async () => {
+    const strategy = dirtyPagesStrategy({ tier: 'device' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full', phaseTimings: false });
+    const [[buffer, source], [onceBuffer, onceSource]] = await twinBuffers([64 * 1024, 4096], 7);
+    const queue = setup.agent.createQueue();
+    const result = await engine.dispatch({ queue, kernel: setup.runtime.kernels.scatterWrite, args: scatterArgs(buffer!, source!) });
+    await runDirectly(queue, setup.runtime.kernels.scatterWrite, scatterArgs(onceBuffer!, onceSource!));
+    expect(result).toMatchObject({ replayed: true, passes: 3, verified: true });
+    expect(result.timings).toMatchObject({ captureMs: null, passMs: [], restoreMs: [] });
+    expectSameBytes(await readAll(setup.agent, [buffer!, source!]), await readAll(setup.agent, [onceBuffer!, onceSource!]));
+    await engine.dispose();
+    await expect(async () => createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(2), phaseTimings: 'yes' as never })).rejects.toThrow(/phaseTimings/);
+  });
 });

@@ -22,11 +22,12 @@ export type BatchOutcome =
  * plug-in hook, a rejected argument), the queue is drained before rethrowing, so nothing of the
  * window is still running.
  */
-export async function runPhases(queue: Queue, phases: readonly WindowPhase[], from: number): Promise<BatchOutcome> {
+export async function runPhases(queue: Queue, phases: readonly WindowPhase[], from: number, timed = true): Promise<BatchOutcome> {
   const progress = new PhaseProgress();
+  const record = () => (timed ? queue.recordEvent() : undefined);
   try {
     progress.begin(queue);
-    let previous = queue.recordEvent();
+    let previous = record();
     for (let index = from; index < phases.length; index += 1) {
       const step = phases[index]!;
       if (step.skipped) continue;
@@ -34,7 +35,7 @@ export async function runPhases(queue: Queue, phases: readonly WindowPhase[], fr
       step.completed = false;
       step.enqueue();
       progress.end(queue, index);
-      step.end = previous = queue.recordEvent();
+      step.end = previous = record();
     }
   } catch (error) {
     await queue.synchronize().catch(() => undefined);

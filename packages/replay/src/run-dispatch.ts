@@ -55,7 +55,7 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
     }
     const claim = dispatchClaim(queue.id, resolution, decline, snapshot, plan?.ranges ?? []);
     held ??= await engine.lock.acquire(claim);
-    const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers };
+    const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings };
     let window: WindowOutcome | undefined;
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);

@@ -17,6 +17,8 @@ export interface PassTarget {
   readonly provider: PassProvider;
   /** Where the window's verification hashes get their host buffers. */
   readonly buffers: HashBufferPool;
+  /** Whether phases are timed with device events. */
+  readonly phaseTimings: boolean;
 }
 
 /** Everything one replay window needs. */

@@ -35,7 +35,7 @@ export function calibrateCommand(io: CliIo): Command {
       }
       io.stdout(`  bare dispatch (tiny kernel, waited for): ${window.bareDispatchMicroseconds.toFixed(1)} us\n`);
       for (const cost of window.strategies) {
-        io.stdout(`  replay window, ${cost.strategy}, 2 passes: ${cost.windowMicroseconds.toFixed(1)} us `);
+        io.stdout(`  replay window, ${cost.strategy}, 2 passes${cost.phaseTimings ? ', phases timed' : ''}: ${cost.windowMicroseconds.toFixed(1)} us `);
         io.stdout(`(fixed ${cost.fixedMicroseconds.toFixed(1)} us beyond its two passes; ${cost.ratioToBareDispatch.toFixed(2)}x a bare dispatch)\n`);
       }
     });
