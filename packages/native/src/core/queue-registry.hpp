@@ -2,6 +2,7 @@
 // and shutdown walk over. Every driver keeps one.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -38,6 +39,24 @@ class QueueRegistry {
     std::vector<std::function<void()>> fences;
     for (const auto& queue : live(agent)) fences.push_back(queue->fence());
     return fences;
+  }
+
+  /**
+   * Runs `release` once every live queue of `agent` (every agent when negative) has reached the point
+   * it is at now; on a thread of the last queue to get there, or at once when there is none. Needs
+   * `QueueType::enqueueControl(std::function<void()>)`, false when the queue has stopped.
+   */
+  void releaseAfter(std::int64_t agent, std::function<void()> release) {
+    const auto queues = live(agent);
+    auto remaining = std::make_shared<std::atomic<std::size_t>>(queues.size() + 1);
+    auto shared = std::make_shared<std::function<void()>>(std::move(release));
+    const auto passed = [remaining, shared] {
+      if (remaining->fetch_sub(1) == 1) (*shared)();
+    };
+    for (const auto& queue : queues) {
+      if (!queue->enqueueControl(passed)) passed();
+    }
+    passed();
   }
 
   /** A function that blocks until the work enqueued so far on every queue of `agent` has run. */

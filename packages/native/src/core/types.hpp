@@ -57,6 +57,21 @@ inline std::uint64_t addressOf(const void* pointer) {
   return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(pointer));
 }
 
+/** The double whose bits are `bits` (an f64 kernel argument). */
+inline double doubleOf(std::uint64_t bits) {
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+/** The float whose bits are the low 32 of `bits` (an f32 kernel argument). */
+inline float floatOf(std::uint64_t bits) {
+  const auto low = static_cast<std::uint32_t>(bits);
+  float value;
+  std::memcpy(&value, &low, sizeof value);
+  return value;
+}
+
 inline std::uint64_t loadWord(const std::uint8_t* pointer) {
   std::uint64_t word;
   std::memcpy(&word, pointer, sizeof word);

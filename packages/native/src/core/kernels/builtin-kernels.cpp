@@ -1,25 +1,8 @@
 #include "core/kernels/builtin-kernels.hpp"
 
-#include <cstring>
+#include "core/types.hpp"
 
 namespace kreplay {
-
-namespace {
-
-double doubleOf(std::uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-float floatOf(std::uint64_t bits) {
-  const auto low = static_cast<std::uint32_t>(bits);
-  float value;
-  std::memcpy(&value, &low, sizeof value);
-  return value;
-}
-
-}  // namespace
 
 std::size_t builtinKernelArgumentCount(int kernel) {
   switch (static_cast<BuiltinKernel>(kernel)) {

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/kernels/builtin-kernel-memory.hpp"
+#include "core/types.hpp"
 #include "drivers/cuda/cuda-launch.hpp"
 #include "drivers/cuda/cuda-stream-work.hpp"
 
@@ -13,19 +14,6 @@ namespace {
 constexpr std::uint64_t kWarpPageBytes = 16 * 1024;
 constexpr std::uint64_t kWarpsPerBlock = KREPLAY_BLOCK_THREADS / 32;
 constexpr unsigned kStaticSharedLimit = 48 * 1024;
-
-double doubleOf(std::uint64_t bits) {
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-}
-
-float floatOf(std::uint64_t bits) {
-  const auto low = static_cast<std::uint32_t>(bits);
-  float value;
-  std::memcpy(&value, &low, sizeof value);
-  return value;
-}
 
 }  // namespace
 

@@ -35,7 +35,7 @@ MemoryInfo HostDriver::memoryInfo(std::uint32_t agent) {
 // Frees wait until the queues that could use the memory have passed this point (as cudaFree waits
 // for the device), so queued work never touches memory that was reused or returned to the system.
 void HostDriver::free(std::uint32_t agent, std::uint64_t address) {
-  releaseAfterQueues(agent, [context = context_, agent, address] {
+  queues_.releaseAfter(agent, [context = context_, agent, address] {
     if (agent < context->arenas.size()) context->arenas[agent]->release(address);
   });
 }
@@ -45,20 +45,7 @@ std::uint64_t HostDriver::allocateHost(std::uint64_t bytes, bool pinned) {
 }
 
 void HostDriver::freeHost(std::uint64_t address) {
-  releaseAfterQueues(-1, [this, address] { hostBuffers_.free(address); });
-}
-
-void HostDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
-  const auto queues = queues_.live(agent);
-  auto remaining = std::make_shared<std::atomic<std::size_t>>(queues.size() + 1);
-  auto shared = std::make_shared<std::function<void()>>(std::move(release));
-  const auto passed = [remaining, shared] {
-    if (remaining->fetch_sub(1) == 1) (*shared)();
-  };
-  for (const auto& queue : queues) {
-    if (!queue->enqueueControl(passed)) passed();
-  }
-  passed();
+  queues_.releaseAfter(-1, [this, address] { hostBuffers_.free(address); });
 }
 
 void HostDriver::read(std::uint32_t, std::uint64_t address, std::uint64_t bytes, std::uint8_t* destination) {

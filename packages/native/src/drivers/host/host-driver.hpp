@@ -41,8 +41,6 @@ class HostDriver : public Driver {
   void shutdown() override;
 
  private:
-  /** Runs `release` once every live queue of `agent` (-1: all) has run the work enqueued so far. */
-  void releaseAfterQueues(std::int64_t agent, std::function<void()> release);
 
   std::shared_ptr<HostContext> context_;
   std::vector<AgentDescription> agents_;

@@ -63,7 +63,7 @@ MemoryInfo HsaDriver::memoryInfo(std::uint32_t agent) {
 
 // Like the host driver, a free waits until the queues that could use the memory passed this point.
 void HsaDriver::free(std::uint32_t agent, std::uint64_t address) {
-  releaseAfterQueues(agent, [context = context_, address] {
+  queues_.releaseAfter(agent, [context = context_, address] {
     if (context->memory) context->memory->free(address);
   });
 }
@@ -74,22 +74,9 @@ std::uint64_t HsaDriver::allocateHost(std::uint64_t bytes, bool) {
 }
 
 void HsaDriver::freeHost(std::uint64_t address) {
-  releaseAfterQueues(-1, [context = context_, address] {
+  queues_.releaseAfter(-1, [context = context_, address] {
     if (context->memory) context->memory->freeHost(address);
   });
-}
-
-void HsaDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
-  const auto queues = queues_.live(agent);
-  auto remaining = std::make_shared<std::atomic<std::size_t>>(queues.size() + 1);
-  auto shared = std::make_shared<std::function<void()>>(std::move(release));
-  const auto passed = [remaining, shared] {
-    if (remaining->fetch_sub(1) == 1) (*shared)();
-  };
-  for (const auto& queue : queues) {
-    if (!queue->enqueueControl(passed)) passed();
-  }
-  passed();
 }
 
 void HsaDriver::copyWithHost(std::uint32_t agent, std::uint64_t device, std::uint8_t* host,

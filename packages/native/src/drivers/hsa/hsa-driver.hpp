@@ -45,7 +45,6 @@ class HsaDriver : public Driver {
   void shutdown() override;
 
  private:
-  void releaseAfterQueues(std::int64_t agent, std::function<void()> release);
   /** Copies between device memory and unregistered host memory, waiting for the copy. */
   void copyWithHost(std::uint32_t agent, std::uint64_t device, std::uint8_t* host, std::uint64_t bytes,
                     bool toHost);
