@@ -105,7 +105,7 @@ async function runVariant(
   passesWithoutReplayMs: number,
 ): Promise<Omit<OverheadRow, 'floorRatio' | 'pinnedRateVsRawCopy'>> {
   const { dispatches, warmupDispatches, passes, verifyDispatches, maxSecondsPerVariant } = settings;
-  if (variant.strategy === 'checkpoint') {
+  if (variant.kind === 'checkpoint') {
     const provider = cuptiCheckpointProvider();
     const reason = provider.unavailableReason(runtime);
     const none = { dispatchesTimed: 0, replayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
@@ -130,9 +130,10 @@ async function runVariant(
       await session.dispose();
     }
   }
-  const staging = createStaging(runtime, tracker, { reuse: variant.perDispatchStaging ? 'per-dispatch' : 'pooled' });
-  const strategy = strategyByName(variant.strategy, { tier: variant.tier });
-  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), quiesce: variant.perDispatchStaging ? 'agent' : 'queue' });
+  const { replay } = variant;
+  const staging = createStaging(runtime, tracker, { reuse: replay.reuse });
+  const strategy = strategyByName(replay.strategy, { tier: replay.tier });
+  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), quiesce: replay.quiesce });
   const verifier = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), verify: 'full' });
   let copied = 0;
   let hashed = 0;
@@ -221,7 +222,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
         const rawRate = (rates.pinnedDeviceToHostBytesPerSecond + rates.pinnedHostToDeviceBytesPerSecond) / 2;
         pinnedRateVsRawCopy = row.bytesCopiedPerDispatch / (row.overheadMs / 1000) / rawRate;
       }
-      if (variant.strategy === 'dirty-pages' && row.bytesCopiedPerDispatch !== null && row.overheadMs !== null) {
+      if (variant.kind === 'replay' && variant.replay.strategy === 'dirty-pages' && row.bytesCopiedPerDispatch !== null && row.overheadMs !== null) {
         floorMs = 1000 * ((2 * workload.state.bytes) / rates.hashBytesPerSecond + row.bytesCopiedPerDispatch / rates.copyBytesPerSecond);
         floorRatio = row.overheadMs / floorMs;
       }
