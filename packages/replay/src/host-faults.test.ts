@@ -3,7 +3,7 @@ import type { DeviceAllocation } from '@kreplay/native';
 import { fullStrategy, type Staging } from '@kreplay/snapshot';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
-import { expectSameBytes } from './test-support/same-bytes.js';
+import { expectSameBytes } from '@kreplay/snapshot/test';
 import { allocateWith, openHostSetup, randomBytes, readAll, runDirectly, type HostSetup } from './test-support/host-setup.js';
 
 let setup: HostSetup;

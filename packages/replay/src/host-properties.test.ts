@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { dirtyPagesStrategy, fullStrategy, writeSetStrategy, type StagingTierChoice, type Staging } from '@kreplay/snapshot';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
-import { expectSameBytes } from './test-support/same-bytes.js';
+import { expectSameBytes } from '@kreplay/snapshot/test';
 import { allocateWith, openHostSetup, randomFloatBytes, readAll, type HostSetup } from './test-support/host-setup.js';
 import { launchOf, layoutArbitrary, scenarioArbitrary } from './test-support/kernel-scenarios.js';
 

@@ -5,7 +5,7 @@ import { createTracker } from '@kreplay/tracker';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import type { VerifyMode } from './verification-report.js';
-import { expectSameBytes } from './test-support/same-bytes.js';
+import { expectSameBytes } from '@kreplay/snapshot/test';
 import { allocateWith, openHostSetup, randomBytes, randomFloatBytes, readAll, runDirectly, type HostSetup } from './test-support/host-setup.js';
 
 let setup: HostSetup;

@@ -6,3 +6,4 @@ export { testSnapshotStrategy } from './test/test-snapshot-strategy.js';
 export type { SnapshotStrategyTestOptions } from './test/test-snapshot-strategy.js';
 export { openStrategyFixture, randomBytes } from './test/strategy-fixture.js';
 export type { StrategyFixture } from './test/strategy-fixture.js';
+export { expectSameBytes, sameBytes } from './test/same-bytes.js';
