@@ -1,4 +1,5 @@
 import type { BenchReport } from '../report/bench-report.js';
+import { median } from '../statistics.js';
 
 /** The `schema` of a by-device comparison. */
 export const deviceComparisonSchema = 'kreplay-device-comparison';
@@ -48,12 +49,6 @@ export interface DeviceComparison {
 export interface SourcedReport {
   readonly source: string;
   readonly report: BenchReport;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function deviceOf(report: BenchReport): Omit<ComparedDevice, 'sources' | 'hosts'> {

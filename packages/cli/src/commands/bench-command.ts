@@ -6,6 +6,7 @@ import { listenForInterrupt } from '../interrupt-signal.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
 import { parsePositiveInteger } from '../byte-size.js';
+import { collectValues } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import { runSlurmBenchAction } from './slurm-bench-action.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -22,7 +23,6 @@ interface BenchOptions extends RuntimeCommandOptions {
   readonly timeLimit?: string;
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 /** `kreplay bench`: a preset's sweep with its baselines, written as JSON (and HTML), summarised as a table. */
 export function benchCommand(io: CliIo): Command {
@@ -31,7 +31,7 @@ export function benchCommand(io: CliIo): Command {
     .requiredOption('--out <file>', 'where to write the JSON report')
     .option('--html <file>', 'also write a self-contained HTML report with charts')
     .option('--slurm', 'run the preset on Slurm nodes as job arrays and merge their reports by device (--out is the merged comparison)')
-    .option('--partition <name>', 'with --slurm: a partition to run on (repeat for several; default: the default partition)', collect, [])
+    .option('--partition <name>', 'with --slurm: a partition to run on (repeat for several; default: the default partition)', collectValues, [])
     .option('--nodes <n>', 'with --slurm: nodes (array tasks) per partition', parsePositiveInteger, 1)
     .option('--bundle <dir>', 'with --slurm: folder with kreplay.mjs and kreplay.node, visible to every node')
     .option('--node-executable <path>', 'with --slurm: Node.js on the nodes', process.execPath)

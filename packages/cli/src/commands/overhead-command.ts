@@ -5,6 +5,7 @@ import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariant
 import type { OverheadResult, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { collectValues } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 
@@ -20,20 +21,18 @@ interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly json?: boolean;
 }
 
-const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
-
 /** `kreplay overhead`: what each replay variant adds per dispatch on workload shapes A and B. */
 export function overheadCommand(io: CliIo): Command {
   return withRuntimeOptions(
     new Command('overhead').description('per-dispatch replay overhead of each strategy and tier against the run without replay, for workload shapes A and B'),
   )
-    .addOption(new Option('--shape <shape>', 'A (inference-like) or B (scattered writes); repeat for both').choices(['A', 'B']).argParser(collect as never))
+    .addOption(new Option('--shape <shape>', 'A (inference-like) or B (scattered writes); repeat for both').choices(['A', 'B']).argParser(collectValues as never))
     .option('--footprint <bytes>', 'device memory the workload holds', parseByteSize, 2 ** 30)
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'timed dispatches per variant', parsePositiveInteger, 1000)
     .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
     .option('--max-seconds <s>', 'stop timing a variant after this long', parsePositiveInteger, 30)
-    .addOption(new Option('--variant <name>', 'only this variant (repeatable)').choices(overheadVariants.map((variant) => variant.name)).argParser(collect as never))
+    .addOption(new Option('--variant <name>', 'only this variant (repeatable)').choices(overheadVariants.map((variant) => variant.name)).argParser(collectValues as never))
     .option('--out <file>', 'write the results as JSON')
     .option('--json', 'print the results as JSON')
     .action(async (options: OverheadCommandOptions) => {
