@@ -17,6 +17,8 @@ export interface PackedPageListCopy {
   readonly pageBytes: number;
   readonly pageListAddress: number;
   readonly pageCountAddress: number;
+  /** 0 when no hashes are stored. */
+  readonly storedHashesAddress: number;
 }
 
 /** Checks the arrays a page list needs: one uint32 per page for the list, one for the count. */
@@ -62,18 +64,22 @@ export function packConditionalCopy(scope: RangeScope, value: unknown): PackedCo
 
 /**
  * @throws {ArgumentError} for unknown options, bad segments or page size, or page list / page count
- * arrays that are not inside live memory with room for every page.
+ * / stored hashes arrays that are not inside live memory with room for every page.
  */
 export function packPageListCopy(scope: RangeScope, value: unknown): PackedPageListCopy {
   const options = requireObject(scope.component, 'options', value) as Partial<PageListCopyOptions> & Record<string, unknown>;
-  requireKnownKeys(scope.component, 'options', options, ['segments', 'pageBytes', 'pageListAddress', 'pageCountAddress']);
+  requireKnownKeys(scope.component, 'options', options, ['segments', 'pageBytes', 'pageListAddress', 'pageCountAddress', 'storedHashesAddress']);
   const segments = packSegments(scope, 'options.segments', options.segments);
   const pageBytes = requirePageBytes(scope.component, 'options.pageBytes', options.pageBytes);
-  requirePageList(scope, options, countPages(scope, 'options.segments', segments, 3, pageBytes));
+  const pages = countPages(scope, 'options.segments', segments, 3, pageBytes);
+  requirePageList(scope, options, pages);
+  const hashes = options.storedHashesAddress;
+  if (hashes !== undefined) requireLiveRange(scope.component, 'options.storedHashesAddress', scope.memory, scope.agentId, hashes, pages * 8);
   return {
     segments,
     pageBytes,
     pageListAddress: options.pageListAddress as number,
     pageCountAddress: options.pageCountAddress as number,
+    storedHashesAddress: hashes ?? 0,
   };
 }

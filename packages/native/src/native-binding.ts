@@ -38,7 +38,8 @@ export interface NativeQueue {
   enqueueHashToHost(ranges: Float64Array, pageBytes: number, hashes: BigUint64Array): void;
   /** options: `[pageBytes, hashDestination, storedHashesAddress, updateStoredHashes, pageListAddress, pageCountAddress]`. */
   enqueueConditionalCopy(segments: Float64Array, options: Float64Array): void;
-  enqueuePageListCopy(segments: Float64Array, pageBytes: number, pageListAddress: number, pageCountAddress: number): void;
+  /** storedHashesAddress 0: no hashes stored. */
+  enqueuePageListCopy(segments: Float64Array, pageBytes: number, pageListAddress: number, pageCountAddress: number, storedHashesAddress: number): void;
   /** arguments: one 64-bit word per declared parameter (floats as their bits). */
   enqueueKernel(kernel: number, args: BigUint64Array): void;
   /** kernel: an id from loadKernel; shape: `[grid x, y, z, block x, y, z, sharedBytes]`. */

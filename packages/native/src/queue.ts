@@ -108,7 +108,8 @@ export class Queue implements AsyncDisposable {
   }
 
   /**
-   * Copies again the pages a conditional copy recorded. Counts as a `conditional-copy` operation for
+   * Copies again the pages a conditional copy recorded (and, with `storedHashesAddress`, stores each
+   * copied page's hash, so a mirror's hashes follow a copy into it). Counts as a `conditional-copy` operation for
    * fault injection; a count or index out of range fails it with code `invalid-page-list`.
    * @throws {ArgumentError} for bad options or arrays outside live memory.
    * @throws {DisposedError} when the queue or runtime was disposed.
@@ -116,7 +117,7 @@ export class Queue implements AsyncDisposable {
   enqueueCopyPageList(options: PageListCopyOptions): void {
     this.#assertLive('enqueueCopyPageList()');
     const packed = packPageListCopy(this.#scope, options);
-    this.#native.enqueuePageListCopy(packed.segments, packed.pageBytes, packed.pageListAddress, packed.pageCountAddress);
+    this.#native.enqueuePageListCopy(packed.segments, packed.pageBytes, packed.pageListAddress, packed.pageCountAddress, packed.storedHashesAddress);
     this.#workEnqueued += 1;
   }
 

@@ -109,6 +109,11 @@ export interface PageListCopyOptions {
   readonly pageBytes: number;
   readonly pageListAddress: number;
   readonly pageCountAddress: number;
+  /**
+   * Address of one 64-bit hash per page of the segments: when given, the hash of each copied page
+   * (of its bytes after the copy) is stored there; the other pages' hashes are left as they are.
+   */
+  readonly storedHashesAddress?: number;
 }
 
 /** How a kernel uses the memory behind a pointer argument. */

@@ -121,10 +121,11 @@ Napi::Value QueueWrap::enqueueConditionalCopy(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// enqueuePageListCopy(segments: Float64Array, pageBytes, pageListAddress, pageCountAddress)
+// enqueuePageListCopy(segments: Float64Array, pageBytes, pageListAddress, pageCountAddress, storedHashesAddress (0: none))
 Napi::Value QueueWrap::enqueuePageListCopy(const Napi::CallbackInfo& info) {
-  requireArguments(info, 4);
-  queue_->enqueuePageListCopy({toSegments(info[0]), toUint64(info[1]), toUint64(info[2]), toUint64(info[3])});
+  requireArguments(info, 5);
+  queue_->enqueuePageListCopy(
+      {toSegments(info[0]), toUint64(info[1]), toUint64(info[2]), toUint64(info[3]), toUint64(info[4])});
   return info.Env().Undefined();
 }
 

@@ -94,6 +94,12 @@ void copyPageList(ThreadPool& pool, const PageListCopy& options) {
     }
   }
   copySegments(pool, pageSegments(options.segments, layout, pages));
+  if (options.storedHashesAddress == 0 || pages.empty()) return;
+  std::vector<std::uint64_t> copiedHashes;
+  hashSide(pool, options.segments, layout, &pages, true, copiedHashes);
+  std::uint8_t* stored = pointerOf(options.storedHashesAddress);
+  for (std::size_t position = 0; position < pages.size(); ++position)
+    storeWord(stored + 8 * std::uint64_t{pages[position]}, copiedHashes[position]);
 }
 
 }  // namespace kreplay

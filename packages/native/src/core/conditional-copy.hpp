@@ -26,6 +26,8 @@ struct PageListCopy {
   std::uint64_t pageBytes;
   std::uint64_t pageListAddress;
   std::uint64_t pageCountAddress;
+  /** 0, or where to store the hash of each copied page (one uint64 per page of the segments). */
+  std::uint64_t storedHashesAddress = 0;
 };
 
 /**
@@ -36,7 +38,8 @@ struct PageListCopy {
 void copyChangedPages(ThreadPool& pool, const ConditionalCopy& options);
 
 /**
- * Copies again the pages recorded at pageListAddress / pageCountAddress.
+ * Copies again the pages recorded at pageListAddress / pageCountAddress and, when
+ * storedHashesAddress is set, stores the hash of each copied page there (nothing else is written).
  * @throws OperationFailure `invalid-page-list` when the count or an index is out of range.
  */
 void copyPageList(ThreadPool& pool, const PageListCopy& options);

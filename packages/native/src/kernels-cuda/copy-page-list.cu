@@ -1,6 +1,6 @@
 // Copying a recorded page list again: one kernel checks the list (recording the first problem in
 // the queue state, which makes this and every later operation of the queue do nothing), the next
-// copies the listed pages.
+// copies the listed pages (and, when storedHashes is not null, stores each copied page's hash).
 #include "kernels-cuda/device-common.cuh"
 
 namespace kreplay_device {
@@ -16,14 +16,20 @@ __device__ void reportPageListError(KreplayQueueState* state, uint32_t code, int
 
 template <unsigned G>
 __device__ void copyPageList(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
-                             const uint8_t* pageList, const uint8_t* pageCountIn,
+                             const uint8_t* pageList, const uint8_t* pageCountIn, uint8_t* storedHashes,
                              const KreplayQueueState* state) {
   if (skipped(state)) return;
+  __shared__ uint64_t shared[kWarps];
   const unsigned lane = Group<G>::lane();
   const uint64_t count = loadUint32(pageCountIn);
   for (uint64_t position = Group<G>::first(); position < count; position += Group<G>::stride()) {
     const uint64_t page = loadUint32(pageList + 4 * position);
     const PageLocation location = locatePage(spans, spanCount, pageBytes, page);
+    if (storedHashes != nullptr) {
+      // The hash of the source page, which the destination page holds once copied.
+      const uint64_t sum = groupSum<G>(pageWordSum<G>(location.source, location.bytes, lane), shared);
+      if (lane == 0) storeWord(storedHashes + 8 * page, finishPageHash(sum, location.bytes));
+    }
     copyBytes<G>(location.destination, location.source, location.bytes, lane);
   }
 }
@@ -52,8 +58,9 @@ extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
 #define KREPLAY_COPY_PAGE_LIST(name, G)                                                               \
   extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)                                 \
       name(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes, const uint8_t* pageList, \
-           const uint8_t* pageCountIn, const KreplayQueueState* state) {                              \
-    kreplay_device::copyPageList<G>(spans, spanCount, pageBytes, pageList, pageCountIn, state);       \
+           const uint8_t* pageCountIn, uint8_t* storedHashes, const KreplayQueueState* state) {       \
+    kreplay_device::copyPageList<G>(spans, spanCount, pageBytes, pageList, pageCountIn, storedHashes, \
+                                    state);                                                           \
   }
 
 KREPLAY_COPY_PAGE_LIST(kreplay_copy_page_list_warp, 32)

@@ -111,6 +111,7 @@ export function describeBadInput(options: ResolvedDriverTestOptions): void {
       }
       const list = { segments: good.segments, pageBytes, pageListAddress: pageList.address, pageCountAddress: pageCount.address };
       expectThrows(() => queue.enqueueCopyPageList({ ...list, pageListAddress: pageList.address + 4 }), ArgumentError, 'page-list copy: a short page list');
+      expectThrows(() => queue.enqueueCopyPageList({ ...list, storedHashesAddress: pageList.address }), ArgumentError, 'page-list copy: stored hashes without room for every page');
       expectThrows(() => queue.enqueueCopyPageList({ ...list, segments: [{ source: freed.address, destination: destination.address, bytes: 64 }] }), ArgumentError, 'page-list copy: a freed segment');
       await queue.synchronize();
       expect([...(await readUint32s(suite.agent, pageCount.address, 1))], 'the page count was not written').toEqual([12345]);

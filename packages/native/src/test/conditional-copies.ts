@@ -170,6 +170,33 @@ export function describeConditionalCopies(options: ResolvedDriverTestOptions): v
       expect(await recordedPages(suite, scenario), 'the page list is left as it was').toEqual([2, last]);
     });
 
+    it('enqueueCopyPageList with storedHashesAddress stores the hash of each copied page, and only those', async () => {
+      const scenario = await createScenario(suite, bytes, pageBytes, 163);
+      const { data, memory, mirror, hashes } = scenario;
+      // A recorded list of pages 1 and the last one, written as a conditional copy would.
+      await suite.agent.write(scenario.pageList.address, uint32Bytes([last, 1]));
+      await suite.agent.write(scenario.pageCount.address, uint32Bytes([2]));
+      for (const page of [1, last, 0]) await touchPage(suite, memory, page, pageBytes, 5);
+      const memoryNow = await suite.agent.read(memory.address, bytes);
+      const storedBefore = await readUint64s(suite.agent, hashes.address, pages);
+      const queue = suite.createQueue();
+      queue.enqueueCopyPageList({
+        segments: [{ source: memory.address, destination: mirror.address, bytes }],
+        pageBytes,
+        pageListAddress: scenario.pageList.address,
+        pageCountAddress: scenario.pageCount.address,
+        storedHashesAddress: hashes.address,
+      });
+      await queue.synchronize();
+      const expected = data.slice();
+      for (const page of [1, last]) expected.set(memoryNow.subarray(page * pageBytes, Math.min(bytes, (page + 1) * pageBytes)), page * pageBytes);
+      expectSameBytes(await suite.agent.read(mirror.address, bytes), expected, 'the mirror after the page-list copy');
+      const expectedHashes = [...storedBefore];
+      const mirrorHashes = referencePageHashes([expected], pageBytes);
+      for (const page of [1, last]) expectedHashes[page] = mirrorHashes[page]!;
+      expect([...(await readUint64s(suite.agent, hashes.address, pages))]).toEqual(expectedHashes);
+    });
+
     it('keeps the mirror in a pinned host buffer: capture into it, restore from it', async () => {
       const data = randomBytes(bytes, 165);
       const memory = await suite.allocateWith(data);

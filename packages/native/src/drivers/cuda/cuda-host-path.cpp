@@ -94,11 +94,13 @@ void CudaStreamWork::copyPageListOnHost(const PageListCopy& options) {
   addSegments(staging, options.segments);
   staging.add(options.pageListAddress, 4 * pages, true, false);
   staging.add(options.pageCountAddress, 4, true, false);
+  if (options.storedHashesAddress != 0) staging.add(options.storedHashesAddress, 8 * pages, true, true);
   staging.stage();
   PageListCopy onHost = options;
   onHost.segments = translated(staging, options.segments);
   onHost.pageListAddress = staging.translate(options.pageListAddress);
   onHost.pageCountAddress = staging.translate(options.pageCountAddress);
+  if (options.storedHashesAddress != 0) onHost.storedHashesAddress = staging.translate(options.storedHashesAddress);
   kreplay::copyPageList(driver_->cpuPool(), onHost);  // throws invalid-page-list before copying anything
   staging.writeBack();
 }

@@ -12,9 +12,10 @@
 namespace kreplay::cuda {
 
 /** Blocks for `items` taken `perBlock` at a time: at least 1, at most 8 per multiprocessor. */
-inline unsigned gridFor(const CudaDevice& device, std::uint64_t items, std::uint64_t perBlock) {
+inline unsigned gridFor(const CudaDevice& device, std::uint64_t items, std::uint64_t perBlock,
+                        std::uint64_t blocksPerMultiprocessor = 8) {
   const std::uint64_t wanted = (items + perBlock - 1) / perBlock;
-  const std::uint64_t most = static_cast<std::uint64_t>(device.multiprocessors()) * 8;
+  const std::uint64_t most = static_cast<std::uint64_t>(device.multiprocessors()) * blocksPerMultiprocessor;
   return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(wanted, most)));
 }
 

@@ -11,6 +11,14 @@ namespace {
 constexpr std::uint64_t kWarpPageBytes = 16 * 1024;
 constexpr std::uint64_t kWarpsPerBlock = KREPLAY_BLOCK_THREADS / 32;
 
+/**
+ * The grid of a kernel that reads every page: twice as many blocks as fit at once, which measured
+ * 7-10% faster on an H200 at 256-819 MiB than one wave (the last pages are spread thinner).
+ */
+unsigned pagedGridFor(const CudaDevice& device, std::uint64_t pages, bool warp) {
+  return gridFor(device, pages, warp ? kWarpsPerBlock : 1, 16);
+}
+
 /** The non-empty segments as spans, numbered by page; the page count through `pages`. */
 std::vector<KreplaySpan> spansOf(const std::vector<Segment>& segments, std::uint64_t pageBytes,
                                  std::uint64_t& pages) {
@@ -55,9 +63,9 @@ void CudaStreamWork::hash(const std::vector<Range>& ranges, std::uint64_t pageBy
   const std::uint64_t table = uploadSpans(spans);
   const bool warp = pageBytes <= kWarpPageBytes;
   const auto& functions = device_->functions().hashPages;
-  launchKernel(*device_, warp ? functions.warp : functions.block,
-               gridFor(*device_, pages, warp ? kWarpsPerBlock : 1), KREPLAY_BLOCK_THREADS, stream_, table,
-               static_cast<std::uint32_t>(spans.size()), pageBytes, pages, destination, state_);
+  launchKernel(*device_, warp ? functions.warp : functions.block, pagedGridFor(*device_, pages, warp),
+               KREPLAY_BLOCK_THREADS, stream_, table, static_cast<std::uint32_t>(spans.size()), pageBytes, pages,
+               destination, state_);
 }
 
 void CudaStreamWork::copyChangedPages(const ConditionalCopy& options) {
@@ -74,9 +82,8 @@ void CudaStreamWork::copyChangedPages(const ConditionalCopy& options) {
   const bool warp = options.pageBytes <= kWarpPageBytes;
   const auto& functions = device_->functions().copyChangedPages;
   // Launched even for no pages: its last block sets the count to 0.
-  launchKernel(*device_, warp ? functions.warp : functions.block,
-               gridFor(*device_, pages, warp ? kWarpsPerBlock : 1), KREPLAY_BLOCK_THREADS, stream_, table,
-               static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages,
+  launchKernel(*device_, warp ? functions.warp : functions.block, pagedGridFor(*device_, pages, warp),
+               KREPLAY_BLOCK_THREADS, stream_, table, static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages,
                static_cast<std::uint32_t>(options.hashDestination ? 1 : 0), options.storedHashesAddress,
                static_cast<std::uint32_t>(options.updateStoredHashes ? 1 : 0), options.pageListAddress,
                options.pageCountAddress, state_);
@@ -88,7 +95,8 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
   const CudaMemoryRegistry& memory = driver_->memory;
   if (segmentsTouchPageable(memory, options.segments) ||
       memory.touchesPageable(options.pageListAddress, 4 * pages) ||
-      memory.touchesPageable(options.pageCountAddress, 4)) {
+      memory.touchesPageable(options.pageCountAddress, 4) ||
+      (options.storedHashesAddress != 0 && memory.touchesPageable(options.storedHashesAddress, 8 * pages))) {
     return copyPageListOnHost(options);
   }
   const std::uint64_t table = spans.empty() ? 0 : uploadSpans(spans);
@@ -103,7 +111,7 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
   launchKernel(*device_, warp ? functions.warp : functions.block,
                gridFor(*device_, pages, warp ? kWarpsPerBlock : 1), KREPLAY_BLOCK_THREADS, stream_, table,
                static_cast<std::uint32_t>(spans.size()), options.pageBytes, options.pageListAddress,
-               options.pageCountAddress, state_);
+               options.pageCountAddress, options.storedHashesAddress, state_);
 }
 
 }  // namespace kreplay::cuda
