@@ -108,6 +108,7 @@ export class Agent {
       throw argumentError(component, 'data', `data is ${describeValue(data)}, not a Uint8Array`, 'Pass the bytes as a Uint8Array');
     }
     requireLiveRange(component, 'range', this.#core.memory, this.id, address, data.byteLength);
+    this.#core.workIssued += 1;
     await this.#core.native.write(this.id, address, data).catch((error: unknown) => {
       throw this.#nativeFailure('write', error);
     });

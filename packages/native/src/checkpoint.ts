@@ -63,6 +63,7 @@ export class CheckpointSession implements AsyncDisposable {
   async restore(): Promise<void> {
     this.#assertLive('restore()');
     if (!this.#saved) throw argumentError(component, 'restore', 'restore() was called before save()', 'Save a checkpoint first');
+    this.#core.workIssued += 1;
     this.#settle(await this.#native.restore());
   }
 

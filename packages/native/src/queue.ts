@@ -55,6 +55,12 @@ export class Queue implements AsyncDisposable {
     return this.#workEnqueued;
   }
 
+  /** Counts one work operation, on this queue and in the runtime's {@link Runtime.workIssued}. */
+  #counted(): void {
+    this.#workEnqueued += 1;
+    this.#core.workIssued += 1;
+  }
+
   /** @internal Made by {@link Agent.createQueue}. */
   constructor(core: RuntimeCore, agent: Agent, native: NativeQueue) {
     this.#core = core;
@@ -75,7 +81,7 @@ export class Queue implements AsyncDisposable {
   enqueueCopy(plan: readonly CopySegment[]): void {
     this.#assertLive('enqueueCopy()');
     this.#native.enqueueCopy(packSegments(this.#scope, 'plan', plan));
-    this.#workEnqueued += 1;
+    this.#counted();
   }
 
   /**
@@ -91,7 +97,7 @@ export class Queue implements AsyncDisposable {
     const pages = countPages(this.#scope, 'ranges', packed, 2, bytes);
     requireLiveRange(component, 'hashesAddress', this.#core.memory, this.agent.id, hashesAddress, pages * 8);
     this.#native.enqueueHash(packed, bytes, hashesAddress);
-    this.#workEnqueued += 1;
+    this.#counted();
   }
 
   /**
@@ -104,7 +110,7 @@ export class Queue implements AsyncDisposable {
     this.#assertLive('enqueueCopyChangedPages()');
     const packed = packConditionalCopy(this.#scope, options);
     this.#native.enqueueConditionalCopy(packed.segments, packed.options);
-    this.#workEnqueued += 1;
+    this.#counted();
   }
 
   /**
@@ -118,7 +124,7 @@ export class Queue implements AsyncDisposable {
     this.#assertLive('enqueueCopyPageList()');
     const packed = packPageListCopy(this.#scope, options);
     this.#native.enqueuePageListCopy(packed.segments, packed.pageBytes, packed.pageListAddress, packed.pageCountAddress, packed.storedHashesAddress);
-    this.#workEnqueued += 1;
+    this.#counted();
   }
 
   /**
@@ -134,7 +140,7 @@ export class Queue implements AsyncDisposable {
     const packed = packKernelLaunch(this.#scope, this.#core, kernel, args, launch);
     if (packed.kind === 'user') this.#native.enqueueUserKernel(packed.kernel, packed.shape, packed.args);
     else this.#native.enqueueKernel(packed.kernel, packed.args);
-    this.#workEnqueued += 1;
+    this.#counted();
   }
 
   /**
@@ -224,7 +230,7 @@ export class Queue implements AsyncDisposable {
     const bytes = requirePageBytes(component, 'pageBytes', pageBytes);
     const hashes = new BigUint64Array(countPages(this.#scope, 'ranges', packed, 2, bytes));
     this.#native.enqueueHashToHost(packed, bytes, hashes);
-    this.#workEnqueued += 1;
+    this.#counted();
     await this.synchronize(); // `hashes` stays referenced here until the queue has written it
     return hashes;
   }

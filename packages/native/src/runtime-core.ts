@@ -22,6 +22,8 @@ export class RuntimeCore {
   /** Live (not disposed) queues, each with its agent id. */
   readonly queues = new Map<{ synchronize(): Promise<void> }, number>();
   disposed = false;
+  /** Operations that may have written memory, counted over the whole runtime (see Runtime.workIssued). */
+  workIssued = 0;
   #nextQueueId = 0;
 
   constructor(native: NativeRuntime, driver: DriverName, agentCount: number, userKernels = false, checkpoints = false, profiler = false) {

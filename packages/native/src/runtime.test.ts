@@ -39,6 +39,28 @@ describe('openRuntime', () => {
   });
 });
 
+describe('workIssued', () => {
+  it('counts work of every queue and agent writes, but not reads, events or waits', async () => {
+    const runtime = await openRuntime(small);
+    const [first, second] = runtime.agents as [typeof runtime.agents[0], typeof runtime.agents[0]];
+    const a = first.allocate(64);
+    const b = second.allocate(64);
+    const before = runtime.workIssued;
+    const queueA = first.createQueue();
+    const queueB = second.createQueue();
+    queueA.enqueueCopy([{ source: a.address, destination: a.address + 32, bytes: 16 }]);
+    queueB.enqueueHashPages([{ address: b.address, bytes: 64 }], 4096, b.address);
+    queueA.recordEvent();
+    await Promise.all([queueA.synchronize(), queueB.synchronize()]);
+    expect(runtime.workIssued - before).toBe(2);
+    await second.read(b.address, 8);
+    expect(runtime.workIssued - before).toBe(2);
+    await second.write(b.address, Uint8Array.of(1));
+    expect(runtime.workIssued - before).toBe(3);
+    await runtime.dispose();
+  });
+});
+
 describe('dispose', () => {
   it('is idempotent, frees everything, and makes later use throw DisposedError', async () => {
     const runtime = await openRuntime(small);

@@ -51,6 +51,15 @@ export class Runtime implements AsyncDisposable {
   }
 
   /**
+   * How many operations that may write memory were issued so far, over every queue and agent of the
+   * runtime: queue work (as `queue.workEnqueued` counts it), `agent.write` and checkpoint restores.
+   * A caller that notes it can tell later whether anything could have written memory since.
+   */
+  get workIssued(): number {
+    return this.#core.workIssued;
+  }
+
+  /**
    * Calls `listener` synchronously, in program order, for every allocate and free of device,
    * stream-ordered and host memory. A listener that throws makes the allocating call throw (after
    * the allocation or free took effect and every listener was called).
