@@ -40,6 +40,7 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
   let plan: VerificationPlan | undefined;
   let releaseError: unknown;
   let result: DispatchResult;
+  let window: WindowOutcome | undefined;
   try {
     let quiesceMs = 0;
     if (engine.quiesce === 'agent') {
@@ -56,7 +57,6 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
     const claim = dispatchClaim(queue.id, resolution, decline, snapshot, plan?.ranges ?? []);
     held ??= await engine.lock.acquire(claim);
     const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings };
-    let window: WindowOutcome | undefined;
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);
       const verification = plan && engine.verify !== 'off' ? { mode: engine.verify, plan } : undefined;
@@ -92,7 +92,8 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
     if (snapshot !== undefined) {
       const releasing = snapshot;
       try {
-        runPluginHook(strategy, 'snapshot.release', () => releasing.release());
+        const end = { completed: window?.kind === 'completed' };
+        runPluginHook(strategy, 'snapshot.release', () => releasing.release(end));
       } catch (error) {
         releaseError = error;
       }

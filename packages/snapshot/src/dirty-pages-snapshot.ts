@@ -1,12 +1,19 @@
-import type { DispatchContext, Snapshot } from './snapshot-strategy.js';
+import type { DispatchContext, Snapshot, WindowEnd } from './snapshot-strategy.js';
 import { AccountBuilder } from './copy-direction.js';
 import type { MirrorSet } from './mirror-set.js';
 import { totalBytes } from './staging-layout.js';
 
+/** How a capture brought the mirror up to date. */
+type CaptureKind = 'everything' | 'changed-pages' | 'known-writers';
+
 /**
- * The snapshot of one dispatch over a mirror set. Capture brings the mirror up to date by copying
- * only pages whose hash changed; the first restore hashes memory and copies back only the pages
- * the kernel wrote, recording them; later restores copy that recorded list again without hashing.
+ * The snapshot of one dispatch over a mirror set. Capture brings the mirror up to date:
+ * - when every writer since the last window is known (nothing was issued on the runtime since it,
+ *   so only its last pass wrote, and that pass wrote the pages its first pass did), by copying
+ *   those pages and their hashes, without reading the rest of the candidates;
+ * - otherwise by copying the pages whose hash changed.
+ * The first restore hashes memory and copies back only the pages the kernel wrote, recording them;
+ * later restores copy that recorded list again without hashing.
  */
 export function createDirtyPagesSnapshot(
   dispatch: DispatchContext,
@@ -14,56 +21,70 @@ export function createDirtyPagesSnapshot(
   notes: readonly string[],
   onRelease: (set: MirrorSet) => void,
 ): Snapshot {
-  const { queue } = dispatch;
+  const { queue, runtime } = dispatch;
   const { layout, lease } = set;
   const candidateBytes = totalBytes(set.ranges);
   const account = new AccountBuilder();
   account.staging[lease.tier] = lease.bytes;
-  let capturedAll = false;
+  let captureKind: CaptureKind | undefined;
+  let knownWriterBytes: readonly number[] = [];
   let restoresFromList = 0;
   let learned = false;
+  let learnedBytes: number[] | undefined;
+  let issuedAfterFinish: number | undefined;
   let released = false;
+  const hashesAddress = set.address(layout.hashesOffset);
   const listOptions = (listOffset: number, countIndex: number) => ({
     pageBytes: layout.pageBytes,
     pageListAddress: set.address(listOffset),
     pageCountAddress: set.address(layout.countsOffset + countIndex * 4),
   });
+  const learnedList = () => listOptions(layout.learnedListOffset, 1);
 
   return {
     ranges: set.ranges,
     tier: lease.tier,
     notes,
     capture() {
+      const known = set.known;
+      set.known = undefined; // only a window that completes knows again
       if (set.fresh) {
         queue.enqueueCopy(set.toMirror);
-        queue.enqueueHashPages(set.mirrorData, layout.pageBytes, set.address(layout.hashesOffset));
+        queue.enqueueHashPages(set.mirrorData, layout.pageBytes, hashesAddress);
         set.fresh = false;
-        capturedAll = true;
+        captureKind = 'everything';
         set.ranges.forEach((range) => account.addCopy(range.kind, lease.tier, range.bytes));
+        account.hashed += candidateBytes;
+      } else if (known !== undefined && set.writtenOnlyByQueues && known.workIssued === runtime.workIssued) {
+        queue.enqueueCopyPageList({ segments: set.toMirror, ...learnedList(), storedHashesAddress: hashesAddress });
+        captureKind = 'known-writers';
+        knownWriterBytes = known.learnedBytes;
+        account.hashed += knownWriterBytes.reduce((sum, bytes) => sum + bytes, 0);
       } else {
         queue.enqueueCopyChangedPages({
           segments: set.toMirror,
           hashedSide: 'source',
-          storedHashesAddress: set.address(layout.hashesOffset),
+          storedHashesAddress: hashesAddress,
           updateStoredHashes: true,
           ...listOptions(layout.captureListOffset, 0),
         });
+        captureKind = 'changed-pages';
+        account.hashed += candidateBytes;
       }
-      account.hashed += candidateBytes;
     },
     restore() {
       if (!learned) {
         queue.enqueueCopyChangedPages({
           segments: set.fromMirror,
           hashedSide: 'destination',
-          storedHashesAddress: set.address(layout.hashesOffset),
+          storedHashesAddress: hashesAddress,
           updateStoredHashes: false,
-          ...listOptions(layout.learnedListOffset, 1),
+          ...learnedList(),
         });
         account.hashed += candidateBytes;
         learned = true;
       } else {
-        queue.enqueueCopyPageList({ segments: set.fromMirror, ...listOptions(layout.learnedListOffset, 1) });
+        queue.enqueueCopyPageList({ segments: set.fromMirror, ...learnedList() });
         restoresFromList += 1;
       }
     },
@@ -72,24 +93,24 @@ export function createDirtyPagesSnapshot(
         { source: set.address(layout.captureListOffset), destination: set.readback.address, bytes: layout.controlBytes },
       ]);
       account.addCopy(lease.tier, 'host-pinned', layout.controlBytes);
+      issuedAfterFinish = runtime.workIssued;
     },
     account() {
       const settled = account.clone();
-      if (!capturedAll) {
-        const captured = set.bytesPerRange(set.recordedPages('capture'));
-        set.ranges.forEach((range, index) => settled.addCopy(range.kind, lease.tier, captured[index]!));
-      }
+      const captured =
+        captureKind === 'changed-pages' ? set.bytesPerRange(set.recordedPages('capture')) : captureKind === 'known-writers' ? knownWriterBytes : [];
+      captured.forEach((bytes, index) => settled.addCopy(set.ranges[index]!.kind, lease.tier, bytes));
       if (learned) {
-        const restored = set.bytesPerRange(set.recordedPages('learned'));
-        set.ranges.forEach((range, index) =>
-          settled.addCopy(lease.tier, range.kind, restored[index]! * (1 + restoresFromList)),
-        );
+        learnedBytes = set.bytesPerRange(set.recordedPages('learned'));
+        learnedBytes.forEach((bytes, index) => settled.addCopy(lease.tier, set.ranges[index]!.kind, bytes * (1 + restoresFromList)));
       }
       return settled.snapshot();
     },
-    release() {
+    release(end?: WindowEnd) {
       if (released) return;
       released = true;
+      const knows = end?.completed === true && learnedBytes !== undefined && issuedAfterFinish !== undefined;
+      set.known = knows ? { workIssued: issuedAfterFinish!, learnedBytes: learnedBytes! } : undefined;
       onRelease(set);
     },
   };

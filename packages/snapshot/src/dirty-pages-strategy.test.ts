@@ -3,7 +3,7 @@ import { ArgumentError } from '@kreplay/native';
 import { bytesCopied } from './byte-account.js';
 import { dirtyPagesStrategy } from './dirty-pages-strategy.js';
 import { fullStrategy } from './full-strategy.js';
-import { allocateWorkload, readAll, replayByHand } from './test/replay-by-hand.js';
+import { allocateWorkload, readAll, replayByHand, scatterArguments } from './test/replay-by-hand.js';
 import { sameBytes } from './test/same-bytes.js';
 import { openStrategyFixture, randomBytes } from './test/strategy-fixture.js';
 import type { StrategyFixture } from './test/strategy-fixture.js';
@@ -38,6 +38,42 @@ describe('dirty-pages', () => {
     expect(warm.account.hashed).toBe(2 * workload.buffer.bytes);
     const full = await replayByHand(fixture, fullStrategy({ tier: 'device' }), workload, 3, 1);
     expect(bytesCopied(warm.account)).toBeLessThan(bytesCopied(full.account) / 2);
+    dirty.dispose?.();
+  });
+
+  it('reads only the pages the last dispatch wrote at capture while nothing else was issued since it', async () => {
+    fixture = await openStrategyFixture();
+    const current = fixture;
+    const workload = await allocateWorkload(current, 2, randomBytes);
+    const dirty = dirtyPagesStrategy({ tier: 'device', pageBytes: 4096 });
+    const candidates = workload.buffer.bytes;
+    const first = await replayByHand(current, dirty, workload, 3, 5);
+    const written = writtenBytes(first.beforePass[0]![1]!, first.after[1]!, 4096);
+    expect(written).toBeGreaterThan(0);
+
+    const known = await replayByHand(current, dirty, workload, 3, 5);
+    expect(known.account.hashed).toBe(written + candidates);
+    expect(known.account.deviceToDevice).toBe(3 * written);
+
+    await current.agent.write(workload.buffer.address, Uint8Array.of(1, 2, 3)); // a writer the strategy does not know
+    const afterWrite = await replayByHand(current, dirty, workload, 3, 5);
+    expect(afterWrite.account.hashed).toBe(2 * candidates);
+
+    // A window that did not complete leaves nothing known.
+    const kernel = current.runtime.kernels.scatterWrite;
+    const args = scatterArguments(workload, 5);
+    const prepared = dirty.prepare(current.dispatch(kernel, args));
+    if (prepared.kind !== 'ready') throw new Error('declined');
+    prepared.snapshot.capture();
+    current.queue.enqueueKernel(kernel, args);
+    prepared.snapshot.restore(2);
+    current.queue.enqueueKernel(kernel, args);
+    prepared.snapshot.finish();
+    await current.queue.synchronize();
+    prepared.snapshot.account();
+    prepared.snapshot.release({ completed: false });
+    const afterFailure = await replayByHand(current, dirty, workload, 3, 5);
+    expect(afterFailure.account.hashed).toBe(2 * candidates);
     dirty.dispose?.();
   });
 

@@ -22,8 +22,9 @@ export interface DirtyPagesStrategyOptions {
 
 /**
  * Page-granular snapshots: a mirror of the candidate set is kept across dispatches with a hash per
- * page; capture copies only pages changed since the mirror was taken, and restores copy back only
- * the pages the kernel wrote (learned by hashing after pass 1, repeated from that list after).
+ * page; capture copies only pages changed since the mirror was taken (only the pages the last
+ * window wrote, without hashing the rest, when nothing else was issued since it), and restores copy
+ * back only the pages the kernel wrote (learned by hashing after pass 1, repeated from that list after).
  * @throws ArgumentError when an option is invalid.
  */
 export function dirtyPagesStrategy(options: DirtyPagesStrategyOptions = {}): SnapshotStrategy {

@@ -7,6 +7,7 @@ export type {
   Snapshot,
   SnapshotPreparation,
   SnapshotStrategy,
+  WindowEnd,
 } from './snapshot-strategy.js';
 export type { ByteAccount } from './byte-account.js';
 export { addByteAccounts, bytesCopied, emptyByteAccount } from './byte-account.js';

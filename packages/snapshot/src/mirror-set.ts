@@ -15,6 +15,15 @@ export class MirrorSet {
   fresh = true;
   /** True while a replay window holds it. */
   inUse = false;
+  /**
+   * What the last completed window knows about memory since: `runtime.workIssued` right after its
+   * last operation, and the bytes per range of the pages its first pass wrote (its learned list).
+   * While workIssued has not moved, memory differs from the mirror only on those pages. Undefined
+   * when nothing is known (fresh, or the last window failed or learned nothing).
+   */
+  known: { readonly workIssued: number; readonly learnedBytes: readonly number[] } | undefined;
+  /** Whether only queue work can write the ranges (device memory: the host cannot write it behind the runtime's back). */
+  readonly writtenOnlyByQueues: boolean;
   readonly toMirror: CopySegment[];
   readonly fromMirror: CopySegment[];
   readonly mirrorData: MemoryRange[];
@@ -34,6 +43,7 @@ export class MirrorSet {
     this.toMirror = segmentsToStaging(ranges, layout.data, lease.address);
     this.fromMirror = segmentsFromStaging(ranges, layout.data, lease.address);
     this.mirrorData = this.toMirror.map((segment) => ({ address: segment.destination, bytes: segment.bytes }));
+    this.writtenOnlyByQueues = ranges.every((range) => range.kind === 'device' || range.kind === 'stream-ordered');
     this.pageRange = new Uint32Array(layout.totalPages);
     let page = 0;
     layout.pagesPerRange.forEach((pages, rangeIndex) => {

@@ -48,8 +48,17 @@ export interface Snapshot {
   finish(): void;
   /** The bytes this snapshot moved and hashed; valid once the queue has completed its work. */
   account(): ByteAccount;
-  /** Give staging back to the pools. Idempotent. */
-  release(): void;
+  /**
+   * Give staging back to the pools. Idempotent. `end` says how the window ended, for strategies that
+   * keep state across dispatches (a failed window may have left it inconsistent); absent: unknown.
+   */
+  release(end?: WindowEnd): void;
+}
+
+/** How the replay window of a snapshot ended. */
+export interface WindowEnd {
+  /** True when every phase of the window ran without a failure (retried phases included). */
+  readonly completed: boolean;
 }
 
 /** A pluggable snapshot strategy. Implementations are factories returning plain objects. */

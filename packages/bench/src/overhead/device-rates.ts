@@ -12,17 +12,23 @@ export interface DeviceRates {
   readonly pinnedHostToDeviceBytesPerSecond: number;
 }
 
-/** Device seconds of `work` (timing events around it on the queue), the median of a few runs after a warm-up. */
-async function secondsOf(queue: Queue, work: () => void, repetitions: number): Promise<number> {
+/**
+ * Device seconds of one `work`, the median of a few runs after a warm-up. Each run enqueues the
+ * work once before its start event, so the device is busy while the host enqueues the timed ones
+ * (otherwise the device would idle between the start event and the first work), then `perRun`
+ * works between two events.
+ */
+async function secondsOf(queue: Queue, work: () => void, repetitions: number, perRun = 3): Promise<number> {
   work();
   await queue.synchronize();
   const samples: number[] = [];
   for (let repetition = 0; repetition < repetitions; repetition += 1) {
-    const start = queue.recordEvent();
     work();
+    const start = queue.recordEvent();
+    for (let index = 0; index < perRun; index += 1) work();
     const end = queue.recordEvent();
     await queue.synchronize();
-    samples.push(end.elapsedMillisecondsSince(start) / 1000);
+    samples.push(end.elapsedMillisecondsSince(start) / 1000 / perRun);
   }
   return median(samples);
 }
@@ -30,7 +36,7 @@ async function secondsOf(queue: Queue, work: () => void, repetitions: number): P
 /**
  * Measures page hashing over `hashed` (64 KiB pages, into device memory), a device-to-device copy of
  * `copyBytes` and raw pinned copies of `copyBytes` each way, each the median of a few runs timed by
- * device events.
+ * device events, back to back (the device never waits for the host inside a timed run).
  */
 export async function measureDeviceRates(agent: Agent, queue: Queue, hashed: readonly MemoryRange[], copyBytes: number): Promise<DeviceRates> {
   const pageBytes = 65536;

@@ -34,6 +34,8 @@ export interface OverheadOptions {
   readonly verifyDispatches?: number;
   /** Variant names to run. Default: all. */
   readonly variants?: readonly string[];
+  /** Whether the replay engines time each phase with device events (costs a few µs per phase). Default false. */
+  readonly phaseTimings?: boolean;
   readonly onVariant?: (name: string) => void;
 }
 
@@ -68,6 +70,8 @@ export interface OverheadResult {
   readonly writeFraction: number;
   readonly passes: number;
   readonly dispatches: number;
+  /** Whether the timed engines timed their phases with device events. */
+  readonly phaseTimings: boolean;
   /** One dispatch of the kernel, waited for, without replay. */
   readonly bareMs: number;
   /** The kernel run `passes` times and waited for once, without replay: what replay is compared with. */
@@ -101,10 +105,10 @@ async function runVariant(
   workload: ScatterWorkload,
   queue: Queue,
   variant: OverheadVariant,
-  settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches' | 'maxSecondsPerVariant'>>,
+  settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches' | 'maxSecondsPerVariant' | 'phaseTimings'>>,
   passesWithoutReplayMs: number,
 ): Promise<Omit<OverheadRow, 'floorRatio' | 'pinnedRateVsRawCopy'>> {
-  const { dispatches, warmupDispatches, passes, verifyDispatches, maxSecondsPerVariant } = settings;
+  const { dispatches, warmupDispatches, passes, verifyDispatches, maxSecondsPerVariant, phaseTimings } = settings;
   if (variant.kind === 'checkpoint') {
     const provider = cuptiCheckpointProvider();
     const reason = provider.unavailableReason(runtime);
@@ -133,7 +137,7 @@ async function runVariant(
   const { replay } = variant;
   const staging = createStaging(runtime, tracker, { reuse: replay.reuse });
   const strategy = strategyByName(replay.strategy, { tier: replay.tier });
-  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), quiesce: replay.quiesce });
+  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), quiesce: replay.quiesce, phaseTimings });
   const verifier = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), verify: 'full' });
   let copied = 0;
   let hashed = 0;
@@ -189,6 +193,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
     passes: options.passes ?? 5,
     verifyDispatches: options.verifyDispatches ?? 2,
     maxSecondsPerVariant: options.maxSecondsPerVariant ?? 30,
+    phaseTimings: options.phaseTimings ?? false,
   };
   const agent = runtime.agents[0]!;
   const tracker = createTracker(runtime);
@@ -236,6 +241,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
       writeFraction,
       passes: settings.passes,
       dispatches: settings.dispatches,
+      phaseTimings: settings.phaseTimings,
       bareMs,
       passesWithoutReplayMs,
       candidateBytes: workload.state.bytes,

@@ -17,6 +17,7 @@ interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly passes: number;
   readonly maxSeconds: number;
   readonly variant?: string[];
+  readonly phaseTimings?: boolean;
   readonly out?: string;
   readonly json?: boolean;
 }
@@ -33,6 +34,7 @@ export function overheadCommand(io: CliIo): Command {
     .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
     .option('--max-seconds <s>', 'stop timing a variant after this long', parsePositiveInteger, 30)
     .addOption(new Option('--variant <name>', 'only this variant (repeatable)').choices(overheadVariants.map((variant) => variant.name)).argParser(collectValues as never))
+    .option('--phase-timings', 'time every phase of each window with device events (slower; off by default)')
     .option('--out <file>', 'write the results as JSON')
     .option('--json', 'print the results as JSON')
     .action(async (options: OverheadCommandOptions) => {
@@ -47,6 +49,7 @@ export function overheadCommand(io: CliIo): Command {
             dispatches: options.dispatches,
             passes: options.passes,
             maxSecondsPerVariant: options.maxSeconds,
+            phaseTimings: options.phaseTimings === true,
             ...(options.variant && { variants: options.variant }),
             onVariant: (name) => io.interactive && io.stderr(`shape ${shape}: ${name}...\n`),
           }),
@@ -60,7 +63,7 @@ export function overheadCommand(io: CliIo): Command {
 /** The terminal summary of one shape's overheads. */
 export function describeOverhead(result: OverheadResult): string {
   const lines = [
-    `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)}, ${result.passes} passes, ${result.dispatches} dispatches`,
+    `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)}, ${result.passes} passes, ${result.dispatches} dispatches, phases ${result.phaseTimings ? 'timed' : 'untimed'}`,
     `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; ${result.passes} passes without replay ${formatMilliseconds(result.passesWithoutReplayMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${(result.rates.hashBytesPerSecond / 1e9).toFixed(0)} GB/s, copy ${(result.rates.copyBytesPerSecond / 1e9).toFixed(0)} GB/s, pinned ${(result.rates.pinnedDeviceToHostBytesPerSecond / 1e9).toFixed(1)}/${(result.rates.pinnedHostToDeviceBytesPerSecond / 1e9).toFixed(1)} GB/s; floor ${formatMilliseconds(result.floorMs)} ms`,
     ...result.rows.map((row) =>
       row.available

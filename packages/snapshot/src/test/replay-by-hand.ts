@@ -1,4 +1,4 @@
-import type { DeviceAllocation } from '@kreplay/native';
+import type { DeviceAllocation, KernelArguments, KernelDescriptor } from '@kreplay/native';
 import type { ByteAccount } from '../byte-account.js';
 import type { Snapshot, SnapshotStrategy } from '../snapshot-strategy.js';
 import type { StrategyFixture } from './strategy-fixture.js';
@@ -53,32 +53,44 @@ export function readAll(fixture: StrategyFixture, workload: Workload): Promise<U
  * Replays one scatter-write dispatch by hand: capture, then passes with restores between, reading
  * memory before each pass (the replay window does the same without the reads).
  */
-export async function replayByHand(
+export function replayByHand(
   fixture: StrategyFixture,
   strategy: SnapshotStrategy,
   workload: Workload,
   passes: number,
   seed: number,
 ): Promise<HandReplay> {
-  const kernel = fixture.runtime.kernels.scatterWrite;
-  const args = scatterArguments(workload, seed);
+  const dispatch = { kernel: fixture.runtime.kernels.scatterWrite, args: scatterArguments(workload, seed) };
+  return replayDispatchByHand(fixture, strategy, dispatch, passes, () => readAll(fixture, workload));
+}
+
+/** {@link replayByHand} of any kernel, reading memory with `read`. */
+export async function replayDispatchByHand(
+  fixture: StrategyFixture,
+  strategy: SnapshotStrategy,
+  { kernel, args }: { readonly kernel: KernelDescriptor; readonly args: KernelArguments },
+  passes: number,
+  read: () => Promise<Uint8Array[]>,
+): Promise<HandReplay> {
   const prepared = strategy.prepare(fixture.dispatch(kernel, args));
   if (prepared.kind === 'declined') throw new Error(`strategy ${strategy.name} declined: ${prepared.reason}`);
   const { snapshot } = prepared;
   const beforePass: Uint8Array[][] = [];
+  let completed = false;
   try {
     snapshot.capture();
     for (let pass = 1; pass <= passes; pass += 1) {
       if (pass > 1) snapshot.restore(pass);
       await fixture.queue.synchronize();
-      beforePass.push(await readAll(fixture, workload));
+      beforePass.push(await read());
       fixture.queue.enqueueKernel(kernel, args);
     }
     snapshot.finish();
     await fixture.queue.synchronize();
-    return { beforePass, after: await readAll(fixture, workload), account: snapshot.account(), snapshot };
+    completed = true;
+    return { beforePass, after: await read(), account: snapshot.account(), snapshot };
   } finally {
-    snapshot.release();
+    snapshot.release({ completed });
   }
 }
 

@@ -5,7 +5,7 @@ import type { StagingTierChoice } from '../staging-types.js';
 import { bytesCopied } from '../byte-account.js';
 import { openStrategyFixture, randomBytes } from './strategy-fixture.js';
 import type { StrategyFixture } from './strategy-fixture.js';
-import { allocateWorkload, readAll, replayByHand, runWithoutReplay } from './replay-by-hand.js';
+import { allocateWorkload, readAll, replayByHand, replayDispatchByHand, runWithoutReplay } from './replay-by-hand.js';
 import { expectSameBytes, sameBytes } from './same-bytes.js';
 
 /** Options of {@link testSnapshotStrategy}. */
@@ -63,6 +63,40 @@ export function testSnapshotStrategy(options: SnapshotStrategyTestOptions): void
         const replay = await replayByHand(current, strategy, workload, 3, 77 + dispatch);
         replay.beforePass.forEach((before, pass) => expectSameBytes(before, original, `dispatch ${dispatch}, before pass ${pass + 1}`));
         expectSameBytes(replay.after, await runWithoutReplay(current, original, 77 + dispatch), `dispatch ${dispatch}, after`);
+      }
+      strategy.dispose?.();
+    });
+
+    it('restores exactly across dispatches run back to back, with nothing issued between them', async () => {
+      const current = await open();
+      const strategy = options.create({ tier: tiers[0]! });
+      const workload = await allocateWorkload(current, 8, randomBytes);
+      const original = await readAll(current, workload);
+      const seeds = [31, 31, 47, 31, 59];
+      for (const [dispatch, seed] of seeds.entries()) {
+        const before = await readAll(current, workload); // reads issue no work
+        const replay = await replayByHand(current, strategy, workload, 3, seed);
+        replay.beforePass.forEach((memory, pass) => expectSameBytes(memory, before, `dispatch ${dispatch}, before pass ${pass + 1}`));
+      }
+      let expected = original;
+      for (const seed of seeds) expected = await runWithoutReplay(current, expected, seed);
+      expectSameBytes(await readAll(current, workload), expected, 'memory after every dispatch');
+      strategy.dispose?.();
+    });
+
+    it('restores exactly when a dispatch puts back what an earlier one overwrote', async () => {
+      const current = await open();
+      const strategy = options.create({ tier: tiers[0]! });
+      const buffer = current.agent.allocate(96 * 1024 + 100);
+      await current.agent.write(buffer.address, new Uint8Array(buffer.bytes));
+      const read = async () => [await current.agent.read(buffer.address, buffer.bytes)];
+      // Back to back, nothing issued between: 7s, zeros again (the contents before the first), 7s.
+      for (const value of [0x07070707, 0, 0x07070707, 0]) {
+        const before = await read();
+        const fill = { kernel: current.runtime.kernels.fill, args: { destination: buffer.address, bytes: buffer.bytes, value } };
+        const replay = await replayDispatchByHand(current, strategy, fill, 3, read);
+        replay.beforePass.forEach((memory, pass) => expectSameBytes(memory, before, `fill ${value}, before pass ${pass + 1}`));
+        expect(replay.after[0]!.every((byte) => byte === (value & 0xff))).toBe(true);
       }
       strategy.dispose?.();
     });
