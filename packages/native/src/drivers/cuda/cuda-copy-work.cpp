@@ -53,7 +53,7 @@ void CudaStreamWork::copyWithKernel(const std::vector<Segment>& segments) {
                         std::min(kChunkBytes, segment.bytes - offset)});
     }
   }
-  const std::uint64_t table = scratch_->upload(chunks.data(), chunks.size() * sizeof(KreplayChunk));
+  const std::uint64_t table = scratch_->uploadTable(chunks.data(), chunks.size() * sizeof(KreplayChunk));
   const bool warp = total / chunks.size() <= kWarpChunkBytes;
   const auto& functions = device_->functions().copyChunks;
   launchKernel(*device_, warp ? functions.warp : functions.block,

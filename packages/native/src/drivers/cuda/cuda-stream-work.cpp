@@ -37,7 +37,7 @@ CudaStreamWork::~CudaStreamWork() {
 }
 
 std::uint64_t CudaStreamWork::uploadSpans(const std::vector<KreplaySpan>& spans) {
-  return scratch_->upload(spans.data(), spans.size() * sizeof(KreplaySpan));
+  return scratch_->uploadTable(spans.data(), spans.size() * sizeof(KreplaySpan));
 }
 
 void CudaStreamWork::delay(double milliseconds) {
