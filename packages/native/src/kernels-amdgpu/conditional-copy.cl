@@ -62,14 +62,22 @@ KERNEL void kreplay_check_page_list(const __global u32* page_list, const __globa
 }
 
 // Copies again the pages listed at page_list (count at *list_count), unless kreplay_check_page_list
-// found the list invalid, in which case nothing is copied (like the host driver).
+// found the list invalid, in which case nothing is copied (like the host driver). When stored_hashes
+// is not null, stored_hashes[page] becomes the hash of each copied page (of its source, which the
+// destination holds once copied); the other pages' hashes are left alone.
 KERNEL void kreplay_copy_page_list(const __global page_table_entry* table, u32 entries, u64 page_bytes,
                                    const __global u32* page_list, const __global u32* list_count,
-                                   const __global u64* status) {
+                                   __global u64* stored_hashes, const __global u64* status) {
+  GROUP_SHARED u64 scratch[GROUP_SIZE];
   if (status[0] != 0 || status[1] != ~0UL) return;
   const u32 count = *list_count;
   for (u32 position = group_id(); position < count; position += group_count()) {
-    const page_ref ref = find_page(table, entries, page_bytes, page_list[position]);
+    const u32 page = page_list[position];
+    const page_ref ref = find_page(table, entries, page_bytes, page);
+    if (stored_hashes) {  // uniform across the work-group, as page_hash_group's barriers need
+      const u64 hash = page_hash_group(ref.source, ref.bytes, scratch);
+      if (local_id() == 0) stored_hashes[page] = hash;
+    }
     group_copy(ref.destination, ref.source, ref.bytes);
   }
 }

@@ -22,7 +22,7 @@ const std::vector<DeviceKernelSpec>& deviceKernels() {
        {Kind::Pointer, Kind::Pointer, Kind::U64, Kind::Pointer}},
       {DeviceKernel::CopyPageList,
        "kreplay_copy_page_list",
-       {Kind::Pointer, Kind::U32, Kind::U64, Kind::Pointer, Kind::Pointer, Kind::Pointer}},
+       {Kind::Pointer, Kind::U32, Kind::U64, Kind::Pointer, Kind::Pointer, Kind::Pointer, Kind::Pointer}},
       {DeviceKernel::Fill, "kreplay_fill", {Kind::Pointer, Kind::U64, Kind::U32}},
       {DeviceKernel::XorDigest, "kreplay_xor_digest", {Kind::Pointer, Kind::U64, Kind::Pointer}},
       {DeviceKernel::ScatterWrite,

@@ -88,14 +88,16 @@ OperationPlan planPageListCopy(const PageListCopy& options, OperationMemory& mem
   status[1] = kNoBadIndex;
   const std::uint64_t list = toDevice(options.pageListAddress);
   const std::uint64_t count = toDevice(options.pageCountAddress);
+  // 0 stays null: the kernel then stores no hashes.
+  const std::uint64_t hashes = options.storedHashesAddress == 0 ? 0 : toDevice(options.storedHashesAddress);
   OperationPlan plan;
   plan.pageListStatus = status;
   plan.pageCount = table.pageCount;
   plan.steps.push_back({DeviceKernel::CheckPageList, {list, count, table.pageCount, addressOf(status)}, 1});
-  plan.steps.push_back(
-      {DeviceKernel::CopyPageList,
-       {placeTable(table, memory), table.entries.size(), options.pageBytes, list, count, addressOf(status)},
-       groupsFor(table.pageCount, 1)});
+  plan.steps.push_back({DeviceKernel::CopyPageList,
+                        {placeTable(table, memory), table.entries.size(), options.pageBytes, list, count,
+                         hashes, addressOf(status)},
+                        groupsFor(table.pageCount, 1)});
   return plan;
 }
 

@@ -74,8 +74,8 @@ void callEmulatedKernel(DeviceKernel kernel, const KernelMetadata& metadata, con
                                      a.pointer<u64>(3));
     case DeviceKernel::CopyPageList:
       return kreplay_copy_page_list(a.pointer<const page_table_entry>(0), a.value<u32>(1), a.value<u64>(2),
-                                    a.pointer<const u32>(3), a.pointer<const u32>(4),
-                                    a.pointer<const u64>(5));
+                                    a.pointer<const u32>(3), a.pointer<const u32>(4), a.pointer<u64>(5),
+                                    a.pointer<const u64>(6));
     case DeviceKernel::Fill:
       return kreplay_fill(a.pointer<u8>(0), a.value<u64>(1), a.value<u32>(2));
     case DeviceKernel::XorDigest:

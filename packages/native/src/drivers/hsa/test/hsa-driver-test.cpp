@@ -1,6 +1,7 @@
 // The hsa driver end to end on the fake ROCr (fake-hsa.hpp): its HSA calls, AQL packets, async
 // copies, signals, retirement, events, errors and cleanup, with the kernels run by the emulator and
 // every result compared with the host driver's (core/).
+#include <algorithm>
 #include <future>
 #include <random>
 
@@ -185,10 +186,14 @@ TEST("driver on fake ROCr: conditional and page-list copies match the host drive
     CHECK_EQ(*reinterpret_cast<std::uint32_t*>(pointerOf(count)), 3u);
     CHECK(readBack(*fake.driver, mirror, bytes) == memoryBytes);
 
-    // The recorded pages copied again, onto a third buffer that starts as the old mirror.
+    // The recorded pages copied again, onto a third buffer that starts as the old mirror, their
+    // hashes stored into a host buffer (which the plan translates like every other address).
     const std::uint64_t third = fake.driver->allocate(0, bytes).address;
     fake.driver->write(0, third, mirrorBytes.data(), bytes);
-    queue->enqueuePageListCopy({{{memory, third, bytes}}, pageBytes, list, count});
+    const std::uint64_t thirdHashes = fake.driver->allocateHost(8 * pages, false);
+    auto* thirdHashWords = reinterpret_cast<std::uint64_t*>(pointerOf(thirdHashes));
+    std::fill(thirdHashWords, thirdHashWords + pages, 0xababababababababull);
+    queue->enqueuePageListCopy({{{memory, third, bytes}}, pageBytes, list, count, thirdHashes});
     CHECK(!synchronize(*queue).has_value());
     CHECK(readBack(*fake.driver, third, bytes) == memoryBytes);
 
@@ -199,6 +204,10 @@ TEST("driver on fake ROCr: conditional and page-list copies match the host drive
     CHECK(readBack(*fake.driver, stored, 8 * pages) ==
           std::vector<std::uint8_t>(reinterpret_cast<std::uint8_t*>(hostHashes.data()),
                                     reinterpret_cast<std::uint8_t*>(hostHashes.data()) + 8 * pages));
+    for (std::uint64_t page = 0; page < pages; ++page) {
+      const bool recorded = page == 0 || page == 4 || page == 39;  // the pages holding the changed bytes
+      CHECK_EQ(thirdHashWords[page], recorded ? hostHashes[page] : 0xababababababababull);
+    }
   }
   checkClean();
 }

@@ -183,6 +183,60 @@ TEST("emulated page-list copy: copies the recorded pages again") {
   CHECK(device.destination != device.source);  // only the listed pages were copied
 }
 
+TEST("emulated page-list copy: stores the hash of each copied page, and only those, like the host") {
+  for (const std::uint32_t groupLimit : {0u, 2u}) {  // 2: the grid-stride loop over the list
+    Scenario device = scenario(1024);
+    Scenario host = scenario(1024);
+    host.segments = retarget(device, host);
+    const std::vector<std::uint64_t> before = device.stored;
+    device.pageCount = host.pageCount = 3;
+    device.pageList[0] = host.pageList[0] = 19;  // a short last page
+    device.pageList[1] = host.pageList[1] = 1;   // its stored hash is stale though the bytes agree
+    device.pageList[2] = host.pageList[2] = 4;
+    PageListCopy deviceOptions{device.segments, 1024, addressOf(device.pageList.data()),
+                               addressOf(&device.pageCount)};
+    deviceOptions.storedHashesAddress = addressOf(device.stored.data());
+    HostOperationMemory memory;
+    const OperationPlan plan = planPageListCopy(deviceOptions, memory, sameAddress);
+    emulatePlan(plan, gfx90a(), groupLimit);
+    CHECK(!pageListFailure(plan.pageListStatus, plan.pageCount).has_value());
+    ThreadPool pool(2);
+    PageListCopy hostOptions{host.segments, 1024, addressOf(host.pageList.data()),
+                             addressOf(&host.pageCount)};
+    hostOptions.storedHashesAddress = addressOf(host.stored.data());
+    copyPageList(pool, hostOptions);
+    CHECK(device.destination == host.destination);
+    CHECK(device.stored == host.stored);
+    // The listed pages' hashes are those of the destination after the copy; the others are untouched.
+    std::vector<Range> copied;
+    for (const auto& segment : device.segments) copied.push_back({segment.destination, segment.bytes});
+    const std::vector<std::uint64_t> after = hostHashes(copied, 1024);
+    for (std::size_t page = 0; page < before.size(); ++page) {
+      const bool listed = page == 19 || page == 1 || page == 4;
+      CHECK_EQ(device.stored[page], listed ? after[page] : before[page]);
+    }
+    CHECK(device.stored[1] != before[1]);
+  }
+}
+
+TEST("emulated page-list copy: without stored hashes the kernel gets null and stores none") {
+  Scenario device = scenario(1024);
+  device.pageCount = 1;
+  device.pageList[0] = 1;
+  const std::vector<std::uint64_t> before = device.stored;
+  const PageListCopy options{device.segments, 1024, addressOf(device.pageList.data()),
+                             addressOf(&device.pageCount)};
+  HostOperationMemory memory;
+  const OperationPlan plan =
+      planPageListCopy(options, memory, [](std::uint64_t address) { return address + 1; });
+  CHECK_EQ(plan.steps.size(), 2u);
+  CHECK(plan.steps[1].kernel == DeviceKernel::CopyPageList);
+  CHECK_EQ(plan.steps[1].arguments.at(5), 0u);  // not translated: 0 means none
+  const OperationPlan run = planPageListCopy(options, memory, sameAddress);
+  emulatePlan(run, gfx90a());
+  CHECK(device.stored == before);
+}
+
 TEST("emulated page-list copy: an invalid list copies nothing and fails like the host driver") {
   for (const bool badCount : {true, false}) {
     Scenario device = scenario(1024);
@@ -191,14 +245,17 @@ TEST("emulated page-list copy: an invalid list copies nothing and fails like the
     device.pageList[0] = 1;
     device.pageList[1] = 20;
     device.pageList[2] = 25;
-    const PageListCopy options{device.segments, 1024, addressOf(device.pageList.data()),
-                               addressOf(&device.pageCount)};
+    const std::vector<std::uint64_t> storedBefore = device.stored;
+    PageListCopy options{device.segments, 1024, addressOf(device.pageList.data()),
+                         addressOf(&device.pageCount)};
+    options.storedHashesAddress = addressOf(device.stored.data());
     HostOperationMemory memory;
     const OperationPlan plan = planPageListCopy(options, memory, sameAddress);
     emulatePlan(plan, gfx90a());
     const auto failure = pageListFailure(plan.pageListStatus, plan.pageCount);
     CHECK(failure.has_value());
     CHECK(device.destination == before);
+    CHECK(device.stored == storedBefore);  // no hash stored either
     ThreadPool pool(2);
     std::string expected;
     try {
