@@ -52,6 +52,21 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
       expect(written).toBeGreaterThan(0.7 * bytes); // up to an L2 of dirty lines may be written back after the range
       expect(written).toBeLessThan(1.3 * bytes);
     }
+    if (session.passCount > 1) {
+      // A dispatch left after its first pass; the next one still counts from a fresh start.
+      session.beginPass(queue, 1);
+      queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 3 });
+      session.endPass(queue, 1);
+      for (let pass = 1; pass <= session.passCount; pass += 1) {
+        session.beginPass(queue, pass);
+        queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 4 });
+        session.endPass(queue, pass);
+      }
+      const result = await session.decode(queue);
+      expect(result.dispatch).toBe(4);
+      expect(result.values['dram__bytes_write.sum']!).toBeGreaterThan(0.7 * bytes);
+      expect(result.values['dram__bytes_write.sum']!).toBeLessThan(1.3 * bytes);
+    }
     expect(() => session.beginPass(queue, session.passCount + 1)).toThrow(ArgumentError);
     await session.dispose();
     await queue.dispose();

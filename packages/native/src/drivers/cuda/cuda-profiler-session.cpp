@@ -122,7 +122,7 @@ void CudaProfilerSession::setConfig(std::size_t passIndex) {
   api.check(api.cuptiRangeProfilerSetConfig(&set), "cuptiRangeProfilerSetConfig");
 }
 
-void CudaProfilerSession::startDispatch() {
+void CudaProfilerSession::enable() {
   const CuptiProfilerApi& api = library_->api;
   auto enable = cuptiParams<CuptiRangeEnableParams>(
       KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeEnableParams, pRangeProfilerObject));
@@ -138,6 +138,11 @@ void CudaProfilerSession::startDispatch() {
   size.maxNumRangeTreeNodes = 1;
   api.check(api.cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
   counterData_.assign(size.counterDataSize, 0);
+}
+
+void CudaProfilerSession::startDispatch() {
+  if (!profiler_) enable();
+  const CuptiProfilerApi& api = library_->api;
   auto initialize = cuptiParams<CuptiRangeCounterDataImageInitializeParams>(
       KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeCounterDataImageInitializeParams, pCounterData));
   initialize.pRangeProfilerObject = profiler_;
@@ -161,7 +166,8 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass) {
   const CuptiProfilerApi& api = library_->api;
   try {
     if (pass == 1) {
-      disable();  // a dispatch that did not finish
+      if (dispatchOpen_) disable();  // a dispatch that did not finish: start from a fresh profiler
+      dispatchOpen_ = true;
       dispatch_ += 1;
       passesStopped_ = 0;
       allSubmitted_ = false;
@@ -249,7 +255,8 @@ void CudaProfilerSession::end(std::uint32_t pass) {
       fail("profiler-decode", failure);
     }
   }
-  disable();
+  dispatchOpen_ = false;
+  if (error_) disable();  // the next dispatch starts from a fresh profiler
   finish(error_, std::move(values));
 }
 

@@ -1,13 +1,16 @@
 // A CUPTI range-profiler session on one device in user replay with one user range per dispatch.
 // Every step runs on the dispatch queue's submitting thread (enqueueControl), in queue order:
-//   beginPass(1)   disable a profiler left enabled by an unfinished dispatch, flush L2, wait for an
-//                  idle context, enable the range profiler, initialize counter data, set the config
-//                  (user range, user replay, one range), start, push the range
+//   beginPass(1)   reset a profiler left mid-dispatch by an unfinished dispatch (disable it), flush
+//                  L2, wait for an idle context, enable the range profiler if it is not enabled yet,
+//                  initialize the counter data, set the config (user range, user replay, one range),
+//                  start, push the range
 //   kernel         (enqueued by the caller)
 //   endPass(i)     pop the range, stop (CUPTI counts the pass)
 //   beginPass(i)   flush L2, wait for an idle context, start, push (a pass run again: set the config
 //                  at that pass index first)
-//   endPass(last)  pop, stop, wait for the context, decode, evaluate the metrics, disable
+//   endPass(last)  pop, stop, wait for the context, decode, evaluate the metrics
+// The range profiler stays enabled from one dispatch to the next (enabling it costs far more than a
+// pass) and is disabled when the session is released or a dispatch fails.
 // The L2 flush reads a scratch buffer twice the L2's size (CUPTI 13.0 controls no cache across
 // passes), so every pass starts with a cold L2 whose lines are clean (a write would leave dirty lines
 // that the pass itself would write back).
@@ -40,6 +43,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   void begin(CudaQueue& queue, std::uint32_t pass);
   void end(std::uint32_t pass);
   void startDispatch();
+  void enable();
   void setConfig(std::size_t passIndex);
   void flushL2(CudaQueue& queue);
   void finish(std::optional<OperationError> error, std::vector<double> values);
@@ -60,6 +64,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   std::vector<std::uint8_t> counterData_;
   std::uint64_t dispatch_ = 0;
   std::uint32_t passesStopped_ = 0;
+  bool dispatchOpen_ = false;  // between beginPass(1) and the last endPass
   bool pushed_ = false;
   bool started_ = false;
   bool allSubmitted_ = false;

@@ -2,7 +2,8 @@
 // with a 1 GiB footprint, writeFraction 0.25, inputShare 0) as a standalone CUDA program, for
 // comparing kreplay's CUPTI counters with `ncu --section SpeedOfLight`: it loads the cuda driver's
 // committed PTX and launches kreplay_scatter_write_block exactly as the driver does (same grid,
-// block, arguments), `launches` times (default 3).
+// block, arguments), `launches` times (default 3), over `footprint` GiB (default 1, as `kreplay
+// profile --footprint`).
 //   nvcc -o scatter-reference scatter-reference.cpp -lcuda
 //   ncu --section SpeedOfLight ./scatter-reference <kreplay-kernels.compute_90.ptx>
 #include <cuda.h>
@@ -29,7 +30,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: scatter-reference <ptx> [launches]\n");
+    std::fprintf(stderr, "usage: scatter-reference <ptx> [launches] [footprint GiB]\n");
     return 2;
   }
   std::ifstream file(argv[1]);
@@ -38,7 +39,7 @@ int main(int argc, char** argv) {
   const std::string ptx = text.str();
   const int launches = argc > 2 ? std::atoi(argv[2]) : 3;
 
-  const std::uint64_t footprint = 1ull << 30;
+  const std::uint64_t footprint = (argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1ull) << 30;
   const std::uint64_t pageBytes = 65536;
   const double writeFraction = 0.25;
   const std::uint64_t stateBytes = std::max<std::uint64_t>(
