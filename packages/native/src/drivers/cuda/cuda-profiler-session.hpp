@@ -1,19 +1,21 @@
 // A CUPTI range-profiler session on one device in user replay with one user range per dispatch.
 // Every step runs on the dispatch queue's submitting thread (enqueueControl), in queue order:
-//   beginPass(1)   reset a profiler left mid-dispatch by an unfinished dispatch (disable it), flush
-//                  L2, wait for an idle context, enable the range profiler if it is not enabled yet,
+//   beginPass(1)   reset a profiler left mid-dispatch by an unfinished dispatch (disable it), wait
+//                  for an idle context, enable the range profiler if it is not enabled yet,
 //                  initialize the counter data, set the config (user range, user replay, one range),
-//                  start, push the range
+//                  start, enqueue the L2 flush and a 0.2 ms wait, push the range
 //   kernel         (enqueued by the caller)
 //   endPass(i)     pop the range, stop (CUPTI counts the pass)
-//   beginPass(i)   flush L2, wait for an idle context, start, push (a pass run again: set the config
-//                  at that pass index first)
+//   beginPass(i)   wait for an idle context, start, flush and wait, push (a pass run again: set the
+//                  config at that pass index first)
 //   endPass(last)  pop, stop, wait for the context, decode, evaluate the metrics
 // The range profiler stays enabled from one dispatch to the next (enabling it costs far more than a
 // pass) and is disabled when the session is released or a dispatch fails.
 // The L2 flush reads a scratch buffer twice the L2's size (CUPTI 13.0 controls no cache across
 // passes), so every pass starts with a cold L2 whose lines are clean (a write would leave dirty lines
-// that the pass itself would write back).
+// that the pass itself would write back). The push is ordered on the stream after the flush and the
+// wait, so neither is inside the range, and the wait lets the kernel be launched before the device
+// reaches the push: the range then lasts about as long as the kernel.
 #pragma once
 
 #include <memory>
