@@ -9,8 +9,8 @@ type CaptureKind = 'everything' | 'changed-pages' | 'known-writers';
 /**
  * The snapshot of one dispatch over a mirror set. Capture brings the mirror up to date:
  * - when every writer since the last window is known (nothing was issued on the runtime since it,
- *   so only its last pass wrote, and that pass wrote the pages its first pass did), by copying
- *   those pages and their hashes, without reading the rest of the candidates;
+ *   nor during it but on its own queue, so only its last pass wrote, and that pass wrote the pages
+ *   its first pass did), by copying those pages and their hashes, without reading the rest;
  * - otherwise by copying the pages whose hash changed.
  * The first restore hashes memory and copies back only the pages the kernel wrote, recording them;
  * later restores copy that recorded list again without hashing.
@@ -31,6 +31,10 @@ export function createDirtyPagesSnapshot(
   let restoresFromList = 0;
   let learned = false;
   let learnedBytes: number[] | undefined;
+  // runtime.workIssued and queue.workEnqueued when capture began: work issued during the window
+  // by anything but its own queue (another queue, agent.write) makes its end unknown.
+  let issuedAtCapture = 0;
+  let queuedAtCapture = 0;
   let issuedAfterFinish: number | undefined;
   let released = false;
   const hashesAddress = set.address(layout.hashesOffset);
@@ -46,6 +50,8 @@ export function createDirtyPagesSnapshot(
     tier: lease.tier,
     notes,
     capture() {
+      issuedAtCapture = runtime.workIssued;
+      queuedAtCapture = queue.workEnqueued;
       const known = set.known;
       set.known = undefined; // only a window that completes knows again
       if (set.fresh) {
@@ -93,7 +99,8 @@ export function createDirtyPagesSnapshot(
         { source: set.address(layout.captureListOffset), destination: set.readback.address, bytes: layout.controlBytes },
       ]);
       account.addCopy(lease.tier, 'host-pinned', layout.controlBytes);
-      issuedAfterFinish = runtime.workIssued;
+      const onlyThisQueue = runtime.workIssued - issuedAtCapture === queue.workEnqueued - queuedAtCapture;
+      issuedAfterFinish = onlyThisQueue ? runtime.workIssued : undefined;
     },
     account() {
       const settled = account.clone();

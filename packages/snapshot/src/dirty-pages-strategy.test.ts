@@ -59,6 +59,23 @@ describe('dirty-pages', () => {
     const afterWrite = await replayByHand(current, dirty, workload, 3, 5);
     expect(afterWrite.account.hashed).toBe(2 * candidates);
 
+    // Work another queue issues during a window leaves its end unknown.
+    const other = current.agent.createQueue();
+    const during = dirty.prepare(current.dispatch(current.runtime.kernels.scatterWrite, scatterArguments(workload, 5)));
+    if (during.kind !== 'ready') throw new Error('declined');
+    during.snapshot.capture();
+    other.enqueueCopy([{ source: workload.source.address, destination: workload.buffer.address, bytes: 64 }]);
+    current.queue.enqueueKernel(current.runtime.kernels.scatterWrite, scatterArguments(workload, 5));
+    during.snapshot.restore(2);
+    current.queue.enqueueKernel(current.runtime.kernels.scatterWrite, scatterArguments(workload, 5));
+    during.snapshot.finish();
+    await Promise.all([current.queue.synchronize(), other.synchronize()]);
+    during.snapshot.account();
+    during.snapshot.release({ completed: true });
+    const afterOtherQueue = await replayByHand(current, dirty, workload, 3, 5);
+    expect(afterOtherQueue.account.hashed).toBe(2 * candidates);
+    await other.dispose();
+
     // A window that did not complete leaves nothing known.
     const kernel = current.runtime.kernels.scatterWrite;
     const args = scatterArguments(workload, 5);
