@@ -55,6 +55,53 @@ extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
   }
 }
 
+namespace kreplay_device {
+
+/**
+ * A page list of at most KREPLAY_FUSED_CHECK_PAGES possible pages, checked and copied in one launch:
+ * every block checks the whole list (the same verdict in every block, so none copies when it is
+ * bad), then copies its share.
+ */
+template <unsigned G>
+__device__ void checkAndCopyPageList(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
+                                     uint64_t pageCount, const uint8_t* pageList, const uint8_t* pageCountIn,
+                                     uint8_t* storedHashes, int64_t workIndex, KreplayQueueState* state) {
+  if (skipped(state)) return;
+  __shared__ int bad;
+  const uint64_t count = loadUint32(pageCountIn);
+  if (count > pageCount) {
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+      reportPageListError(state, KREPLAY_ERROR_PAGE_COUNT, workIndex, count, 0, pageCount);
+    return;
+  }
+  if (threadIdx.x == 0) bad = 0;
+  __syncthreads();
+  for (uint64_t position = threadIdx.x; position < count; position += blockDim.x) {
+    const uint64_t page = loadUint32(pageList + 4 * position);
+    if (page >= pageCount) {
+      bad = 1;
+      if (blockIdx.x == 0) reportPageListError(state, KREPLAY_ERROR_PAGE_INDEX, workIndex, page, position, pageCount);
+    }
+  }
+  __syncthreads();
+  if (bad != 0) return;
+  copyPageList<G>(spans, spanCount, pageBytes, pageList, pageCountIn, storedHashes, state);
+}
+
+}  // namespace kreplay_device
+
+#define KREPLAY_CHECK_AND_COPY_PAGE_LIST(name, G)                                                          \
+  extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)                                      \
+      name(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes, uint64_t pageCount,           \
+           const uint8_t* pageList, const uint8_t* pageCountIn, uint8_t* storedHashes, int64_t workIndex,  \
+           KreplayQueueState* state) {                                                                     \
+    kreplay_device::checkAndCopyPageList<G>(spans, spanCount, pageBytes, pageCount, pageList, pageCountIn, \
+                                            storedHashes, workIndex, state);                               \
+  }
+
+KREPLAY_CHECK_AND_COPY_PAGE_LIST(kreplay_check_and_copy_page_list_warp, 32)
+KREPLAY_CHECK_AND_COPY_PAGE_LIST(kreplay_check_and_copy_page_list_block, KREPLAY_BLOCK_THREADS)
+
 #define KREPLAY_COPY_PAGE_LIST(name, G)                                                               \
   extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)                                 \
       name(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes, const uint8_t* pageList, \

@@ -6,6 +6,8 @@
 
 /** Threads of every built-in kernel's block. */
 #define KREPLAY_BLOCK_THREADS 256
+/** The most pages a page-list copy may have for one launch to check and copy it (each block reads the whole list). */
+#define KREPLAY_FUSED_CHECK_PAGES 4096
 /** Floats of one stencil tile (one block's share; its neighbours' halo values are saved first). */
 #define KREPLAY_STENCIL_TILE 2048
 

@@ -44,6 +44,8 @@ const FakeKernel* findKernel(const std::string& name) {
       KREPLAY_FAKE_KERNEL(kreplay_check_page_list),
       KREPLAY_FAKE_KERNEL(kreplay_copy_page_list_warp),
       KREPLAY_FAKE_KERNEL(kreplay_copy_page_list_block),
+      KREPLAY_FAKE_KERNEL(kreplay_check_and_copy_page_list_warp),
+      KREPLAY_FAKE_KERNEL(kreplay_check_and_copy_page_list_block),
       KREPLAY_FAKE_KERNEL(kreplay_copy_chunks_warp),
       KREPLAY_FAKE_KERNEL(kreplay_copy_chunks_block),
       KREPLAY_FAKE_KERNEL(kreplay_fill),

@@ -22,14 +22,14 @@ describe.skipIf(!cuda.available)(`cuda queue errors and pageable memory${cuda.av
   afterAll(() => runtime?.dispose());
   const agent = () => runtime.agents[0]!;
 
-  it('fails a page-list copy whose list is out of range, skips later built-in work, and recovers', async () => {
+  it('fails a page-list copy whose list is out of range, copies none of it, skips later built-in work, and recovers', async () => {
     const queue = agent().createQueue();
     const buffer = agent().allocate(3 * 4096);
     const list = agent().allocate(8);
     const count = agent().allocate(4);
-    await agent().write(buffer.address + 8192, new Uint8Array(4096));
-    await agent().write(list.address, Uint8Array.of(9, 0, 0, 0, 0, 0, 0, 0));
-    await agent().write(count.address, Uint8Array.of(1, 0, 0, 0));
+    await agent().write(buffer.address + 4096, new Uint8Array(8192));
+    await agent().write(list.address, Uint8Array.of(0, 0, 0, 0, 9, 0, 0, 0)); // page 0 is valid, 9 is not
+    await agent().write(count.address, Uint8Array.of(2, 0, 0, 0));
     const segments = [{ source: buffer.address, destination: buffer.address + 4096, bytes: 4096 }];
     queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes: 4096, value: 1 });
     const failedIndex = queue.workEnqueued;
@@ -40,10 +40,44 @@ describe.skipIf(!cuda.available)(`cuda queue errors and pageable memory${cuda.av
     expect(error).toBeInstanceOf(DriverError);
     expect(error).toMatchObject({ code: 'invalid-page-list', operation: 'conditional-copy', operationIndex: failedIndex, driver: 'cuda' });
     expect([...(await agent().read(buffer.address + 8192, 16))]).toEqual(new Array(16).fill(0));
+    expect([...(await agent().read(buffer.address + 4096, 16))], 'no page of a bad list is copied').toEqual(new Array(16).fill(0));
     // Recovered: the same work runs after the synchronize.
     queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address + 8192, bytes: 4096, value: 7 });
     await queue.synchronize();
     expect([...(await agent().read(buffer.address + 8192, 4))]).toEqual([7, 0, 0, 0]);
+    await queue.dispose();
+  });
+
+  it('checks a page list over more pages than one launch checks (a kernel of its own) with the same results', async () => {
+    const queue = agent().createQueue();
+    const pageBytes = 128;
+    const pages = 5000; // over KREPLAY_FUSED_CHECK_PAGES
+    const source = agent().allocate(pages * pageBytes);
+    const destination = agent().allocate(pages * pageBytes);
+    const list = agent().allocate(pages * 4);
+    const count = agent().allocate(4);
+    const data = pattern(pages * pageBytes, 5);
+    await agent().write(source.address, data);
+    await agent().write(destination.address, new Uint8Array(pages * pageBytes));
+    const segments = [{ source: source.address, destination: destination.address, bytes: pages * pageBytes }];
+    const listed = [4999, 3, 2500];
+    await agent().write(list.address, new Uint8Array(Uint32Array.from(listed).buffer));
+    await agent().write(count.address, new Uint8Array(Uint32Array.of(listed.length).buffer));
+    queue.enqueueCopyPageList({ segments, pageBytes, pageListAddress: list.address, pageCountAddress: count.address });
+    await queue.synchronize();
+    const copied = await agent().read(destination.address, pages * pageBytes);
+    const expected = new Uint8Array(pages * pageBytes);
+    for (const page of listed) expected.set(data.subarray(page * pageBytes, (page + 1) * pageBytes), page * pageBytes);
+    expect(Buffer.from(copied).equals(Buffer.from(expected))).toBe(true);
+
+    await agent().write(destination.address, new Uint8Array(pages * pageBytes));
+    await agent().write(list.address, new Uint8Array(Uint32Array.of(3, pages).buffer)); // the second is out of range
+    await agent().write(count.address, new Uint8Array(Uint32Array.of(2).buffer));
+    const failedIndex = queue.workEnqueued;
+    queue.enqueueCopyPageList({ segments, pageBytes, pageListAddress: list.address, pageCountAddress: count.address });
+    const error = await queue.synchronize().then(() => undefined, (reason: unknown) => reason);
+    expect(error).toMatchObject({ code: 'invalid-page-list', operationIndex: failedIndex });
+    expect([...(await agent().read(destination.address + 3 * pageBytes, 16))]).toEqual(new Array(16).fill(0));
     await queue.dispose();
   });
 

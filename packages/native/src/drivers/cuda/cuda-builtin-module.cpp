@@ -60,6 +60,7 @@ CudaBuiltinModule::CudaBuiltinModule(const CudaApi& api, int computeCapability) 
   getGrouped(functions_.copyChangedPages, "kreplay_copy_changed_pages");
   get(functions_.checkPageList, "kreplay_check_page_list");
   getGrouped(functions_.copyPageList, "kreplay_copy_page_list");
+  getGrouped(functions_.checkAndCopyPageList, "kreplay_check_and_copy_page_list");
   getGrouped(functions_.copyChunks, "kreplay_copy_chunks");
   get(functions_.fill, "kreplay_fill");
   get(functions_.xorWords, "kreplay_xor_words");

@@ -16,6 +16,7 @@ struct BuiltinFunctions {
   GroupedFunction copyChangedPages;
   CUfunction checkPageList = nullptr;
   GroupedFunction copyPageList;
+  GroupedFunction checkAndCopyPageList;
   GroupedFunction copyChunks;
   CUfunction fill = nullptr;
   CUfunction xorWords = nullptr;

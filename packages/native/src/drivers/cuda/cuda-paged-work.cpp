@@ -101,15 +101,23 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
   }
   const std::uint64_t table = spans.empty() ? 0 : uploadSpans(spans);
   // The list is checked on the device; a bad one is recorded in the queue state, which makes the
-  // copy (and every later built-in operation until the next marker) do nothing.
+  // copy (and every later built-in operation until the next marker) do nothing. A short list is
+  // checked by the copy's own blocks (one launch), a longer one by a kernel of its own first.
   armed_ = true;
+  const bool warp = options.pageBytes <= kWarpPageBytes;
+  const unsigned grid = gridFor(*device_, pages, warp ? kWarpsPerBlock : 1);
+  if (pages <= KREPLAY_FUSED_CHECK_PAGES) {
+    const auto& fused = device_->functions().checkAndCopyPageList;
+    launchKernel(*device_, warp ? fused.warp : fused.block, grid, KREPLAY_BLOCK_THREADS, stream_, table,
+                 static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages, options.pageListAddress,
+                 options.pageCountAddress, options.storedHashesAddress, workIndex, state_);
+    return;
+  }
   launchKernel(*device_, device_->functions().checkPageList, gridFor(*device_, pages, KREPLAY_BLOCK_THREADS),
                KREPLAY_BLOCK_THREADS, stream_, options.pageListAddress, options.pageCountAddress, pages,
                workIndex, state_);
-  const bool warp = options.pageBytes <= kWarpPageBytes;
   const auto& functions = device_->functions().copyPageList;
-  launchKernel(*device_, warp ? functions.warp : functions.block,
-               gridFor(*device_, pages, warp ? kWarpsPerBlock : 1), KREPLAY_BLOCK_THREADS, stream_, table,
+  launchKernel(*device_, warp ? functions.warp : functions.block, grid, KREPLAY_BLOCK_THREADS, stream_, table,
                static_cast<std::uint32_t>(spans.size()), options.pageBytes, options.pageListAddress,
                options.pageCountAddress, options.storedHashesAddress, state_);
 }
