@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// The strategy kit on the cuda driver (test/gpu/): one file at a time in one worker. It skips when
-// the cuda driver does not open; `test:fake-cuda` runs it on native's CPU stand-in for libcuda.
+// The strategy kit on the GPU drivers (test/gpu/): one file at a time in one worker. A driver that
+// does not open is skipped; `test:fake-cuda` and `test:fake-hsa` run it on native's CPU stand-ins.
 export default defineConfig({
   test: {
     include: ['test/gpu/**/*.test.ts'],
