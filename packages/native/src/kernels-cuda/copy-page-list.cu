@@ -1,6 +1,7 @@
-// Copying a recorded page list again: one kernel checks the list (recording the first problem in
-// the queue state, which makes this and every later operation of the queue do nothing), the next
-// copies the listed pages (and, when storedHashes is not null, stores each copied page's hash).
+// Copying a recorded page list again: the list is checked (recording the first problem in the queue
+// state, which makes this and every later operation of the queue do nothing), by a kernel of its own
+// before the copy or, for short lists, by the copy's own blocks; then the listed pages are copied
+// (and, when storedHashes is not null, each copied page's hash is stored).
 #include "kernels-cuda/device-common.cuh"
 
 namespace kreplay_device {
@@ -34,33 +35,34 @@ __device__ void copyPageList(const KreplaySpan* spans, uint32_t spanCount, uint6
   }
 }
 
-}  // namespace kreplay_device
-
-extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
-    kreplay_check_page_list(const uint8_t* pageList, const uint8_t* pageCountIn, uint64_t pageCount,
-                            int64_t workIndex, KreplayQueueState* state) {
-  using namespace kreplay_device;
-  if (skipped(state)) return;
+/**
+ * Checks positions first, first + stride, ... of the list at `pageList` (count at `pageCountIn`)
+ * against `pageCount`; a thread for which `reports` is true records what it finds in the queue
+ * state. Returns whether this thread found the count or one of its indices out of range (the
+ * count check gives every thread the same answer).
+ */
+__device__ bool checkPageList(const uint8_t* pageList, const uint8_t* pageCountIn, uint64_t pageCount,
+                              uint64_t first, uint64_t stride, bool reports, int64_t workIndex,
+                              KreplayQueueState* state) {
   const uint64_t count = loadUint32(pageCountIn);
-  const uint64_t thread = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (count > pageCount) {
-    if (thread == 0) reportPageListError(state, KREPLAY_ERROR_PAGE_COUNT, workIndex, count, 0, pageCount);
-    return;
+    if (reports && first == 0) reportPageListError(state, KREPLAY_ERROR_PAGE_COUNT, workIndex, count, 0, pageCount);
+    return true;
   }
-  const uint64_t stride = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  for (uint64_t position = thread; position < count; position += stride) {
+  bool bad = false;
+  for (uint64_t position = first; position < count; position += stride) {
     const uint64_t page = loadUint32(pageList + 4 * position);
-    if (page >= pageCount)
-      reportPageListError(state, KREPLAY_ERROR_PAGE_INDEX, workIndex, page, position, pageCount);
+    if (page < pageCount) continue;
+    bad = true;
+    if (reports) reportPageListError(state, KREPLAY_ERROR_PAGE_INDEX, workIndex, page, position, pageCount);
   }
+  return bad;
 }
-
-namespace kreplay_device {
 
 /**
  * A page list of at most KREPLAY_FUSED_CHECK_PAGES possible pages, checked and copied in one launch:
  * every block checks the whole list (the same verdict in every block, so none copies when it is
- * bad), then copies its share.
+ * bad; block 0 records it), then copies its share.
  */
 template <unsigned G>
 __device__ void checkAndCopyPageList(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
@@ -68,27 +70,26 @@ __device__ void checkAndCopyPageList(const KreplaySpan* spans, uint32_t spanCoun
                                      uint8_t* storedHashes, int64_t workIndex, KreplayQueueState* state) {
   if (skipped(state)) return;
   __shared__ int bad;
-  const uint64_t count = loadUint32(pageCountIn);
-  if (count > pageCount) {
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-      reportPageListError(state, KREPLAY_ERROR_PAGE_COUNT, workIndex, count, 0, pageCount);
-    return;
-  }
   if (threadIdx.x == 0) bad = 0;
   __syncthreads();
-  for (uint64_t position = threadIdx.x; position < count; position += blockDim.x) {
-    const uint64_t page = loadUint32(pageList + 4 * position);
-    if (page >= pageCount) {
-      bad = 1;
-      if (blockIdx.x == 0) reportPageListError(state, KREPLAY_ERROR_PAGE_INDEX, workIndex, page, position, pageCount);
-    }
-  }
+  if (checkPageList(pageList, pageCountIn, pageCount, threadIdx.x, blockDim.x, blockIdx.x == 0, workIndex, state))
+    bad = 1;
   __syncthreads();
   if (bad != 0) return;
   copyPageList<G>(spans, spanCount, pageBytes, pageList, pageCountIn, storedHashes, state);
 }
 
 }  // namespace kreplay_device
+
+extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
+    kreplay_check_page_list(const uint8_t* pageList, const uint8_t* pageCountIn, uint64_t pageCount,
+                            int64_t workIndex, KreplayQueueState* state) {
+  using namespace kreplay_device;
+  if (skipped(state)) return;
+  const uint64_t thread = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  checkPageList(pageList, pageCountIn, pageCount, thread, static_cast<uint64_t>(gridDim.x) * blockDim.x, true,
+                workIndex, state);
+}
 
 #define KREPLAY_CHECK_AND_COPY_PAGE_LIST(name, G)                                                          \
   extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)                                      \
