@@ -44,6 +44,8 @@ export function createDirtyPagesSnapshot(
     pageCountAddress: set.address(layout.countsOffset + countIndex * 4),
   });
   const learnedList = () => listOptions(layout.learnedListOffset, 1);
+  /** Bytes per range of the learned pages, read back once the queue has completed the window. */
+  const learnedPerRange = () => (learnedBytes ??= set.bytesPerRange(set.recordedPages('learned')));
 
   return {
     ranges: set.ranges,
@@ -108,16 +110,15 @@ export function createDirtyPagesSnapshot(
         captureKind === 'changed-pages' ? set.bytesPerRange(set.recordedPages('capture')) : captureKind === 'known-writers' ? knownWriterBytes : [];
       captured.forEach((bytes, index) => settled.addCopy(set.ranges[index]!.kind, lease.tier, bytes));
       if (learned) {
-        learnedBytes = set.bytesPerRange(set.recordedPages('learned'));
-        learnedBytes.forEach((bytes, index) => settled.addCopy(lease.tier, set.ranges[index]!.kind, bytes * (1 + restoresFromList)));
+        learnedPerRange().forEach((bytes, index) => settled.addCopy(lease.tier, set.ranges[index]!.kind, bytes * (1 + restoresFromList)));
       }
       return settled.snapshot();
     },
     release(end?: WindowEnd) {
       if (released) return;
       released = true;
-      const knows = end?.completed === true && learnedBytes !== undefined && issuedAfterFinish !== undefined;
-      set.known = knows ? { workIssued: issuedAfterFinish!, learnedBytes: learnedBytes! } : undefined;
+      const knows = end?.completed === true && learned && issuedAfterFinish !== undefined;
+      set.known = knows ? { workIssued: issuedAfterFinish!, learnedBytes: learnedPerRange() } : undefined;
       onRelease(set);
     },
   };

@@ -4,6 +4,8 @@ import { bytesCopied } from './byte-account.js';
 import { dirtyPagesStrategy } from './dirty-pages-strategy.js';
 import { fullStrategy } from './full-strategy.js';
 import { allocateWorkload, readAll, replayByHand, scatterArguments } from './test/replay-by-hand.js';
+import type { Workload } from './test/replay-by-hand.js';
+import type { SnapshotStrategy } from './snapshot-strategy.js';
 import { sameBytes } from './test/same-bytes.js';
 import { openStrategyFixture, randomBytes } from './test/strategy-fixture.js';
 import type { StrategyFixture } from './test/strategy-fixture.js';
@@ -61,34 +63,14 @@ describe('dirty-pages', () => {
 
     // Work another queue issues during a window leaves its end unknown.
     const other = current.agent.createQueue();
-    const during = dirty.prepare(current.dispatch(current.runtime.kernels.scatterWrite, scatterArguments(workload, 5)));
-    if (during.kind !== 'ready') throw new Error('declined');
-    during.snapshot.capture();
-    other.enqueueCopy([{ source: workload.source.address, destination: workload.buffer.address, bytes: 64 }]);
-    current.queue.enqueueKernel(current.runtime.kernels.scatterWrite, scatterArguments(workload, 5));
-    during.snapshot.restore(2);
-    current.queue.enqueueKernel(current.runtime.kernels.scatterWrite, scatterArguments(workload, 5));
-    during.snapshot.finish();
-    await Promise.all([current.queue.synchronize(), other.synchronize()]);
-    during.snapshot.account();
-    during.snapshot.release({ completed: true });
+    await windowByHand(current, dirty, workload, { completed: true, duringWindow: () => other.enqueueCopy([{ source: workload.source.address, destination: workload.buffer.address, bytes: 64 }]) });
+    await other.synchronize();
     const afterOtherQueue = await replayByHand(current, dirty, workload, 3, 5);
     expect(afterOtherQueue.account.hashed).toBe(2 * candidates);
     await other.dispose();
 
     // A window that did not complete leaves nothing known.
-    const kernel = current.runtime.kernels.scatterWrite;
-    const args = scatterArguments(workload, 5);
-    const prepared = dirty.prepare(current.dispatch(kernel, args));
-    if (prepared.kind !== 'ready') throw new Error('declined');
-    prepared.snapshot.capture();
-    current.queue.enqueueKernel(kernel, args);
-    prepared.snapshot.restore(2);
-    current.queue.enqueueKernel(kernel, args);
-    prepared.snapshot.finish();
-    await current.queue.synchronize();
-    prepared.snapshot.account();
-    prepared.snapshot.release({ completed: false });
+    await windowByHand(current, dirty, workload, { completed: false, duringWindow: () => undefined });
     const afterFailure = await replayByHand(current, dirty, workload, 3, 5);
     expect(afterFailure.account.hashed).toBe(2 * candidates);
     dirty.dispose?.();
@@ -99,6 +81,32 @@ describe('dirty-pages', () => {
     expect(() => dirtyPagesStrategy({ tier: 'disk' as never })).toThrow(/unknown staging tier/);
   });
 });
+
+/**
+ * A two-pass window of the scatter-write dispatch driven by hand, with `duringWindow` called after
+ * the capture, told at release whether it `completed`.
+ */
+async function windowByHand(
+  fixture: StrategyFixture,
+  strategy: SnapshotStrategy,
+  workload: Workload,
+  { completed, duringWindow }: { readonly completed: boolean; readonly duringWindow: () => void },
+): Promise<void> {
+  const kernel = fixture.runtime.kernels.scatterWrite;
+  const args = scatterArguments(workload, 5);
+  const prepared = strategy.prepare(fixture.dispatch(kernel, args));
+  if (prepared.kind !== 'ready') throw new Error(`strategy ${strategy.name} declined: ${prepared.reason}`);
+  const { snapshot } = prepared;
+  snapshot.capture();
+  duringWindow();
+  fixture.queue.enqueueKernel(kernel, args);
+  snapshot.restore(2);
+  fixture.queue.enqueueKernel(kernel, args);
+  snapshot.finish();
+  await fixture.queue.synchronize();
+  snapshot.account();
+  snapshot.release({ completed });
+}
 
 /** Bytes of the pages (of `pageBytes`, the last one short) in which two buffers differ. */
 function writtenBytes(before: Uint8Array, after: Uint8Array, pageBytes: number): number {
