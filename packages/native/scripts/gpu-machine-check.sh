@@ -18,6 +18,14 @@ started=$(date +%s)
 timeout "${KREPLAY_TEST_SECONDS:-300}" node "$bundle/cuda-tests.mjs" "$out/tests.json" > "$out/tests.log" 2>&1
 echo "tests: exit $? after $(( $(date +%s) - started )) s"
 grep -E '^  ×|passed, .* failed' -A3 "$out/tests.log" | head -n 80
+# The snapshot strategy kit on this driver, where @kreplay/snapshot's scripts/bundle-gpu-tests.mjs
+# put it in the same folder.
+if [ -f "$bundle/strategy-kit-tests.mjs" ]; then
+  started=$(date +%s)
+  timeout "${KREPLAY_TEST_SECONDS:-300}" node "$bundle/strategy-kit-tests.mjs" "$out/strategy-kit.json" > "$out/strategy-kit.log" 2>&1
+  echo "strategy kit: exit $? after $(( $(date +%s) - started )) s"
+  grep -E '^  ×|passed, .* failed' -A3 "$out/strategy-kit.log" | head -n 40
+fi
 started=$(date +%s)
 timeout "${KREPLAY_MEASURE_SECONDS:-200}" node "$bundle/measure-cuda.mjs" "$out/measure.json" > "$out/measure.log" 2>&1
 echo "measure: exit $? after $(( $(date +%s) - started )) s"

@@ -1,5 +1,5 @@
 // A small stand-in for `vitest` on machines that have Node.js but no node_modules (the GPU
-// machine): describe/it/hooks with skip and skipIf, and vitest's own `expect` (@vitest/expect on
+// machine): describe/it/hooks with skip, skipIf and it.each, and vitest's own `expect` (@vitest/expect on
 // chai). scripts/bundle-gpu-tests.mjs bundles the GPU test files against it; runCollected() runs
 // what they registered, in order, and reports. Not a general test runner.
 import { chai, JestAsymmetricMatchers, JestChaiExpect, JestExtend, setState } from '@vitest/expect';
@@ -48,6 +48,21 @@ export function it(name, body, timeout) {
 it.skip = (name, body) => addTest(name, body, true);
 it.skipIf = (condition) => (name, body, timeout) => addTest(name, body, Boolean(condition), timeout);
 it.runIf = (condition) => (name, body, timeout) => addTest(name, body, !condition, timeout);
+/** vitest's printf-like test names: %s, %d, %i and %j take the case's values in order, %% is a %. */
+function caseName(name, values) {
+  let next = 0;
+  return name.replace(/%[sdij%]/g, (token) => {
+    if (token === '%%') return '%';
+    const value = values[next++];
+    return token === '%j' ? JSON.stringify(value) : String(value);
+  });
+}
+it.each = (cases) => (name, body, timeout) => {
+  for (const value of cases) {
+    const values = Array.isArray(value) ? value : [value];
+    addTest(caseName(name, values), () => body(...values), false, timeout);
+  }
+};
 export const test = it;
 
 export const beforeAll = (hook) => current.beforeAll.push(hook);
