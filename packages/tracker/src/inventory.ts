@@ -21,10 +21,16 @@ export class Inventory implements AllocationLookup {
   readonly #agents = new Map<number, AllocationMap>();
   readonly #trackHostBuffers: boolean;
   #nextId = 1;
+  #version = 0;
 
   constructor(agentIds: Iterable<number>, trackHostBuffers: boolean) {
     for (const agentId of agentIds) this.#agents.set(agentId, new AllocationMap());
     this.#trackHostBuffers = trackHostBuffers;
+  }
+
+  /** Moves on every change to an allocation or a tag: what was derived at one version holds while it stays. */
+  get version(): number {
+    return this.#version;
   }
 
   /** The ids of the agents known so far (the runtime's, and any an event named), ascending. */
@@ -50,12 +56,14 @@ export class Inventory implements AllocationLookup {
       return [];
     }
     const map = onHost ? this.host : this.#agentMap(event.agentId as number);
+    this.#version += 1;
     return event.type === 'allocate' ? this.#allocate(map, event) : this.#free(map, event.address);
   }
 
   /** Adds or removes a tag, keeping the footprint right. */
   setTag(record: AllocationRecord, tag: AllocationTag, present: boolean): void {
     if (record.tags.has(tag) === present) return;
+    this.#version += 1;
     if (present) record.tags.add(tag);
     else record.tags.delete(tag);
     const { agentId, bytes, kind } = record.allocation;

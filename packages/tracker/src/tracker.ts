@@ -2,6 +2,7 @@ import type { KernelArguments, KernelDescriptor, MemoryEvent } from '@kreplay/na
 import type { AllocationChange, AllocationChangeListener } from './allocation-change.js';
 import type { AllocationTag } from './allocation-tag.js';
 import { resolveKernelArguments, type ArgumentResolution } from './argument-resolution.js';
+import { ResolutionMemo } from './resolution-memo.js';
 import { ChangeListeners } from './change-listeners.js';
 import { describeValue, formatAddress, trackerArgumentError, trackerDisposedError } from './errors.js';
 import { Inventory } from './inventory.js';
@@ -110,6 +111,7 @@ export function createTracker(runtime: MemoryEventSource, options?: TrackerOptio
   const agentIds = Array.isArray(runtime.agents) ? runtime.agents.map((agent) => agent.id) : [];
   const inventory = new Inventory(agentIds, trackHostBuffers);
   const listeners = new ChangeListeners(inventory.stats, onListenerError);
+  const resolutions = new ResolutionMemo();
   let unsubscribe: (() => void) | undefined = runtime.onMemoryEvent((event) => {
     let changes: AllocationChange[];
     try {
@@ -172,8 +174,14 @@ export function createTracker(runtime: MemoryEventSource, options?: TrackerOptio
     footprintBytes: (agentId) => inventory.footprint.bytes(agentMap('footprintBytes', agentId).id),
     highWaterBytes: (agentId) =>
       inventory.footprint.highWaterBytes(agentMap('highWaterBytes', agentId).id),
-    resolveArguments: (agentId, kernel, args) =>
-      resolveKernelArguments(inventory, agentMap('resolveArguments', agentId).id, kernel, args),
+    resolveArguments: (agentId, kernel, args) => {
+      const { id } = agentMap('resolveArguments', agentId);
+      const remembered = resolutions.find(id, inventory.version, kernel, args);
+      if (remembered !== undefined) return remembered;
+      const resolution = resolveKernelArguments(inventory, id, kernel, args);
+      resolutions.remember(id, inventory.version, kernel, args, resolution);
+      return resolution;
+    },
     onChange: (listener) => {
       live('onChange');
       return listeners.add(listener);
