@@ -3,6 +3,7 @@ import type { SnapshotStrategy } from './snapshot-strategy.js';
 import { snapshotSpecificationVersion } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
 import { allAllocationRanges, writableRanges } from './candidate-ranges.js';
+import { candidateSet, CandidateSetMemo } from './candidate-set.js';
 import { emptySnapshot } from './copy-snapshot.js';
 import { createDirtyPagesSnapshot } from './dirty-pages-snapshot.js';
 import { MirrorCache } from './mirror-cache.js';
@@ -39,28 +40,29 @@ export function dirtyPagesStrategy(options: DirtyPagesStrategyOptions = {}): Sna
     throw snapshotArgumentError('dirty-pages', 'maxMirrorSets', `maxMirrorSets must be a whole number >= 1, got ${String(maxMirrorSets)}`, 'Leave it out for 16');
   }
   const cache = new MirrorCache(maxMirrorSets, tier, pageBytes);
+  const writeSets = new CandidateSetMemo();
 
   return {
     specificationVersion: snapshotSpecificationVersion,
     name: 'dirty-pages',
     prepare(dispatch) {
       const notes: string[] = [];
-      let ranges = candidates === 'write-set' ? writableRanges(dispatch.resolution) : undefined;
-      if (!ranges) {
-        if (candidates === 'write-set') {
-          notes.push(`candidates are every allocation: ${dispatch.resolution.reasons.join('; ') || 'arguments not bounded'}`);
-        }
-        ranges = allAllocationRanges(dispatch.tracker, dispatch.agent.id);
+      const bounded = candidates === 'write-set' && dispatch.resolution.bounded;
+      if (candidates === 'write-set' && !bounded) {
+        notes.push(`candidates are every allocation: ${dispatch.resolution.reasons.join('; ') || 'arguments not bounded'}`);
       }
-      if (ranges.length === 0) return { kind: 'ready', snapshot: emptySnapshot(tier === 'auto' ? 'device' : tier, notes) };
-      const acquired = cache.acquire(dispatch, ranges);
+      const set = bounded
+        ? writeSets.of(dispatch, () => writableRanges(dispatch.resolution)!)
+        : candidateSet(dispatch, allAllocationRanges(dispatch.tracker, dispatch.agent.id));
+      if (set.ranges.length === 0) return { kind: 'ready', snapshot: emptySnapshot(tier === 'auto' ? 'device' : tier, notes) };
+      const acquired = cache.acquire(dispatch, set);
       if (acquired.kind === 'declined') return acquired;
-      const { set } = acquired;
+      const mirror = acquired.set;
       const onRelease = () => {
-        set.inUse = false;
-        if (!cache.isCached(set)) set.dispose();
+        mirror.inUse = false;
+        if (!cache.isCached(mirror)) mirror.dispose();
       };
-      return { kind: 'ready', snapshot: createDirtyPagesSnapshot(dispatch, set, notes, onRelease) };
+      return { kind: 'ready', snapshot: createDirtyPagesSnapshot(dispatch, mirror, notes, onRelease) };
     },
     dispose: () => cache.dispose(),
   };

@@ -1,5 +1,6 @@
 import type { DispatchContext } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
+import type { CandidateSet } from './candidate-set.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { layOutMirror } from './mirror-layout.js';
 import { MirrorSet } from './mirror-set.js';
@@ -24,9 +25,8 @@ export class MirrorCache {
   ) {}
 
   /** A mirror set for `ranges`, marked in use until the snapshot releases it. */
-  acquire(dispatch: DispatchContext, ranges: readonly CandidateRange[]): MirrorAcquisition {
-    const key = `${dispatch.agent.id}|${ranges.map((range) => `${range.address}+${range.bytes}`).join(',')}`;
-    const allocationIds = ranges.map((range) => dispatch.tracker.find(range.address)?.id ?? -1);
+  acquire(dispatch: DispatchContext, candidates: CandidateSet): MirrorAcquisition {
+    const { key, ranges, allocationIds } = candidates;
     const existing = this.#sets.get(key);
     if (existing && !sameAllocations(existing.allocationIds, allocationIds)) this.#drop(existing);
     else if (existing && !existing.inUse) {
