@@ -4,6 +4,7 @@
  * kernel also its launch shape.
  * @internal
  */
+import type { Allocation } from './allocation.js';
 import { builtinKernelIds, builtinKernels } from './builtin-kernels.js';
 import { nativeMessage } from './errors/native-message.js';
 import { UnsupportedError } from './errors/unsupported-error.js';
@@ -12,7 +13,7 @@ import type { RangeScope } from './packed-ranges.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { BuiltinKernels, KernelParameter, PointerExtent } from './runtime-types.js';
 import { userKernelOf } from './user-kernels.js';
-import { argumentError, describeValue, requireAddress, requireKnownKeys, requireLiveRange, requireObject } from './validate.js';
+import { argumentError, describeValue, liveRangeHolder, requireAddress, requireKnownKeys, requireLiveRange, requireObject } from './validate.js';
 
 export type PackedKernelLaunch =
   | { readonly kind: 'builtin'; readonly kernel: number; readonly args: BigUint64Array }
@@ -44,11 +45,15 @@ function floatWord(component: string, argument: string, value: unknown, type: 'f
   return BigInt(floatBits.getUint32(0, true));
 }
 
-function extentBytes(component: string, name: string, extent: PointerExtent, words: Map<string, bigint>): number {
+function extentBytes(component: string, name: string, extent: PointerExtent, words: BigUint64Array, indexOf: ReadonlyMap<string, number>): number {
+  const word = (parameter: string) => {
+    const index = indexOf.get(parameter);
+    return index === undefined ? 0n : words[index]!;
+  };
   let bytes: bigint;
   if ('constantBytes' in extent) bytes = BigInt(extent.constantBytes);
-  else if ('bytesParameter' in extent) bytes = words.get(extent.bytesParameter) ?? 0n;
-  else bytes = (words.get(extent.countParameter) ?? 0n) * BigInt(extent.elementBytes);
+  else if ('bytesParameter' in extent) bytes = word(extent.bytesParameter);
+  else bytes = word(extent.countParameter) * BigInt(extent.elementBytes);
   if (bytes > BigInt(Number.MAX_SAFE_INTEGER)) {
     throw argumentError(component, `args.${name}`, `args.${name} reaches ${bytes} bytes, more than any allocation`, 'Pass sizes that fit the buffers');
   }
@@ -78,6 +83,34 @@ function unknownKernel(core: Pick<RuntimeCore, 'driver' | 'userKernels'>, name: 
   });
 }
 
+/** Each parameter's position by name, and the names as a list, per parameter list (descriptors are frozen). */
+const parameterIndexes = new WeakMap<readonly KernelParameter[], { readonly indexOf: ReadonlyMap<string, number>; readonly names: readonly string[] }>();
+
+function indexesOf(parameters: readonly KernelParameter[]) {
+  let indexes = parameterIndexes.get(parameters);
+  if (indexes === undefined) {
+    const names = parameters.map((parameter) => parameter.name);
+    indexes = { indexOf: new Map(names.map((name, index) => [name, index])), names };
+    if (Object.isFrozen(parameters)) parameterIndexes.set(parameters, indexes);
+  }
+  return indexes;
+}
+
+/** The word of one argument: a plainly valid whole number at once, anything else through the checks that name it. */
+function argumentWord(component: string, kernelName: string, parameter: KernelParameter, value: unknown): bigint {
+  const limit = parameter.type === 'u32' ? 0xffffffff : Number.MAX_SAFE_INTEGER;
+  if (parameter.type !== 'f32' && parameter.type !== 'f64' && typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 && value <= limit) {
+    return BigInt(value);
+  }
+  const argument = `args.${parameter.name}`;
+  if (value === undefined) {
+    throw argumentError(component, argument, `${argument} of kernel ${kernelName} is missing`, `Pass every declared parameter of ${kernelName}`);
+  }
+  if (parameter.type === 'pointer') return BigInt(requireAddress(component, argument, value));
+  if (parameter.type === 'u32' || parameter.type === 'u64') return unsignedWord(component, argument, value, parameter.type === 'u32' ? 32 : 64);
+  return floatWord(component, argument, value, parameter.type);
+}
+
 /**
  * The argument words of `parameters` from `args`, with every pointer's extent checked against live
  * memory (a pointer without an extent must lie inside an allocation, or be 0).
@@ -86,30 +119,31 @@ function unknownKernel(core: Pick<RuntimeCore, 'driver' | 'userKernels'>, name: 
 function packArguments(scope: RangeScope, name: string, parameters: readonly KernelParameter[], args: unknown) {
   const { component } = scope;
   const values = requireObject(component, 'args', args);
-  requireKnownKeys(component, 'args', values, parameters.map((parameter) => parameter.name));
-  const words = new Map<string, bigint>();
-  for (const parameter of parameters) {
-    const argument = `args.${parameter.name}`;
-    const value = values[parameter.name];
-    if (value === undefined) {
-      throw argumentError(component, argument, `${argument} of kernel ${name} is missing`, `Pass every declared parameter of ${name}`);
-    }
-    if (parameter.type === 'pointer') words.set(parameter.name, BigInt(requireAddress(component, argument, value)));
-    else if (parameter.type === 'u32' || parameter.type === 'u64') {
-      words.set(parameter.name, unsignedWord(component, argument, value, parameter.type === 'u32' ? 32 : 64));
-    } else words.set(parameter.name, floatWord(component, argument, value, parameter.type));
+  const { indexOf, names } = indexesOf(parameters);
+  for (const key in values) {
+    if (Object.hasOwn(values, key) && !indexOf.has(key)) requireKnownKeys(component, 'args', values, names);
   }
-  if (name === 'scatterWrite' && words.get('pageBytes') === 0n) {
+  const words = new BigUint64Array(parameters.length);
+  for (let index = 0; index < parameters.length; index += 1) {
+    const parameter = parameters[index]!;
+    words[index] = argumentWord(component, name, parameter, values[parameter.name]);
+  }
+  if (name === 'scatterWrite' && words[indexOf.get('pageBytes')!] === 0n) {
     throw argumentError(component, 'args.pageBytes', 'args.pageBytes of scatterWrite is 0', 'Pass a page size of at least 1 byte');
   }
-  const holders = [];
-  for (const parameter of parameters) {
+  const holders: { readonly name: string; readonly holder: Allocation }[] = [];
+  for (let index = 0; index < parameters.length; index += 1) {
+    const parameter = parameters[index]!;
     if (parameter.type !== 'pointer') continue;
-    const bytes = parameter.extent ? extentBytes(component, parameter.name, parameter.extent, words) : 0;
-    if (bytes === 0 && words.get(parameter.name) === 0n) continue; // a null pointer the kernel does not dereference
-    holders.push({ name: parameter.name, holder: requireLiveRange(component, `args.${parameter.name}`, scope.memory, scope.agentId, values[parameter.name], bytes) });
+    const bytes = parameter.extent ? extentBytes(component, parameter.name, parameter.extent, words, indexOf) : 0;
+    if (bytes === 0 && words[index] === 0n) continue; // a null pointer the kernel does not dereference
+    const value = values[parameter.name];
+    const holder =
+      liveRangeHolder(scope.memory, scope.agentId, value, bytes) ??
+      requireLiveRange(component, `args.${parameter.name}`, scope.memory, scope.agentId, value, bytes);
+    holders.push({ name: parameter.name, holder });
   }
-  return { args: BigUint64Array.from(parameters, (parameter) => words.get(parameter.name)!), holders };
+  return { args: words, holders };
 }
 
 /**

@@ -4,7 +4,7 @@
  * @internal
  */
 import type { LiveMemoryLookup } from './validate.js';
-import { MAXIMUM_PAGE_COUNT, argumentError, requireArray, requireLiveRange, requireObject } from './validate.js';
+import { MAXIMUM_PAGE_COUNT, argumentError, liveRangeHolder, requireArray, requireLiveRange, requireObject } from './validate.js';
 
 /** Where a queue's ranges must lie. */
 export interface RangeScope {
@@ -21,11 +21,15 @@ export function packSegments(scope: RangeScope, argument: string, plan: unknown)
   const segments = requireArray(scope.component, argument, plan);
   const packed = new Float64Array(segments.length * 3);
   for (let index = 0; index < segments.length; index += 1) {
-    const name = `${argument}[${index}]`;
-    const segment = requireObject(scope.component, name, segments[index]);
+    const item = segments[index];
+    const segment = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : requireObject(scope.component, `${argument}[${index}]`, item);
     const { source, destination, bytes } = segment;
-    requireLiveRange(scope.component, `${name} source`, scope.memory, scope.agentId, source, bytes);
-    requireLiveRange(scope.component, `${name} destination`, scope.memory, scope.agentId, destination, bytes);
+    if (liveRangeHolder(scope.memory, scope.agentId, source, bytes) === undefined) {
+      requireLiveRange(scope.component, `${argument}[${index}] source`, scope.memory, scope.agentId, source, bytes);
+    }
+    if (liveRangeHolder(scope.memory, scope.agentId, destination, bytes) === undefined) {
+      requireLiveRange(scope.component, `${argument}[${index}] destination`, scope.memory, scope.agentId, destination, bytes);
+    }
     packed[3 * index] = source as number;
     packed[3 * index + 1] = destination as number;
     packed[3 * index + 2] = bytes as number;
@@ -41,9 +45,11 @@ export function packRanges(scope: RangeScope, argument: string, ranges: unknown)
   const list = requireArray(scope.component, argument, ranges);
   const packed = new Float64Array(list.length * 2);
   for (let index = 0; index < list.length; index += 1) {
-    const name = `${argument}[${index}]`;
-    const range = requireObject(scope.component, name, list[index]);
-    requireLiveRange(scope.component, name, scope.memory, scope.agentId, range['address'], range['bytes']);
+    const item = list[index];
+    const range = typeof item === 'object' && item !== null ? (item as Record<string, unknown>) : requireObject(scope.component, `${argument}[${index}]`, item);
+    if (liveRangeHolder(scope.memory, scope.agentId, range['address'], range['bytes']) === undefined) {
+      requireLiveRange(scope.component, `${argument}[${index}]`, scope.memory, scope.agentId, range['address'], range['bytes']);
+    }
     packed[2 * index] = range['address'] as number;
     packed[2 * index + 1] = range['bytes'] as number;
   }

@@ -162,6 +162,19 @@ function describeRange(address: number, bytes: number): string {
 }
 
 /**
+ * The live allocation holding `[address, address + bytes)` that `agentId` can reach, when the range
+ * is plainly valid (whole, non-negative numbers inside one allocation); undefined otherwise, and
+ * then {@link requireLiveRange} says what is wrong. The check of every enqueue, kept free of the
+ * error messages' strings.
+ */
+export function liveRangeHolder(memory: LiveMemoryLookup, agentId: number, address: unknown, bytes: unknown): Allocation | undefined {
+  if (typeof address !== 'number' || typeof bytes !== 'number' || !Number.isSafeInteger(address) || !Number.isSafeInteger(bytes)) return undefined;
+  if (address < 0 || bytes < 0) return undefined;
+  const holder = memory.reachable(agentId, address);
+  return holder !== undefined && address + bytes <= holder.address + holder.bytes ? holder : undefined;
+}
+
+/**
  * Checks that `[address, address + bytes)` lies inside one live allocation `agentId` can reach.
  * A zero-byte range may sit anywhere from an allocation's start to its end.
  * @throws {ArgumentError} naming the range and the fix: not an address or size, outside every live
@@ -175,6 +188,8 @@ export function requireLiveRange(
   address: unknown,
   bytes: unknown,
 ): Allocation {
+  const plainlyLive = liveRangeHolder(memory, agentId, address, bytes);
+  if (plainlyLive !== undefined) return plainlyLive;
   const start = requireAddress(component, `${argument}.address`, address);
   const length = requireByteCount(component, `${argument}.bytes`, bytes, true);
   let holder = memory.reachable(agentId, start);
