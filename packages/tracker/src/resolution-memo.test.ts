@@ -16,6 +16,7 @@ const copyKernel = frozenKernel(
   { name: 'destination', type: 'pointer', access: 'write', extent: { bytesParameter: 'bytes' } },
   { name: 'source', type: 'pointer', access: 'read', extent: { bytesParameter: 'bytes' } },
   { name: 'bytes', type: 'u64' },
+  { name: 'seed', type: 'u32' },
 );
 
 function setup() {
@@ -26,18 +27,22 @@ function setup() {
   return { runtime, tracker };
 }
 
-const args = { destination: 0x10000, source: 0x20000, bytes: 256 };
+const args = { destination: 0x10000, source: 0x20000, bytes: 256, seed: 1 };
 
 describe('resolveArguments of the same arguments again', () => {
   it('hands out the same resolution while nothing it depends on changed', () => {
     const { tracker } = setup();
     const first = tracker.resolveArguments(0, copyKernel, args);
     expect(tracker.resolveArguments(0, copyKernel, { ...args })).toBe(first);
+    // a value no pointer's extent depends on does not matter
+    expect(tracker.resolveArguments(0, copyKernel, { ...args, seed: 2 })).toBe(first);
   });
 
-  it('resolves again when an argument changes', () => {
+  it('resolves again when a pointer or an extent changes', () => {
     const { tracker } = setup();
     const first = tracker.resolveArguments(0, copyKernel, args);
+    const moved = tracker.resolveArguments(0, copyKernel, { ...args, destination: 0x10100 });
+    expect(moved.reached.map((reached) => reached.range.address)).toEqual([0x10100, 0x20000]);
     const wider = tracker.resolveArguments(0, copyKernel, { ...args, bytes: 512 });
     expect(wider).not.toBe(first);
     expect(wider.reached.map((reached) => reached.range.bytes)).toEqual([512, 512]);

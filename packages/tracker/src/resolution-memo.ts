@@ -5,7 +5,7 @@ import type { ArgumentResolution } from './argument-resolution.js';
 interface Remembered {
   readonly agentId: number;
   readonly version: number;
-  /** The value of each declared parameter, in declared order. */
+  /** The value of each parameter the resolution depends on, in the order of {@link relevantParameters}. */
   readonly values: readonly unknown[];
   readonly resolution: ArgumentResolution;
 }
@@ -15,20 +15,23 @@ interface Remembered {
  * same: same agent, same inventory (its version did not move: no allocation, free or tag change),
  * and the same value for every declared parameter. A replay engine resolves the same arguments
  * dispatch after dispatch; this spares it the lookups. Only descriptors that cannot change (frozen,
- * with frozen parameters, as the runtime's kernels are) are remembered.
+ * with frozen parameters, as the runtime's kernels are) are remembered. The values compared are
+ * those the resolution depends on: the pointers, and the counts their extents name (a seed or a
+ * scale that changes every dispatch does not matter).
  */
 export class ResolutionMemo {
   readonly #last = new WeakMap<KernelDescriptor, Remembered>();
-  readonly #immutable = new WeakMap<KernelDescriptor, boolean>();
+  /** Per descriptor: the names of the parameters its resolution depends on, or null when it can change. */
+  readonly #relevant = new WeakMap<KernelDescriptor, readonly string[] | null>();
 
   /** The remembered resolution, when it still holds. */
   find(agentId: number, version: number, kernel: KernelDescriptor, args: KernelArguments): ArgumentResolution | undefined {
     if (typeof kernel !== 'object' || kernel === null || typeof args !== 'object' || args === null) return undefined;
     const last = this.#last.get(kernel);
     if (last === undefined || last.agentId !== agentId || last.version !== version) return undefined;
-    const { parameters } = kernel;
-    for (let index = 0; index < parameters.length; index += 1) {
-      const name = parameters[index]!.name;
+    const names = this.#relevant.get(kernel)!;
+    for (let index = 0; index < names.length; index += 1) {
+      const name = names[index]!;
       if (!Object.hasOwn(args, name) || !Object.is(args[name], last.values[index])) return undefined;
     }
     return last.resolution;
@@ -36,20 +39,34 @@ export class ResolutionMemo {
 
   /** Remembers `resolution` for the next call with the same kernel, when the descriptor cannot change. */
   remember(agentId: number, version: number, kernel: KernelDescriptor, args: KernelArguments, resolution: ArgumentResolution): void {
-    if (!this.#isImmutable(kernel)) return;
-    const values = kernel.parameters.map((parameter) => args[parameter.name]);
-    this.#last.set(kernel, { agentId, version, values, resolution });
+    const names = this.#relevantParameters(kernel);
+    if (names === null) return;
+    this.#last.set(kernel, { agentId, version, values: names.map((name) => args[name]), resolution });
   }
 
-  #isImmutable(kernel: KernelDescriptor): boolean {
-    let immutable = this.#immutable.get(kernel);
-    if (immutable === undefined) {
-      immutable =
+  #relevantParameters(kernel: KernelDescriptor): readonly string[] | null {
+    let names = this.#relevant.get(kernel);
+    if (names === undefined) {
+      const immutable =
         Object.isFrozen(kernel) &&
         Object.isFrozen(kernel.parameters) &&
         kernel.parameters.every((parameter) => Object.isFrozen(parameter) && (parameter.extent === undefined || Object.isFrozen(parameter.extent)));
-      this.#immutable.set(kernel, immutable);
+      names = immutable ? relevantParameters(kernel) : null;
+      this.#relevant.set(kernel, names);
     }
-    return immutable;
+    return names;
   }
+}
+
+/** The pointer parameters, and the parameters their extents take a byte or element count from. */
+function relevantParameters(kernel: KernelDescriptor): string[] {
+  const names = new Set<string>();
+  for (const parameter of kernel.parameters) {
+    if (parameter.type !== 'pointer') continue;
+    names.add(parameter.name);
+    const extent = parameter.extent;
+    if (extent !== undefined && 'bytesParameter' in extent) names.add(extent.bytesParameter);
+    if (extent !== undefined && 'countParameter' in extent) names.add(extent.countParameter);
+  }
+  return [...names];
 }
