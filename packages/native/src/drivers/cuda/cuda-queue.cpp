@@ -1,8 +1,24 @@
 #include "drivers/cuda/cuda-queue.hpp"
 
+#include <chrono>
+#include <cstdlib>
+
 #include "drivers/cuda/cuda-check.hpp"
 
 namespace kreplay::cuda {
+
+namespace {
+
+// How long the submitting thread keeps looking for the next operation before it sleeps. A window's
+// operations arrive a few microseconds apart; waking a sleeping thread for each would add its
+// wake-up latency to every operation while the device waits for it. KREPLAY_CUDA_SUBMIT_SPIN_US
+// sets it (0: sleep at once), to measure what the spin saves.
+std::chrono::microseconds spinBeforeSleeping() {
+  const char* setting = std::getenv("KREPLAY_CUDA_SUBMIT_SPIN_US");
+  return std::chrono::microseconds(setting ? std::strtol(setting, nullptr, 10) : 100);
+}
+
+}  // namespace
 
 CudaQueue::CudaQueue(std::shared_ptr<CudaDriverContext> driver, std::uint32_t agent)
     : driver_(std::move(driver)),
@@ -22,6 +38,7 @@ bool CudaQueue::push(Operation operation) {
     if (stopping_) return false;
     if (operation.work) operation.workIndex = submittedWork_++;
     operations_.push_back(std::move(operation));
+    pending_.store(operations_.size(), std::memory_order_release);
   }
   wake_.notify_one();
   return true;
@@ -29,14 +46,20 @@ bool CudaQueue::push(Operation operation) {
 
 void CudaQueue::submitLoop() {
   const bool current = device_->context()->tryMakeCurrent();
+  const std::chrono::microseconds spin = spinBeforeSleeping();
   for (;;) {
     Operation operation;
+    const auto spinUntil = std::chrono::steady_clock::now() + spin;
+    while (pending_.load(std::memory_order_acquire) == 0 && std::chrono::steady_clock::now() < spinUntil) {
+      std::this_thread::yield();
+    }
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !operations_.empty(); });
       if (operations_.empty()) return;
       operation = std::move(operations_.front());
       operations_.pop_front();
+      pending_.store(operations_.size(), std::memory_order_release);
     }
     if (!current && operation.work && !error_) {
       error_ = OperationError{operationName(operation.kind), "CUDA_ERROR_INVALID_CONTEXT",

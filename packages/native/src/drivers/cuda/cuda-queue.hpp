@@ -7,6 +7,7 @@
 // marker has no index (-1). The next synchronize reports the first of them and clears it.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -82,6 +83,8 @@ class CudaQueue : public Queue {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Operation> operations_;
+  /** operations_.size(), readable without the mutex: the submitting thread spins on it before sleeping. */
+  std::atomic<std::size_t> pending_{0};
   std::int64_t submittedWork_ = 0;
   bool stopping_ = false;
 
