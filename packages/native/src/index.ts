@@ -60,4 +60,5 @@ export type {
   PageListCopyOptions,
   ParameterType,
   PointerExtent,
+  ProfilerRange,
 } from './runtime-types.js';

@@ -5,7 +5,7 @@ import type { MemoryInfo } from './runtime-types.js';
  * enqueue is one call whatever its length.
  * @internal
  */
-import type { DriverChoice, DriverName } from './runtime-types.js';
+import type { DriverChoice, DriverName, ProfilerRange } from './runtime-types.js';
 
 /** The outcome of an allocation attempt; address 0 means it failed. */
 export interface NativeAllocationResult {
@@ -136,7 +136,7 @@ export interface NativeRuntime {
   openCheckpoint(queue: NativeQueue): Promise<NativeCheckpoint | NativeFailure>;
   /** Why counters cannot be collected here (loads the library once), or null when they can. */
   profilerUnavailableReason(): string | null;
-  createProfiler(agentId: number, metrics: readonly string[]): Promise<NativeProfiler | NativeFailure>;
+  createProfiler(agentId: number, metrics: readonly string[], range: ProfilerRange): Promise<NativeProfiler | NativeFailure>;
   dispose(): Promise<void>;
 }
 

@@ -7,7 +7,8 @@ import { loadBinding } from './load-binding.js';
 import type { NativeFailure, NativeProfiler, NativeProfilerPlan } from './native-binding.js';
 import { nativeQueueOf, Queue } from './queue.js';
 import type { RuntimeCore } from './runtime-core.js';
-import { argumentError, requireArray, requireInteger, requireKnownKeys, requireObject } from './validate.js';
+import type { ProfilerRange } from './runtime-types.js';
+import { argumentError, requireArray, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
 
 const component = 'profiler';
 const installFix = "Install CUPTI (the CUDA toolkit's extras/CUPTI, CUDA 13.0 or newer), or set KREPLAY_CUPTI_LIBRARY_DIR to the folder holding libcupti.so, libnvperf_host.so and libnvperf_target.so";
@@ -71,7 +72,7 @@ export async function planCuptiMetrics(options: { readonly chip: string; readonl
 
 /**
  * Hardware counters of one agent for `metrics`, collected in user replay (CUPTI's range profiler on
- * the cuda driver, one user range around each dispatch): the caller runs the dispatch
+ * the cuda driver, one range per dispatch: its kernel, or a user range around it): the caller runs the dispatch
  * {@link ProfilerSession.passCount} times, restoring memory between runs, and brackets each run with
  * {@link beginPass} and {@link endPass} on the dispatch's queue. Each pass starts with a cold, clean
  * L2 (a read of a buffer twice its size) and an idle device context. From {@link Profilers.createSession}.
@@ -79,16 +80,19 @@ export async function planCuptiMetrics(options: { readonly chip: string; readonl
 export class ProfilerSession implements AsyncDisposable {
   readonly agent: Agent;
   readonly metrics: readonly string[];
+  /** What each pass measures: the dispatch's kernel, or a range around the dispatch. */
+  readonly range: ProfilerRange;
   readonly #core: RuntimeCore;
   readonly #native: NativeProfiler;
   readonly #plan: NativeProfilerPlan;
   #disposal: Promise<void> | undefined;
 
   /** @internal Made by {@link Profilers.createSession}. */
-  constructor(core: RuntimeCore, agent: Agent, metrics: readonly string[], native: NativeProfiler) {
+  constructor(core: RuntimeCore, agent: Agent, metrics: readonly string[], range: ProfilerRange, native: NativeProfiler) {
     this.#core = core;
     this.agent = agent;
     this.metrics = Object.freeze([...metrics]);
+    this.range = range;
     this.#native = native;
     this.#plan = native.plan();
   }
@@ -210,21 +214,27 @@ export class Profilers {
   }
 
   /**
-   * A profiler session for `metrics` on agent `agentId` (default 0): CUPTI's plan (config image,
-   * passes) is computed off the JavaScript thread, and the session holds an L2-flush buffer twice the
-   * L2's size.
+   * A profiler session for `metrics` on agent `agentId` (default 0), each pass measuring `range`
+   * (default `kernel`, as Nsight Compute does; see {@link ProfilerRange}): CUPTI's plan (config
+   * image, passes) is computed off the JavaScript thread, and the session holds an L2-flush buffer
+   * twice the L2's size.
    * @throws {ArgumentError} (as a rejection) for bad options.
    * @throws {UnsupportedError} (as a rejection) when CUPTI cannot be loaded.
    * @throws {DriverError} (as a rejection) for an unknown metric or a device CUPTI cannot profile.
    */
-  async createSession(options: { readonly agentId?: number; readonly metrics: readonly string[] }): Promise<ProfilerSession> {
+  async createSession(options: {
+    readonly agentId?: number;
+    readonly metrics: readonly string[];
+    readonly range?: ProfilerRange;
+  }): Promise<ProfilerSession> {
     this.#core.assertLive(component, 'runtime.profiler.createSession()');
     const given = requireObject(component, 'options', options);
-    requireKnownKeys(component, 'options', given, ['agentId', 'metrics']);
+    requireKnownKeys(component, 'options', given, ['agentId', 'metrics', 'range']);
     const agentId = requireInteger(component, 'options.agentId', given['agentId'] ?? 0, 0, this.#agents.length - 1);
     const metrics = requireMetrics(given['metrics']);
-    const created = await this.#core.native.createProfiler(agentId, metrics);
+    const range = requireChoice(component, 'options.range', given['range'] ?? 'kernel', ['kernel', 'dispatch'] as const);
+    const created = await this.#core.native.createProfiler(agentId, metrics, range);
     if ('code' in created) throw failureError(created, this.#core.driver, agentId, 'creating a profiler session');
-    return new ProfilerSession(this.#core, this.#agents[agentId]!, metrics, created);
+    return new ProfilerSession(this.#core, this.#agents[agentId]!, metrics, range, created);
   }
 }

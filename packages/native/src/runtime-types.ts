@@ -140,6 +140,13 @@ export interface KernelParameter {
   readonly extent?: PointerExtent;
 }
 
+/**
+ * What each profiled pass measures: `kernel`, the dispatch's kernel itself (CUPTI's automatic range,
+ * as Nsight Compute measures a kernel), or `dispatch`, a user range pushed on the queue around the
+ * dispatch (it also holds the few microseconds between the range's start and the kernel's).
+ */
+export type ProfilerRange = 'kernel' | 'dispatch';
+
 /** A kernel that a queue can launch, with its declared parameters. */
 export interface KernelDescriptor {
   readonly name: string;

@@ -23,9 +23,14 @@ function fakeCudaRuntime(passCount: number, failure?: DriverError) {
     },
     dispose: async () => void calls.push('dispose'),
   };
-  const runtime = { driver: 'cuda', agents, profiler: { createSession: async () => session } } as unknown as Runtime;
+  const sessionOptions: unknown[] = [];
+  const createSession = async (options: unknown) => {
+    sessionOptions.push(options);
+    return session;
+  };
+  const runtime = { driver: 'cuda', agents, profiler: { createSession } } as unknown as Runtime;
   const queue = (id: number) => ({ id, agent: agents[0] }) as unknown as Queue;
-  return { runtime, calls, queue };
+  return { runtime, calls, queue, sessionOptions };
 }
 
 describe('cuptiPasses', () => {
@@ -57,6 +62,16 @@ describe('cuptiPasses', () => {
     expect(provider.collect(first, [1])).toMatchObject({ metrics: null, error: { code: 'incomplete' } });
     await provider.dispose();
     expect(calls.at(-1)).toBe('dispose');
+  });
+
+  it("passes the range to the agents' sessions, and leaves the profiler's default otherwise", async () => {
+    const { runtime, sessionOptions } = fakeCudaRuntime(1);
+    await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], range: 'dispatch' });
+    await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'] });
+    expect(sessionOptions).toEqual([
+      { agentId: 0, metrics: ['gpu__time_duration.sum'], range: 'dispatch' },
+      { agentId: 0, metrics: ['gpu__time_duration.sum'] },
+    ]);
   });
 
   it('refuses overlapping windows on one agent and reports CUPTI failures as data', async () => {

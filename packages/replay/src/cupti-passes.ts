@@ -1,5 +1,5 @@
 import { DriverError, UnsupportedError } from '@kreplay/native';
-import type { ProfilerSession, Queue, Runtime } from '@kreplay/native';
+import type { ProfilerRange, ProfilerSession, Queue, Runtime } from '@kreplay/native';
 import type { PassProvider } from './pass-provider.js';
 import { passProviderSpecificationVersion } from './pass-provider.js';
 import { describeValue, replayArgumentError } from './validate.js';
@@ -12,6 +12,11 @@ export interface CuptiPassesOptions {
   readonly metrics: readonly string[];
   /** The agents to profile (default: all); a dispatch on another agent runs once, with nothing collected. */
   readonly agentIds?: readonly number[];
+  /**
+   * What each pass measures: `kernel` (default), the dispatch's kernel as Nsight Compute measures it,
+   * or `dispatch`, a user range pushed around the dispatch.
+   */
+  readonly range?: ProfilerRange;
 }
 
 /** What {@link cuptiPasses} collects for one dispatch. */
@@ -37,8 +42,9 @@ export interface CuptiPassProvider extends PassProvider {
 }
 
 /**
- * Real hardware counters per pass on NVIDIA: CUPTI's range profiler in user replay, one user range
- * around each dispatch. The number of passes is CUPTI's (from the metrics' config image); kreplay's
+ * Real hardware counters per pass on NVIDIA: CUPTI's range profiler in user replay, one range per
+ * dispatch: its kernel (CUPTI's automatic range, the default) or a user range pushed around it.
+ * The number of passes is CUPTI's (from the metrics' config image); kreplay's
  * snapshot restores memory between passes, and each pass starts with a flushed L2 and an idle device.
  * Windows of one agent must not overlap (CUPTI profiles the whole context): run dispatches of one
  * agent one at a time, as the CLI and the bench do.
@@ -47,7 +53,7 @@ export interface CuptiPassProvider extends PassProvider {
  * @throws {DriverError} (as a rejection) for an unknown metric or a device CUPTI cannot profile.
  */
 export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPassProvider> {
-  const { runtime, metrics } = options ?? ({} as CuptiPassesOptions);
+  const { runtime, metrics, range } = options ?? ({} as CuptiPassesOptions);
   const profiler = runtime?.profiler;
   if (profiler === undefined) {
     if (runtime?.driver !== undefined && runtime.driver !== 'cuda') {
@@ -64,7 +70,7 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
   const agentIds = options.agentIds ?? runtime.agents.map((agent) => agent.id);
   const sessions = new Map<number, ProfilerSession>();
   try {
-    for (const agentId of agentIds) sessions.set(agentId, await profiler.createSession({ agentId, metrics }));
+    for (const agentId of agentIds) sessions.set(agentId, await profiler.createSession({ agentId, metrics, ...(range === undefined ? {} : { range }) }));
   } catch (error) {
     await Promise.all([...sessions.values()].map((session) => session.dispose()));
     throw error;

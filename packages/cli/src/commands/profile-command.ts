@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { KreplayError, openRuntime } from '@kreplay/native';
-import type { DriverChoice, KernelLaunch } from '@kreplay/native';
+import type { DriverChoice, KernelLaunch, ProfilerRange } from '@kreplay/native';
 import { strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import type { CuptiCollected } from '@kreplay/replay';
@@ -16,6 +16,7 @@ import type { DeclaredArgument, ProfileWorkload } from '../profile-workload.js';
 interface ProfileOptions {
   readonly driver: DriverChoice;
   readonly metrics: string;
+  readonly range: ProfilerRange;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
   readonly dispatches: number;
@@ -48,6 +49,8 @@ export interface ProfileReport {
   readonly chip: string;
   readonly workload: string;
   readonly strategy: string;
+  /** What each pass measured: the dispatch's kernel, or a range around the dispatch. */
+  readonly range: ProfilerRange;
   readonly passes: number;
   readonly metrics: readonly string[];
   readonly units: Readonly<Record<string, string>>;
@@ -63,6 +66,7 @@ export function profileCommand(io: CliIo): Command {
     .argument('[workload]', 'scatter (default) or ptx:<file>:<kernel>', 'scatter')
     .requiredOption('--metrics <a,b,c>', 'CUPTI metric names, comma separated')
     .addOption(driverOption().default('cuda' as DriverChoice))
+    .addOption(new Option('--range <range>', "what each pass measures: the dispatch's kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
     .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes').choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
@@ -85,7 +89,7 @@ async function profile(workloadSpec: string, options: ProfileOptions): Promise<P
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
   const started = performance.now();
-  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id] });
+  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: options.range });
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   const tracker = createTracker(runtime);
@@ -119,6 +123,7 @@ async function profile(workloadSpec: string, options: ProfileOptions): Promise<P
       chip: session.plan.chip,
       workload: workload.description,
       strategy: strategy.name,
+      range: session.range,
       passes: session.passCount,
       metrics,
       units: Object.fromEntries(metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
@@ -163,7 +168,7 @@ function formatValue(value: number, unit: string): string {
 /** The terminal form of a profile report: one block per dispatch. */
 export function describeProfile(report: ProfileReport): string {
   const width = Math.max(...report.metrics.map((metric) => metric.length));
-  const lines = [`${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch, strategy ${report.strategy}; CUPTI setup ${report.setupMs.toFixed(1)} ms`];
+  const lines = [`${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch, strategy ${report.strategy}, ${report.range} range; CUPTI setup ${report.setupMs.toFixed(1)} ms`];
   for (const row of report.dispatches) {
     lines.push(`dispatch ${row.dispatch}: ${row.passes} passes, ${row.wallMs.toFixed(2)} ms wall, ${row.bytesCopied} bytes copied${row.replayed ? '' : ' (not replayed)'}`);
     if (row.declineReason) lines.push(`  declined: ${row.declineReason}`);

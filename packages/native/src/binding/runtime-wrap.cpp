@@ -313,12 +313,14 @@ Napi::Value RuntimeWrap::profilerUnavailableReason(const Napi::CallbackInfo& inf
   return reason.empty() ? info.Env().Null() : Napi::String::New(info.Env(), reason);
 }
 
-// createProfiler(agent, metrics: string[]) -> Promise<NativeProfiler | { code, message }>: CUPTI's
-// plan (config image, passes) is computed off the JavaScript thread.
+// createProfiler(agent, metrics: string[], range: 'kernel' | 'dispatch') -> Promise<NativeProfiler |
+// { code, message }>: CUPTI's plan (config image, passes) is computed off the JavaScript thread.
 Napi::Value RuntimeWrap::createProfiler(const Napi::CallbackInfo& info) {
-  requireArguments(info, 2);
+  requireArguments(info, 3);
   const std::uint32_t agent = agentOf(info[0]);
   const std::vector<std::string> metrics = toStrings(info[1]);
+  const ProfilerRange range =
+      info[2].ToString().Utf8Value() == "dispatch" ? ProfilerRange::Dispatch : ProfilerRange::Kernel;
   struct Created {
     std::shared_ptr<ProfilerSession> session;
     std::string code;
@@ -327,9 +329,9 @@ Napi::Value RuntimeWrap::createProfiler(const Napi::CallbackInfo& info) {
   auto driver = driver_;
   return PromiseWorker<Created>::start(
       info.Env(), "kreplay:create-profiler",
-      [driver, agent, metrics] {
+      [driver, agent, metrics, range] {
         try {
-          return Created{driver->createProfilerSession(agent, metrics), "", ""};
+          return Created{driver->createProfilerSession(agent, metrics, range), "", ""};
         } catch (const OperationFailure& failure) {
           return Created{nullptr, failure.code(), failure.what()};
         }

@@ -86,11 +86,13 @@ class Driver {
     return std::string("the ") + name() + " driver has no counter profiler";
   }
   /**
-   * A counter profiler session on `agent` for `metrics` (off the JS thread: it computes the plan).
+   * A counter profiler session on `agent` for `metrics` (off the JS thread: it computes the plan),
+   * measuring each dispatch over `range`.
    * @throws OperationFailure when the profiler is not available or a metric is unknown.
    */
   virtual std::shared_ptr<ProfilerSession> createProfilerSession(std::uint32_t agent,
-                                                                 const std::vector<std::string>& metrics) {
+                                                                 const std::vector<std::string>& metrics,
+                                                                 ProfilerRange range) {
     throw std::logic_error(std::string("the ") + name() + " driver has no counter profiler");
   }
   /** Drains and stops every queue and frees all memory. Idempotent. */

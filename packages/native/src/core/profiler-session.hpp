@@ -15,6 +15,14 @@
 
 namespace kreplay {
 
+/** What a profiled pass measures. */
+enum class ProfilerRange {
+  /** The dispatch's kernel itself, as Nsight Compute measures it (CUPTI's automatic range). */
+  Kernel,
+  /** A user range pushed around the dispatch, from just before its launch to just after it. */
+  Dispatch,
+};
+
 /** What the profiler found for the last dispatch it finished (or failed). */
 struct ProfilerResult {
   /** Which dispatch, counting from 1 (0: none yet). */

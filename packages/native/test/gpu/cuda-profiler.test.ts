@@ -27,49 +27,54 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
     expect(error).toBeInstanceOf(UnsupportedError);
     expect(error).toMatchObject({ driver: 'cuda', feature: 'counters' });
     await expect(runtime.profiler!.createSession({ metrics: [] })).rejects.toBeInstanceOf(ArgumentError);
+    const unknownRange = runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'everything' as never });
+    await expect(unknownRange).rejects.toThrow(/options.range is "everything", not one of kernel, dispatch/);
   });
 
-  it.skipIf(profilerReason !== null || cuda.fake)('counts the bytes a fill writes, over every pass CUPTI asks for', async () => {
-    await using runtime = await openRuntime({ driver: 'cuda' });
-    const agent = runtime.agents[0]!;
-    const bytes = 256 << 20;
-    const buffer = agent.allocate(bytes);
-    const queue = agent.createQueue();
-    const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'];
-    const session = await runtime.profiler!.createSession({ metrics });
-    expect(session.passCount).toBeGreaterThanOrEqual(1);
-    expect(session.plan.units[0]).toBe('nanosecond');
-    for (let dispatch = 1; dispatch <= 2; dispatch += 1) {
-      for (let pass = 1; pass <= session.passCount; pass += 1) {
-        session.beginPass(queue, pass);
-        queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: dispatch });
-        session.endPass(queue, pass);
+  for (const range of ['kernel', 'dispatch'] as const) {
+    it.skipIf(profilerReason !== null || cuda.fake)(`counts the bytes a fill writes, over every pass CUPTI asks for (${range} range)`, async () => {
+      await using runtime = await openRuntime({ driver: 'cuda' });
+      const agent = runtime.agents[0]!;
+      const bytes = 256 << 20;
+      const buffer = agent.allocate(bytes);
+      const queue = agent.createQueue();
+      const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'];
+      const session = await runtime.profiler!.createSession({ metrics, range });
+      expect(session.range).toBe(range);
+      expect(session.passCount).toBeGreaterThanOrEqual(1);
+      expect(session.plan.units[0]).toBe('nanosecond');
+      for (let dispatch = 1; dispatch <= 2; dispatch += 1) {
+        for (let pass = 1; pass <= session.passCount; pass += 1) {
+          session.beginPass(queue, pass);
+          queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: dispatch });
+          session.endPass(queue, pass);
+        }
+        const result = await session.decode(queue);
+        expect(result.dispatch).toBe(dispatch);
+        expect(result.values['gpu__time_duration.sum']).toBeGreaterThan(0);
+        const written = result.values['dram__bytes_write.sum']!;
+        expect(written).toBeGreaterThan(0.7 * bytes); // up to an L2 of dirty lines may be written back after the range
+        expect(written).toBeLessThan(1.3 * bytes);
       }
-      const result = await session.decode(queue);
-      expect(result.dispatch).toBe(dispatch);
-      expect(result.values['gpu__time_duration.sum']).toBeGreaterThan(0);
-      const written = result.values['dram__bytes_write.sum']!;
-      expect(written).toBeGreaterThan(0.7 * bytes); // up to an L2 of dirty lines may be written back after the range
-      expect(written).toBeLessThan(1.3 * bytes);
-    }
-    if (session.passCount > 1) {
-      // A dispatch left after its first pass; the next one still counts from a fresh start.
-      session.beginPass(queue, 1);
-      queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 3 });
-      session.endPass(queue, 1);
-      for (let pass = 1; pass <= session.passCount; pass += 1) {
-        session.beginPass(queue, pass);
-        queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 4 });
-        session.endPass(queue, pass);
+      if (session.passCount > 1) {
+        // A dispatch left after its first pass; the next one still counts from a fresh start.
+        session.beginPass(queue, 1);
+        queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 3 });
+        session.endPass(queue, 1);
+        for (let pass = 1; pass <= session.passCount; pass += 1) {
+          session.beginPass(queue, pass);
+          queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 4 });
+          session.endPass(queue, pass);
+        }
+        const result = await session.decode(queue);
+        expect(result.dispatch).toBe(4);
+        expect(result.values['dram__bytes_write.sum']!).toBeGreaterThan(0.7 * bytes);
+        expect(result.values['dram__bytes_write.sum']!).toBeLessThan(1.3 * bytes);
       }
-      const result = await session.decode(queue);
-      expect(result.dispatch).toBe(4);
-      expect(result.values['dram__bytes_write.sum']!).toBeGreaterThan(0.7 * bytes);
-      expect(result.values['dram__bytes_write.sum']!).toBeLessThan(1.3 * bytes);
-    }
-    expect(() => session.beginPass(queue, session.passCount + 1)).toThrow(ArgumentError);
-    await session.dispose();
-    await queue.dispose();
-    buffer.free();
-  });
+      expect(() => session.beginPass(queue, session.passCount + 1)).toThrow(ArgumentError);
+      await session.dispose();
+      await queue.dispose();
+      buffer.free();
+    });
+  }
 });

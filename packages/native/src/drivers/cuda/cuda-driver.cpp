@@ -74,10 +74,11 @@ std::string CudaDriver::profilerUnavailableReason() {
 }
 
 std::shared_ptr<ProfilerSession> CudaDriver::createProfilerSession(std::uint32_t agent,
-                                                                   const std::vector<std::string>& metrics) {
+                                                                   const std::vector<std::string>& metrics,
+                                                                   ProfilerRange range) {
   const CuptiProfilerLoad& loaded = loadCuptiProfiler();
   if (!loaded.library) throw OperationFailure("cupti-unavailable", loaded.failure);
-  auto session = std::make_shared<CudaProfilerSession>(loaded.library, context_->devices.at(agent), metrics);
+  auto session = std::make_shared<CudaProfilerSession>(loaded.library, context_->devices.at(agent), metrics, range);
   std::lock_guard<std::mutex> lock(mutex_);
   if (shutDown_) throw OperationFailure("runtime-disposed", "the runtime was disposed");
   std::vector<std::weak_ptr<CudaProfilerSession>> kept;

@@ -53,7 +53,8 @@ class CudaDriver : public Driver {
   bool offersProfiler() const override { return true; }
   std::string profilerUnavailableReason() override;
   std::shared_ptr<ProfilerSession> createProfilerSession(std::uint32_t agent,
-                                                         const std::vector<std::string>& metrics) override;
+                                                         const std::vector<std::string>& metrics,
+                                                         ProfilerRange range) override;
   void shutdown() override;
 
  private:

@@ -31,7 +31,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
  public:
   /** @throws OperationFailure when the device cannot be profiled or a metric is unknown. */
   CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibrary> library, std::shared_ptr<CudaDevice> device,
-                      const std::vector<std::string>& metrics);
+                      const std::vector<std::string>& metrics, ProfilerRange range);
   ~CudaProfilerSession() override;
 
   const ProfilerPlan& plan() const override { return config_->plan(); }
@@ -68,6 +68,8 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   std::uint32_t passesStopped_ = 0;
   bool dispatchOpen_ = false;  // between beginPass(1) and the last endPass
   bool pushed_ = false;
+  /** CUPTI's automatic range around the kernel (as ncu measures it), or a user range pushed around the dispatch. */
+  bool kernelRange_ = true;
   bool started_ = false;
   bool allSubmitted_ = false;
   std::optional<OperationError> error_;
