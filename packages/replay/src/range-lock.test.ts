@@ -36,6 +36,18 @@ describe('range lock', () => {
     unrelated.release();
     expect(lock.size).toBe(0);
   });
+
+  it('holds a free claim at once, and refuses to wait without a promise', () => {
+    const lock = new RangeLock();
+    const first = lock.tryAcquire({ queueId: 1, writes: range(0, 10), captures: range(0, 10) });
+    expect(first?.waitedMs).toBe(0);
+    expect(lock.tryAcquire({ queueId: 2, writes: range(5, 1), captures: [] })).toBeUndefined();
+    const unrelated = lock.tryAcquire({ queueId: 3, writes: range(20, 1), captures: range(20, 1) });
+    expect(lock.size).toBe(2);
+    first!.release();
+    expect(lock.tryAcquire({ queueId: 2, writes: range(5, 1), captures: [] })).toBeDefined();
+    unrelated!.release();
+  });
 });
 
 describe('windows on several queues (fake runtime)', () => {

@@ -39,16 +39,31 @@ export class RangeLock {
   async acquire(claim: RangeClaim): Promise<HeldClaim> {
     const started = performance.now();
     for (;;) {
-      const blockers = [...this.#holders].filter((holder) => claimsConflict(holder.claim, claim));
+      const blockers = this.#blockers(claim);
       if (blockers.length === 0) break;
       await Promise.all(blockers.map((holder) => holder.released));
     }
+    return this.#hold(claim, performance.now() - started);
+  }
+
+  /** Holds `claim` at once when nothing held conflicts with it (no wait, no promise); else undefined. */
+  tryAcquire(claim: RangeClaim): HeldClaim | undefined {
+    return this.#blockers(claim).length === 0 ? this.#hold(claim, 0) : undefined;
+  }
+
+  #blockers(claim: RangeClaim): Holder[] {
+    const blockers: Holder[] = [];
+    for (const holder of this.#holders) if (claimsConflict(holder.claim, claim)) blockers.push(holder);
+    return blockers;
+  }
+
+  #hold(claim: RangeClaim, waitedMs: number): HeldClaim {
     let release!: () => void;
     const holder: Holder = { claim, released: new Promise<void>((resolve) => (release = resolve)) };
     this.#holders.add(holder);
     let held = true;
     return {
-      waitedMs: performance.now() - started,
+      waitedMs,
       release: () => {
         if (!held) return;
         held = false;

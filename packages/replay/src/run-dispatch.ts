@@ -55,7 +55,7 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
       plan = new VerificationPlan(hashTargets(engine.tracker, agent.id, resolution), hashPoints(engine.verify, passesRequested), engine.hashBuffers);
     }
     const claim = dispatchClaim(queue.id, resolution, decline, snapshot, plan?.ranges ?? []);
-    held ??= await engine.lock.acquire(claim);
+    held ??= engine.lock.tryAcquire(claim) ?? (await engine.lock.acquire(claim));
     const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings };
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);
