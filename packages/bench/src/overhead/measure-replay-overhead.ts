@@ -115,6 +115,7 @@ async function runVariant(
     const none = { dispatchesTimed: 0, replayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
     if (reason !== null) return { variant: variant.name, available: false, note: reason, ...none };
     const session = await provider.open(queue);
+    let failed = false;
     try {
       const replay = async (index: number) => {
         const { kernel, args } = workload.dispatch(index);
@@ -130,8 +131,14 @@ async function runVariant(
       const replayMs = timed.milliseconds;
       const note = 'save, then each pass synchronized with a restore before it';
       return { variant: variant.name, available: true, note, ...none, dispatchesTimed: timed.dispatches, replayMs, overheadMs: replayMs - passesWithoutReplayMs };
+    } catch (error) {
+      failed = true;
+      throw error;
     } finally {
-      await session.dispose();
+      // After a failure, disposing may fail for the same reason: the first error is the one to report.
+      await session.dispose().catch((disposeError: unknown) => {
+        if (!failed) throw disposeError;
+      });
     }
   }
   const { replay } = variant;

@@ -88,4 +88,25 @@ describe.skipIf(!cuda.available)(`cuda checkpoint${cuda.available ? '' : ` (${cu
     first.free();
     second.free();
   });
+
+  it.skipIf(reason !== null || cuda.fake)('saves and restores right after memory was freed, which it then leaves alone', async () => {
+    const agent = runtime.agents[0]!;
+    const queue = agent.createQueue();
+    const kept = agent.allocate(16 << 20);
+    for (let round = 0; round < 8; round += 1) {
+      // Freed memory goes back on the driver's release thread once the queues pass the free: the
+      // save and the restore must not checkpoint an allocation that is being freed.
+      const freed = Array.from({ length: 4 }, () => agent.allocate(64 << 20));
+      queue.enqueueKernel(runtime.kernels.fill, { destination: freed[0]!.address, bytes: 64 << 20, value: round });
+      for (const buffer of freed) buffer.free();
+      const session = await runtime.checkpoint!.open(queue);
+      await session.save();
+      queue.enqueueKernel(runtime.kernels.fill, { destination: kept.address, bytes: 16 << 20, value: 0xabad1dea });
+      await session.restore();
+      await queue.synchronize();
+      await session.dispose();
+    }
+    await queue.dispose();
+    kept.free();
+  });
 });

@@ -28,8 +28,12 @@ CuptiCheckpoint freshHandle(CUcontext context) {
 }  // namespace
 
 CudaCheckpointSession::CudaCheckpointSession(std::shared_ptr<const CuptiCheckpointLibrary> library,
-                                             std::shared_ptr<CudaQueue> queue)
-    : library_(std::move(library)), queue_(std::move(queue)), context_(queue_->device()->context()) {
+                                             std::shared_ptr<CudaQueue> queue,
+                                             std::shared_ptr<CudaReleaseWorker> releases)
+    : library_(std::move(library)),
+      queue_(std::move(queue)),
+      releases_(std::move(releases)),
+      context_(queue_->device()->context()) {
   handle_ = freshHandle(context_->handle());
 }
 
@@ -52,10 +56,14 @@ void CudaCheckpointSession::release(Done done) {
 void CudaCheckpointSession::run(Step step, Done done) {
   auto self = shared_from_this();
   auto callback = std::make_shared<Done>(std::move(done));
-  const bool queued = queue_->enqueueControl([self, step, callback] {
+  // Memory freed before this step is freed by the driver's release thread once the queues pass the
+  // free; the step waits for it, so that no allocation it saves or restores is freed meanwhile.
+  const std::uint64_t freesBefore = releases_->added();
+  const bool queued = queue_->enqueueControl([self, step, callback, freesBefore] {
     const char* name = stepName(static_cast<int>(step));
     double milliseconds = 0;
     try {
+      self->releases_->waitFor(freesBefore);
       const CudaApi& api = self->context_->api();
       check(api, api.cuCtxSynchronize(), "cuCtxSynchronize");
       const auto started = std::chrono::steady_clock::now();

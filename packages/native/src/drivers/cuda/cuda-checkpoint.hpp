@@ -10,6 +10,7 @@
 
 #include "core/checkpoint-session.hpp"
 #include "drivers/cuda/cuda-queue.hpp"
+#include "drivers/cuda/cuda-release-worker.hpp"
 #include "drivers/cuda/cupti-checkpoint-api.hpp"
 
 namespace kreplay::cuda {
@@ -18,7 +19,7 @@ class CudaCheckpointSession : public CheckpointSession,
                               public std::enable_shared_from_this<CudaCheckpointSession> {
  public:
   CudaCheckpointSession(std::shared_ptr<const CuptiCheckpointLibrary> library,
-                        std::shared_ptr<CudaQueue> queue);
+                        std::shared_ptr<CudaQueue> queue, std::shared_ptr<CudaReleaseWorker> releases);
   ~CudaCheckpointSession() override;
 
   void save(Done done) override;
@@ -35,6 +36,8 @@ class CudaCheckpointSession : public CheckpointSession,
 
   std::shared_ptr<const CuptiCheckpointLibrary> library_;
   std::shared_ptr<CudaQueue> queue_;
+  /** The driver's frees: a save or restore waits for those made before it, so no checkpointed allocation is freed under it. */
+  std::shared_ptr<CudaReleaseWorker> releases_;
   std::shared_ptr<const CudaContext> context_;
   std::mutex mutex_;
   CuptiCheckpoint handle_{};

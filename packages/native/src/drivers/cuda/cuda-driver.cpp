@@ -33,7 +33,7 @@ std::function<void()> CudaDriver::agentFence(std::uint32_t agent) {
 }
 
 void CudaDriver::releaseAfterQueues(std::int64_t agent, std::function<void()> release) {
-  releases_.add(queues_.fences(agent), std::move(release));
+  releases_->add(queues_.fences(agent), std::move(release));
 }
 
 std::shared_ptr<Queue> CudaDriver::createQueue(std::uint32_t agent) {
@@ -57,7 +57,7 @@ std::shared_ptr<CheckpointSession> CudaDriver::openCheckpoint(const std::shared_
   if (!loaded.library) throw OperationFailure("cupti-unavailable", loaded.failure);
   auto cudaQueue = std::dynamic_pointer_cast<CudaQueue>(queue);
   if (!cudaQueue) throw std::logic_error("openCheckpoint needs a queue of the cuda driver");
-  auto session = std::make_shared<CudaCheckpointSession>(loaded.library, std::move(cudaQueue));
+  auto session = std::make_shared<CudaCheckpointSession>(loaded.library, std::move(cudaQueue), releases_);
   std::lock_guard<std::mutex> lock(mutex_);
   if (shutDown_) throw OperationFailure("runtime-disposed", "the runtime was disposed");
   std::vector<std::weak_ptr<CudaCheckpointSession>> kept;
@@ -114,7 +114,7 @@ void CudaDriver::shutdown() {
   for (const auto& entry : profilers) {
     if (auto session = entry.lock()) session->release();
   }
-  releases_.stop();
+  releases_->stop();
   std::unique_lock<std::shared_mutex> guard(memoryGuard_);  // waits for reads and writes in flight
   for (const auto& block : context_->memory.removeAll()) releaseBlock(block);
   context_->userKernels.clear();

@@ -71,7 +71,8 @@ class CudaDriver : public Driver {
   QueueRegistry<CudaQueue> queues_;
   std::vector<std::weak_ptr<CudaCheckpointSession>> checkpoints_;
   std::vector<std::weak_ptr<CudaProfilerSession>> profilers_;
-  CudaReleaseWorker releases_;
+  /** Shared with checkpoint sessions, which wait for earlier frees before saving or restoring. */
+  std::shared_ptr<CudaReleaseWorker> releases_ = std::make_shared<CudaReleaseWorker>();
   std::atomic<bool> shutDown_{false};
   std::shared_mutex memoryGuard_;  // read/write hold it shared; shutdown takes it before freeing memory
 };

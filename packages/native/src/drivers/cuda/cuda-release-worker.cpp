@@ -13,12 +13,23 @@ void CudaReleaseWorker::add(std::vector<std::function<void()>> fences, std::func
     std::lock_guard<std::mutex> lock(mutex_);
     if (!stopping_) {
       pending_.push_back({std::move(fences), std::move(release)});
+      added_ += 1;
       wake_.notify_one();
       return;
     }
   }
   for (const auto& fence : fences) fence();
   release();
+}
+
+std::uint64_t CudaReleaseWorker::added() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return added_;
+}
+
+void CudaReleaseWorker::waitFor(std::uint64_t count) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  finishedChanged_.wait(lock, [this, count] { return finished_ >= count; });
 }
 
 void CudaReleaseWorker::stop() {
@@ -46,6 +57,11 @@ void CudaReleaseWorker::loop() {
     } catch (...) {
       // A free that fails leaves the memory to the context's end; nothing may escape the thread.
     }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished_ += 1;
+    }
+    finishedChanged_.notify_all();
   }
 }
 

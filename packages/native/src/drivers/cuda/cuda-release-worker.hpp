@@ -4,6 +4,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -21,6 +22,13 @@ class CudaReleaseWorker {
 
   /** Calls every fence, then `release`, on the worker thread, after the releases added before. */
   void add(std::vector<std::function<void()>> fences, std::function<void()> release);
+  /** How many releases were added so far: a mark to wait for with waitFor. */
+  std::uint64_t added();
+  /**
+   * Waits until the first `count` releases are done. A queue's thread may wait for the releases
+   * added before its operation was enqueued (their fences come before it in the queue), never for later ones.
+   */
+  void waitFor(std::uint64_t count);
   /** Runs what was added, then joins the thread. Idempotent. */
   void stop();
 
@@ -34,6 +42,9 @@ class CudaReleaseWorker {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Release> pending_;
+  std::uint64_t added_ = 0;
+  std::uint64_t finished_ = 0;
+  std::condition_variable finishedChanged_;
   bool stopping_ = false;
   std::thread thread_;
 };
