@@ -17,6 +17,8 @@ const driverChoices: readonly DriverChoice[] = ['auto', 'cuda', 'hsa', 'host'];
 const MAXIMUM_HOST_RESERVATION = 2 ** 46;
 
 interface ResolvedOptions {
+  /** Undefined: the driver's default. */
+  readonly waitSpinMicroseconds: number | undefined;
   readonly driver: DriverChoice;
   readonly agents: number;
   readonly deviceMemoryBytes: number;
@@ -25,7 +27,11 @@ interface ResolvedOptions {
 
 function resolveOptions(options: unknown): ResolvedOptions {
   const given = requireObject(component, 'options', options ?? {});
-  requireKnownKeys(component, 'options', given, ['driver', 'host']);
+  requireKnownKeys(component, 'options', given, ['driver', 'host', 'waitSpinMicroseconds']);
+  const fromOptions = given['waitSpinMicroseconds'] !== undefined;
+  const spinSetting = fromOptions ? given['waitSpinMicroseconds'] : spinFromEnvironment();
+  const spinName = fromOptions ? 'options.waitSpinMicroseconds' : 'KREPLAY_WAIT_SPIN_US';
+  const waitSpinMicroseconds = spinSetting === undefined ? undefined : requireInteger(component, spinName, spinSetting, 0, 1_000_000);
   const driver = requireChoice(component, 'options.driver', given['driver'] ?? 'auto', driverChoices);
   const host = requireObject(component, 'options.host', given['host'] ?? {});
   requireKnownKeys(component, 'options.host', host, ['agents', 'deviceMemoryBytes', 'threads']);
@@ -40,7 +46,13 @@ function resolveOptions(options: unknown): ResolvedOptions {
     );
   }
   const threads = requireInteger(component, 'options.host.threads', host['threads'] ?? availableParallelism(), 1, 1024);
-  return { driver, agents, deviceMemoryBytes, threads };
+  return { driver, agents, deviceMemoryBytes, threads, waitSpinMicroseconds };
+}
+
+/** KREPLAY_WAIT_SPIN_US as a number, when set (checked like the option). */
+function spinFromEnvironment(): unknown {
+  const setting = process.env['KREPLAY_WAIT_SPIN_US'];
+  return setting === undefined || setting === '' ? undefined : Number(setting);
 }
 
 function isUnavailable(result: NativeRuntime | NativeUnavailable): result is NativeUnavailable {
@@ -86,5 +98,6 @@ export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime
   }
   const description = opened.describe();
   const core = new RuntimeCore(opened, description.driver, description.agents.length, description.userKernels, description.checkpoints, description.profiler);
+  core.waitSpinMicroseconds = resolved.waitSpinMicroseconds ?? (description.driver === 'host' ? 0 : 2000);
   return new Runtime(core, binding.version, description.version, description.agents);
 }

@@ -1,5 +1,6 @@
 import type { Agent } from './agent.js';
 import { packConditionalCopy, packPageListCopy } from './conditional-copy-options.js';
+import { keepEventLoopBusy } from './busy-wait.js';
 import { DisposedError } from './errors/disposed-error.js';
 import { DriverError } from './errors/driver-error.js';
 import { nativeMessage } from './errors/native-message.js';
@@ -214,7 +215,9 @@ export class Queue implements AsyncDisposable {
    */
   async synchronize(): Promise<void> {
     this.#assertLive('synchronize()');
-    const error = await this.#native.synchronize();
+    const waiting = this.#native.synchronize();
+    keepEventLoopBusy(waiting, this.#core.waitSpinMicroseconds);
+    const error = await waiting;
     if (error) throw this.#driverError(error);
   }
 

@@ -24,6 +24,8 @@ export class RuntimeCore {
   disposed = false;
   /** Operations that may have written memory, counted over the whole runtime (see Runtime.workIssued). */
   workIssued = 0;
+  /** How long a synchronize keeps the JavaScript thread polling before it may sleep (OpenRuntimeOptions.waitSpinMicroseconds). */
+  waitSpinMicroseconds = 0;
   #nextQueueId = 0;
 
   constructor(native: NativeRuntime, driver: DriverName, agentCount: number, userKernels = false, checkpoints = false, profiler = false) {

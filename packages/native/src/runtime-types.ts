@@ -18,6 +18,13 @@ export interface OpenRuntimeOptions {
   readonly driver?: DriverChoice;
   /** Settings of the host driver; ignored by the others. */
   readonly host?: HostDriverOptions;
+  /**
+   * How long `queue.synchronize()` keeps the JavaScript thread polling for the device before it
+   * lets the thread sleep, in microseconds (like CUDA's spin-then-block wait: a thread woken from
+   * sleep runs what follows slowly). Default 2000 on the cuda and hsa drivers, 0 on host (whose
+   * work runs on this machine's own cores); `KREPLAY_WAIT_SPIN_US` sets the default.
+   */
+  readonly waitSpinMicroseconds?: number;
 }
 
 /** Settings of the host driver, which emulates GPUs in host memory so everything runs anywhere. */

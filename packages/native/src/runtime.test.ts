@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ArgumentError } from './errors/argument-error.js';
 import { DisposedError } from './errors/disposed-error.js';
 import { DriverUnavailableError } from './errors/driver-unavailable-error.js';
 import { KreplayError } from './errors/kreplay-error.js';
@@ -30,6 +31,37 @@ describe('openRuntime', () => {
     const { reason, message } = error as DriverUnavailableError;
     expect(reason).toMatch(driver === 'cuda' ? /libcuda\.so\.1/ : /libhsa-runtime64\.so\.1|\/dev\/kfd/);
     expect(message).toMatch(new RegExp(`^\\[native\\] \\[runtime\\] the ${driver} driver is not available: .+\\. .+\\.$`));
+  });
+
+  it('keeps a synchronize polling as long as waitSpinMicroseconds says (none on host by default)', async () => {
+    const realSetImmediate = globalThis.setImmediate;
+    let polls = 0;
+    globalThis.setImmediate = ((callback: () => void) => {
+      polls += 1;
+      return realSetImmediate(callback);
+    }) as typeof setImmediate;
+    try {
+      for (const [options, polled] of [[small, false], [{ ...small, waitSpinMicroseconds: 1_000_000 }, true]] as const) {
+        await using runtime = await openRuntime(options);
+        const buffer = runtime.agents[0]!.allocate(1 << 20);
+        const queue = runtime.agents[0]!.createQueue();
+        polls = 0;
+        queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes: 1 << 20, value: 1 });
+        await queue.synchronize();
+        expect(polls > 0).toBe(polled);
+      }
+    } finally {
+      globalThis.setImmediate = realSetImmediate;
+    }
+    for (const waitSpinMicroseconds of [-1, 1.5, 'x']) {
+      await expect(openRuntime({ ...small, waitSpinMicroseconds: waitSpinMicroseconds as number })).rejects.toBeInstanceOf(ArgumentError);
+    }
+    process.env['KREPLAY_WAIT_SPIN_US'] = 'soon';
+    try {
+      await expect(openRuntime(small)).rejects.toThrow(/KREPLAY_WAIT_SPIN_US is NaN/);
+    } finally {
+      delete process.env['KREPLAY_WAIT_SPIN_US'];
+    }
   });
 
   it('falls back to host with auto when no GPU runtime is present', async () => {
