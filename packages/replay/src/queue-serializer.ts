@@ -6,18 +6,30 @@
 export class QueueSerializer {
   readonly #tails = new Map<number, Promise<unknown>>();
 
-  /** Runs `task` after every task already queued for `queueId` has settled. */
+  /**
+   * Runs `task` after every task already queued for `queueId` has settled; at once (in the
+   * caller's turn) when none is, so a dispatch on an idle queue reaches the device without waiting
+   * for a later turn.
+   */
   run<T>(queueId: number, task: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(queueId) ?? Promise.resolve();
-    const result = previous.then(task, task);
-    const tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.#tails.set(queueId, tail);
-    void tail.then(() => {
-      if (this.#tails.get(queueId) === tail) this.#tails.delete(queueId);
-    });
+    const previous = this.#tails.get(queueId);
+    const result = previous === undefined ? start(task) : previous.then(task, task);
+    this.#tails.set(queueId, result);
+    // Registered before the caller can await `result`, so the queue reads as idle by the time the
+    // caller's next dispatch comes.
+    const clear = () => {
+      if (this.#tails.get(queueId) === result) this.#tails.delete(queueId);
+    };
+    result.then(clear, clear);
     return result;
+  }
+}
+
+/** Calls `task`, turning a synchronous throw into a rejection. */
+function start<T>(task: () => Promise<T>): Promise<T> {
+  try {
+    return task();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
