@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceAllocation } from '@kreplay/native';
-import { fullStrategy, type Staging } from '@kreplay/snapshot';
+import { dirtyPagesStrategy, fullStrategy, type Staging } from '@kreplay/snapshot';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import { expectSameBytes } from '@kreplay/snapshot/test';
@@ -64,6 +64,36 @@ describe('device failures in the window (host driver)', () => {
     expect(result.failure).toMatchObject({ phase: 'restore', pass: 2, attempts: 2, memory: 'pre-dispatch' });
     expectSameBytes(memory, original);
     expect(staging.usage().leasedBytes).toBe(0);
+  });
+
+  it('dirty-pages learns the written pages again when the restore that learns them is retried', async () => {
+    const strategy = dirtyPagesStrategy({ tier: 'device', pageBytes: 4096 });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full' });
+    const original = randomBytes(bufferBytes, 5);
+    const buffer = await allocateWith(setup.agent, original);
+    const once = await allocateWith(setup.agent, original);
+    const queue = setup.agent.createQueue();
+    const dispatch = (target: DeviceAllocation, seed: number) => ({ queue, kernel: setup.runtime.kernels.scatterWrite, args: { ...scatterArgs(target), seed } });
+    try {
+      // A first dispatch warms the mirror and leaves a learned list of other pages behind.
+      await runDirectly(queue, setup.runtime.kernels.scatterWrite, dispatch(once, 1).args);
+      expect((await engine.dispatch(dispatch(buffer, 1))).verified).toBe(true);
+      await runDirectly(queue, setup.runtime.kernels.scatterWrite, dispatch(once, 2).args);
+      // The page-list copies of the next window: the capture (#0), then the restore that learns (#1).
+      setup.runtime.injectFault({ operation: 'conditional-copy', after: 1, count: 1 });
+      const result = await engine.dispatch(dispatch(buffer, 2));
+      setup.runtime.clearFaults();
+      expect(result.notes.join(' ')).toMatch(/retried/);
+      expect(result).toMatchObject({ replayed: true, passes: 3, verified: true });
+      const [memory, oneRun] = await readAll(setup.agent, [buffer, once]);
+      expectSameBytes(memory!, oneRun!);
+    } finally {
+      await queue.dispose();
+      await engine.dispose();
+      strategy.dispose?.();
+      buffer.free();
+      once.free();
+    }
   });
 
   it('when putting memory back fails too, the ranges that may not be restored are listed', async () => {

@@ -12,8 +12,8 @@ type CaptureKind = 'everything' | 'changed-pages' | 'known-writers';
  *   nor during it but on its own queue, so only its last pass wrote, and that pass wrote the pages
  *   its first pass did), by copying those pages and their hashes, without reading the rest;
  * - otherwise by copying the pages whose hash changed.
- * The first restore hashes memory and copies back only the pages the kernel wrote, recording them;
- * later restores copy that recorded list again without hashing.
+ * The restore before pass 2 (each attempt of it) hashes memory and copies back only the pages the
+ * kernel wrote, recording them; later restores copy that recorded list again without hashing.
  */
 export function createDirtyPagesSnapshot(
   dispatch: DispatchContext,
@@ -80,8 +80,10 @@ export function createDirtyPagesSnapshot(
         account.hashed += candidateBytes;
       }
     },
-    restore() {
-      if (!learned) {
+    restore(nextPass) {
+      // The restore before pass 2 learns the written pages; it learns again when it is tried again
+      // (its failed attempt may have recorded nothing), so later restores never copy a stale list.
+      if (nextPass === 2 || !learned) {
         queue.enqueueCopyChangedPages({
           segments: set.fromMirror,
           hashedSide: 'destination',
