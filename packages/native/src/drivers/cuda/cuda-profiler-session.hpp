@@ -69,7 +69,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   bool dispatchOpen_ = false;  // between beginPass(1) and the last endPass
   bool pushed_ = false;
   /** CUPTI's automatic range around the kernel (as ncu measures it), or a user range pushed around the dispatch. */
-  bool kernelRange_ = true;
+  const bool kernelRange_;
   bool started_ = false;
   bool allSubmitted_ = false;
   std::optional<OperationError> error_;
