@@ -16,17 +16,20 @@ __device__ void copyChangedPages(const KreplaySpan* spans, uint32_t spanCount, u
   for (uint64_t page = Group<G>::first(); page < pageCount; page += Group<G>::stride()) {
     const PageLocation location = locatePage(spans, spanCount, pageBytes, page);
     const uint8_t* hashed = hashDestination ? location.destination : location.source;
+    // One load, issued before the page is read so that its latency hides behind the page's, and
+    // broadcast: no thread may compare after thread 0 has stored the page's new hash.
+    const uint64_t storedWord = lane == 0 ? loadWord(storedHashes + 8 * page) : 0;
     const uint64_t sum = groupSum<G>(pageWordSum<G>(hashed, location.bytes, lane), shared);
     const uint64_t hash = finishPageHash(sum, location.bytes);
-    // One load, broadcast: no thread may compare after thread 0 has stored the page's new hash.
-    const uint64_t stored = groupBroadcast<G>(lane == 0 ? loadWord(storedHashes + 8 * page) : 0, shared);
+    const uint64_t stored = groupBroadcast<G>(storedWord, shared);
     if (hash == stored) continue;  // the same decision in every thread of the group
-    copyBytes<G>(location.destination, location.source, location.bytes, lane);
     uint64_t newHash = hash;
     if (hashDestination && updateStoredHashes) {
-      // The destination page now holds the source page: store the source page's hash.
-      newHash = finishPageHash(groupSum<G>(pageWordSum<G>(location.source, location.bytes, lane), shared),
-                               location.bytes);
+      // The destination page now holds the source page: store the source page's hash, summed as it is copied.
+      const uint64_t sum = copyPageAndSum<G>(location.destination, location.source, location.bytes, lane);
+      newHash = finishPageHash(groupSum<G>(sum, shared), location.bytes);
+    } else {
+      copyBytes<G>(location.destination, location.source, location.bytes, lane);
     }
     if (lane == 0) {
       if (updateStoredHashes) storeWord(storedHashes + 8 * page, newHash);

@@ -1,7 +1,8 @@
 // Copying a recorded page list again: the list is checked (recording the first problem in the queue
 // state, which makes this and every later operation of the queue do nothing), by a kernel of its own
-// before the copy or, for short lists, by the copy's own blocks; then the listed pages are copied
-// (and, when storedHashes is not null, each copied page's hash is stored).
+// before the copy or, for short lists, by the copy's own blocks; then the listed pages are copied:
+// in chunks spread over the grid, or, when storedHashes is not null, a page per group, which stores
+// the hash of each page it copies.
 #include "kernels-cuda/device-common.cuh"
 
 namespace kreplay_device {
@@ -15,23 +16,41 @@ __device__ void reportPageListError(KreplayQueueState* state, uint32_t code, int
   state->pageCount = pageCount;
 }
 
+/**
+ * The listed pages in chunks of KREPLAY_PAGE_LIST_CHUNK_BYTES_PER_THREAD * G bytes, one chunk per
+ * group at a time: a list of a few large pages is spread over the whole grid instead of a group a page.
+ */
+template <unsigned G>
+__device__ void copyPageListChunks(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
+                                   const uint8_t* pageList, uint64_t count) {
+  constexpr uint64_t chunkBytes = KREPLAY_PAGE_LIST_CHUNK_BYTES_PER_THREAD * G;
+  const unsigned lane = Group<G>::lane();
+  const uint64_t chunksPerPage = (pageBytes + chunkBytes - 1) / chunkBytes;
+  for (uint64_t item = Group<G>::first(); item < count * chunksPerPage; item += Group<G>::stride()) {
+    const uint64_t position = item / chunksPerPage;
+    const uint64_t offset = (item - position * chunksPerPage) * chunkBytes;
+    const PageLocation location = locatePage(spans, spanCount, pageBytes, loadUint32(pageList + 4 * position));
+    if (offset >= location.bytes) continue;  // the short last page of a span
+    const uint64_t bytes = location.bytes - offset < chunkBytes ? location.bytes - offset : chunkBytes;
+    copyBytes<G>(location.destination + offset, location.source + offset, bytes, lane);
+  }
+}
+
 template <unsigned G>
 __device__ void copyPageList(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
                              const uint8_t* pageList, const uint8_t* pageCountIn, uint8_t* storedHashes,
                              const KreplayQueueState* state) {
   if (skipped(state)) return;
+  const uint64_t count = loadUint32(pageCountIn);
+  if (storedHashes == nullptr) return copyPageListChunks<G>(spans, spanCount, pageBytes, pageList, count);
   __shared__ uint64_t shared[kWarps];
   const unsigned lane = Group<G>::lane();
-  const uint64_t count = loadUint32(pageCountIn);
   for (uint64_t position = Group<G>::first(); position < count; position += Group<G>::stride()) {
     const uint64_t page = loadUint32(pageList + 4 * position);
     const PageLocation location = locatePage(spans, spanCount, pageBytes, page);
-    if (storedHashes != nullptr) {
-      // The hash of the source page, which the destination page holds once copied.
-      const uint64_t sum = groupSum<G>(pageWordSum<G>(location.source, location.bytes, lane), shared);
-      if (lane == 0) storeWord(storedHashes + 8 * page, finishPageHash(sum, location.bytes));
-    }
-    copyBytes<G>(location.destination, location.source, location.bytes, lane);
+    // The hash of the source page, which the destination page holds once copied.
+    const uint64_t sum = groupSum<G>(copyPageAndSum<G>(location.destination, location.source, location.bytes, lane), shared);
+    if (lane == 0) storeWord(storedHashes + 8 * page, finishPageHash(sum, location.bytes));
   }
 }
 

@@ -125,31 +125,57 @@ __device__ __forceinline__ uint64_t groupBroadcast(uint64_t value, uint64_t* sha
 }
 
 /**
+ * This thread's part of Σ mix64(w_i + (i + 1) * K) over the first `pairCount` word pairs of a
+ * 16-byte-aligned page: pairs lane, lane + G, ... With Copy, each pair is also stored at `copyTo`
+ * (16-byte aligned too), so a page that is copied and hashed is read once.
+ */
+template <unsigned G, bool Copy>
+__device__ __forceinline__ uint64_t pairWordSum(const uint8_t* page, uint8_t* copyTo, uint64_t pairCount,
+                                                unsigned lane) {
+  const ulonglong2* pairs = reinterpret_cast<const ulonglong2*>(page);
+  ulonglong2* copies = reinterpret_cast<ulonglong2*>(copyTo);
+  uint64_t sum = 0;
+  // (2 * pair + 1) * K, advanced by addition (a 64-bit multiply per pair is measurable).
+  uint64_t position = (2 * static_cast<uint64_t>(lane) + 1) * kWordMultiplier;
+  const uint64_t step = 2 * static_cast<uint64_t>(G) * kWordMultiplier;
+#pragma unroll 8
+  for (uint64_t pair = lane; pair < pairCount; pair += G) {
+    const ulonglong2 words = pairs[pair];
+    if (Copy) copies[pair] = words;
+    sum += mix64(words.x + position);
+    sum += mix64(words.y + position + kWordMultiplier);
+    position += step;
+  }
+  return sum;
+}
+
+/**
+ * The words of a page of `bytes` bytes from word `firstWord` on (at most one whole word), the last
+ * one zero-padded: one thread's work.
+ */
+__device__ __forceinline__ uint64_t pageTailSum(const uint8_t* page, uint64_t bytes, uint64_t firstWord) {
+  const uint64_t whole = bytes / 8;
+  uint64_t sum = 0;
+  if (firstWord < whole) sum += mix64(loadWord(page + 8 * firstWord) + (firstWord + 1) * kWordMultiplier);
+  const unsigned tail = static_cast<unsigned>(bytes & 7);
+  if (tail != 0) sum += mix64(loadPartialWord(page + 8 * whole, tail) + (whole + 1) * kWordMultiplier);
+  return sum;
+}
+
+/**
  * This thread's part of Σ mix64(w_i + (i + 1) * K) over the words of a page of `bytes` bytes (the
  * last word zero-padded): words lane, lane + G, ... (pairs of words when the page is 16-byte aligned).
  */
 template <unsigned G>
 __device__ __forceinline__ uint64_t pageWordSum(const uint8_t* page, uint64_t bytes, unsigned lane) {
   const uint64_t whole = bytes / 8;
-  uint64_t sum = 0;
   if (aligned(page, 16)) {
-    const ulonglong2* pairs = reinterpret_cast<const ulonglong2*>(page);
     const uint64_t pairCount = whole / 2;
-    // (2 * pair + 1) * K, advanced by addition (a 64-bit multiply per pair is measurable).
-    uint64_t position = (2 * static_cast<uint64_t>(lane) + 1) * kWordMultiplier;
-    const uint64_t step = 2 * static_cast<uint64_t>(G) * kWordMultiplier;
-#pragma unroll 8
-    for (uint64_t pair = lane; pair < pairCount; pair += G) {
-      const ulonglong2 words = pairs[pair];
-      sum += mix64(words.x + position);
-      sum += mix64(words.y + position + kWordMultiplier);
-      position += step;
-    }
-    if ((whole & 1) != 0 && lane == 0) {
-      const uint64_t index = whole - 1;
-      sum += mix64(reinterpret_cast<const uint64_t*>(page)[index] + (index + 1) * kWordMultiplier);
-    }
-  } else if (aligned(page, 8)) {
+    const uint64_t sum = pairWordSum<G, false>(page, nullptr, pairCount, lane);
+    return lane == 0 ? sum + pageTailSum(page, bytes, 2 * pairCount) : sum;
+  }
+  uint64_t sum = 0;
+  if (aligned(page, 8)) {
     const uint64_t* words = reinterpret_cast<const uint64_t*>(page);
 #pragma unroll 4
     for (uint64_t index = lane; index < whole; index += G)
@@ -158,10 +184,7 @@ __device__ __forceinline__ uint64_t pageWordSum(const uint8_t* page, uint64_t by
     for (uint64_t index = lane; index < whole; index += G)
       sum += mix64(loadWord(page + 8 * index) + (index + 1) * kWordMultiplier);
   }
-  const unsigned tail = static_cast<unsigned>(bytes & 7);
-  if (tail != 0 && lane == 0)
-    sum += mix64(loadPartialWord(page + 8 * whole, tail) + (whole + 1) * kWordMultiplier);
-  return sum;
+  return lane == 0 ? sum + pageTailSum(page, bytes, whole) : sum;
 }
 
 /** One page of a span table: where its bytes are on each side and how many there are. */
@@ -219,6 +242,25 @@ __device__ __forceinline__ void copyBytes(uint8_t* destination, const uint8_t* s
   if ((mismatch & 7) == 0) return copyUnits<G, uint64_t>(destination, source, bytes, lane);
   if ((mismatch & 3) == 0) return copyUnits<G, uint32_t>(destination, source, bytes, lane);
   for (uint64_t index = lane; index < bytes; index += G) destination[index] = source[index];
+}
+
+/**
+ * Copies a page and returns this thread's part of the source page's word sum (pageWordSum): when
+ * both sides are 16-byte aligned the sum is taken from the copy's own loads, so the page is read
+ * once; otherwise it is summed, then copied.
+ */
+template <unsigned G>
+__device__ __forceinline__ uint64_t copyPageAndSum(uint8_t* destination, const uint8_t* source, uint64_t bytes,
+                                                   unsigned lane) {
+  if (!aligned(source, 16) || !aligned(destination, 16)) {
+    const uint64_t sum = pageWordSum<G>(source, bytes, lane);
+    copyBytes<G>(destination, source, bytes, lane);
+    return sum;
+  }
+  const uint64_t pairCount = bytes / 16;
+  const uint64_t sum = pairWordSum<G, true>(source, destination, pairCount, lane);
+  for (uint64_t index = 16 * pairCount + lane; index < bytes; index += G) destination[index] = source[index];
+  return lane == 0 ? sum + pageTailSum(source, bytes, 2 * pairCount) : sum;
 }
 
 /**

@@ -8,6 +8,12 @@
 #define KREPLAY_BLOCK_THREADS 256
 /** The most pages a page-list copy may have for one launch to check and copy it (each block reads the whole list). */
 #define KREPLAY_FUSED_CHECK_PAGES 4096
+/**
+ * Bytes each thread copies of one chunk in a page-list copy that stores no hashes: its pages are
+ * split in chunks of this many bytes per thread of a group, so a short list still keeps every
+ * multiprocessor busy.
+ */
+#define KREPLAY_PAGE_LIST_CHUNK_BYTES_PER_THREAD 64
 /** Floats of one stencil tile (one block's share; its neighbours' halo values are saved first). */
 #define KREPLAY_STENCIL_TILE 2048
 

@@ -105,7 +105,11 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
   // checked by the copy's own blocks (one launch), a longer one by a kernel of its own first.
   armed_ = true;
   const bool warp = options.pageBytes <= kWarpPageBytes;
-  const unsigned grid = gridFor(*device_, pages, warp ? kWarpsPerBlock : 1);
+  // Without hashes each page is copied in chunks, one per group (see copy-page-list.cu).
+  const std::uint64_t groupThreads = warp ? 32 : KREPLAY_BLOCK_THREADS;
+  const std::uint64_t chunkBytes = KREPLAY_PAGE_LIST_CHUNK_BYTES_PER_THREAD * groupThreads;
+  const std::uint64_t items = options.storedHashesAddress != 0 ? pages : pages * ((options.pageBytes + chunkBytes - 1) / chunkBytes);
+  const unsigned grid = gridFor(*device_, items, warp ? kWarpsPerBlock : 1);
   if (pages <= KREPLAY_FUSED_CHECK_PAGES) {
     const auto& fused = device_->functions().checkAndCopyPageList;
     launchKernel(*device_, warp ? fused.warp : fused.block, grid, KREPLAY_BLOCK_THREADS, stream_, table,
