@@ -60,7 +60,10 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);
       const verification = plan && engine.verify !== 'off' ? { mode: engine.verify, plan } : undefined;
-      window = await runReplayWindow({ ...target, passCount: passesRequested, snapshot, strategy, verification, notes });
+      // Every field listed: in Node 20 an object literal that begins with a spread and then adds
+      // properties measured 5-12 us, on the path between two windows.
+      const { provider, buffers, phaseTimings } = target;
+      window = await runReplayWindow({ queue, kernel, args, launch, provider, buffers, phaseTimings, passCount: passesRequested, snapshot, strategy, verification, notes });
       if (window.kind === 'capture-failed') decline = captureFailed(strategy.name, window.error);
     }
     let once: RunOnceOutcome | undefined;
