@@ -1,6 +1,6 @@
 // The one module of built-in kernels: scripts/build-cuda-ptx.sh compiles this file to PTX.
 #include "kernels-cuda/accumulate.cu"
-#include "kernels-cuda/copy-changed-pages.cu"
+#include "kernels-cuda/find-changed-pages.cu"
 #include "kernels-cuda/copy-chunks.cu"
 #include "kernels-cuda/copy-page-list.cu"
 #include "kernels-cuda/fill.cu"

@@ -13,7 +13,7 @@
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(threads)
+#define __launch_bounds__(...)
 #define __shared__ static thread_local
 #define threadIdx (::kreplay_fake::threadIndex())
 #define blockIdx (::kreplay_fake::blockIndex())

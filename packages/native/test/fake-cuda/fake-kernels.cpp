@@ -39,8 +39,8 @@ const FakeKernel* findKernel(const std::string& name) {
 #define KREPLAY_FAKE_KERNEL(name) {#name, makeKernel(name)}
       KREPLAY_FAKE_KERNEL(kreplay_hash_pages_warp),
       KREPLAY_FAKE_KERNEL(kreplay_hash_pages_block),
-      KREPLAY_FAKE_KERNEL(kreplay_copy_changed_pages_warp),
-      KREPLAY_FAKE_KERNEL(kreplay_copy_changed_pages_block),
+      KREPLAY_FAKE_KERNEL(kreplay_find_changed_pages_warp),
+      KREPLAY_FAKE_KERNEL(kreplay_find_changed_pages_block),
       KREPLAY_FAKE_KERNEL(kreplay_check_page_list),
       KREPLAY_FAKE_KERNEL(kreplay_copy_page_list_warp),
       KREPLAY_FAKE_KERNEL(kreplay_copy_page_list_block),

@@ -57,7 +57,7 @@ CudaBuiltinModule::CudaBuiltinModule(const CudaApi& api, int computeCapability) 
     get(function.block, (name + "_block").c_str());
   };
   getGrouped(functions_.hashPages, "kreplay_hash_pages");
-  getGrouped(functions_.copyChangedPages, "kreplay_copy_changed_pages");
+  getGrouped(functions_.findChangedPages, "kreplay_find_changed_pages");
   get(functions_.checkPageList, "kreplay_check_page_list");
   getGrouped(functions_.copyPageList, "kreplay_copy_page_list");
   getGrouped(functions_.checkAndCopyPageList, "kreplay_check_and_copy_page_list");

@@ -13,7 +13,7 @@ struct GroupedFunction {
 
 struct BuiltinFunctions {
   GroupedFunction hashPages;
-  GroupedFunction copyChangedPages;
+  GroupedFunction findChangedPages;
   CUfunction checkPageList = nullptr;
   GroupedFunction copyPageList;
   GroupedFunction checkAndCopyPageList;

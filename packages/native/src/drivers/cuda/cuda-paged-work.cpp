@@ -1,4 +1,5 @@
-// Paged operations on the stream: page hashing, the fused conditional copy, and page-list copies.
+// Paged operations on the stream: page hashing, the conditional copy (find the changed pages, then
+// copy them as a page list), and page-list copies.
 // Spans (ranges or segments with their first page number) are uploaded as a table; a page is
 // worked on by a warp (pages up to kWarpPageBytes) or by a whole block.
 #include "drivers/cuda/cuda-launch.hpp"
@@ -17,6 +18,17 @@ constexpr std::uint64_t kWarpsPerBlock = KREPLAY_BLOCK_THREADS / 32;
  */
 unsigned pagedGridFor(const CudaDevice& device, std::uint64_t pages, bool warp) {
   return gridFor(device, pages, warp ? kWarpsPerBlock : 1, 16);
+}
+
+/**
+ * The grid of a page-list copy: a group per page when it stores hashes, else a group per chunk of
+ * a page (see copy-page-list.cu).
+ */
+unsigned pageListGridFor(const CudaDevice& device, std::uint64_t pages, std::uint64_t pageBytes, bool storesHashes) {
+  const bool warp = pageBytes <= kWarpPageBytes;
+  const std::uint64_t chunkBytes = KREPLAY_PAGE_LIST_CHUNK_BYTES_PER_THREAD * (warp ? 32 : KREPLAY_BLOCK_THREADS);
+  const std::uint64_t items = storesHashes ? pages : pages * ((pageBytes + chunkBytes - 1) / chunkBytes);
+  return gridFor(device, items, warp ? kWarpsPerBlock : 1);
 }
 
 /** The non-empty segments as spans, numbered by page; the page count through `pages`. */
@@ -80,13 +92,22 @@ void CudaStreamWork::copyChangedPages(const ConditionalCopy& options) {
   }
   const std::uint64_t table = spans.empty() ? 0 : uploadSpans(spans);
   const bool warp = options.pageBytes <= kWarpPageBytes;
-  const auto& functions = device_->functions().copyChangedPages;
+  const auto spanCount = static_cast<std::uint32_t>(spans.size());
+  const auto& find = device_->functions().findChangedPages;
   // Launched even for no pages: its last block sets the count to 0.
-  launchKernel(*device_, warp ? functions.warp : functions.block, pagedGridFor(*device_, pages, warp),
-               KREPLAY_BLOCK_THREADS, stream_, table, static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages,
+  launchKernel(*device_, warp ? find.warp : find.block, pagedGridFor(*device_, pages, warp), KREPLAY_BLOCK_THREADS,
+               stream_, table, spanCount, options.pageBytes, pages,
                static_cast<std::uint32_t>(options.hashDestination ? 1 : 0), options.storedHashesAddress,
                static_cast<std::uint32_t>(options.updateStoredHashes ? 1 : 0), options.pageListAddress,
                options.pageCountAddress, state_);
+  if (pages == 0) return;
+  // Then the recorded pages are copied; the list was written just now, so it needs no check. A page
+  // copied into the hashed side gets the hash of what it now holds.
+  const std::uint64_t hashCopies = options.hashDestination && options.updateStoredHashes ? options.storedHashesAddress : 0;
+  const auto& copy = device_->functions().copyPageList;
+  launchKernel(*device_, warp ? copy.warp : copy.block, pageListGridFor(*device_, pages, options.pageBytes, hashCopies != 0),
+               KREPLAY_BLOCK_THREADS, stream_, table, spanCount, options.pageBytes, options.pageListAddress,
+               options.pageCountAddress, hashCopies, state_);
 }
 
 void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t workIndex) {
@@ -105,11 +126,7 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
   // checked by the copy's own blocks (one launch), a longer one by a kernel of its own first.
   armed_ = true;
   const bool warp = options.pageBytes <= kWarpPageBytes;
-  // Without hashes each page is copied in chunks, one per group (see copy-page-list.cu).
-  const std::uint64_t groupThreads = warp ? 32 : KREPLAY_BLOCK_THREADS;
-  const std::uint64_t chunkBytes = KREPLAY_PAGE_LIST_CHUNK_BYTES_PER_THREAD * groupThreads;
-  const std::uint64_t items = options.storedHashesAddress != 0 ? pages : pages * ((options.pageBytes + chunkBytes - 1) / chunkBytes);
-  const unsigned grid = gridFor(*device_, items, warp ? kWarpsPerBlock : 1);
+  const unsigned grid = pageListGridFor(*device_, pages, options.pageBytes, options.storedHashesAddress != 0);
   if (pages <= KREPLAY_FUSED_CHECK_PAGES) {
     const auto& fused = device_->functions().checkAndCopyPageList;
     launchKernel(*device_, warp ? fused.warp : fused.block, grid, KREPLAY_BLOCK_THREADS, stream_, table,

@@ -1,18 +1,22 @@
-// The fused conditional copy: per page, hash the hashed side, compare with the stored hash, copy
-// the page when they differ, record its index (order unspecified) and optionally the new hash. The
-// block that finishes last writes the count of copied pages.
+// The first half of a conditional copy: per page, hash the hashed side and compare it with the
+// stored hash; a page that differs is recorded (order unspecified) and, when the source side is
+// hashed and stored hashes are updated, its new hash is stored. The block that finishes last writes
+// the count of recorded pages. The driver then copies the recorded pages with a page-list copy.
+// Copying apart keeps this kernel, which reads every page, small enough for a full multiprocessor.
 #include "kernels-cuda/device-common.cuh"
 
 namespace kreplay_device {
 
 template <unsigned G>
-__device__ void copyChangedPages(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
+__device__ void findChangedPages(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes,
                                  uint64_t pageCount, uint32_t hashDestination, uint8_t* storedHashes,
                                  uint32_t updateStoredHashes, uint8_t* pageList, uint8_t* pageCountOut,
                                  KreplayQueueState* state) {
   if (skipped(state)) return;
   __shared__ uint64_t shared[kWarps];
   const unsigned lane = Group<G>::lane();
+  // The hash of a page recorded from the source side is the hash its destination holds once copied.
+  const bool storeHashes = updateStoredHashes && !hashDestination;
   for (uint64_t page = Group<G>::first(); page < pageCount; page += Group<G>::stride()) {
     const PageLocation location = locatePage(spans, spanCount, pageBytes, page);
     const uint8_t* hashed = hashDestination ? location.destination : location.source;
@@ -22,20 +26,10 @@ __device__ void copyChangedPages(const KreplaySpan* spans, uint32_t spanCount, u
     const uint64_t sum = groupSum<G>(pageWordSum<G>(hashed, location.bytes, lane), shared);
     const uint64_t hash = finishPageHash(sum, location.bytes);
     const uint64_t stored = groupBroadcast<G>(storedWord, shared);
-    if (hash == stored) continue;  // the same decision in every thread of the group
-    uint64_t newHash = hash;
-    if (hashDestination && updateStoredHashes) {
-      // The destination page now holds the source page: store the source page's hash, summed as it is copied.
-      const uint64_t sum = copyPageAndSum<G>(location.destination, location.source, location.bytes, lane);
-      newHash = finishPageHash(groupSum<G>(sum, shared), location.bytes);
-    } else {
-      copyBytes<G>(location.destination, location.source, location.bytes, lane);
-    }
-    if (lane == 0) {
-      if (updateStoredHashes) storeWord(storedHashes + 8 * page, newHash);
-      const uint32_t position = atomicAdd(&state->pageCounter, 1u);
-      storeUint32(pageList + 4 * static_cast<uint64_t>(position), static_cast<uint32_t>(page));
-    }
+    if (hash == stored || lane != 0) continue;
+    if (storeHashes) storeWord(storedHashes + 8 * page, hash);
+    const uint32_t position = atomicAdd(&state->pageCounter, 1u);
+    storeUint32(pageList + 4 * static_cast<uint64_t>(position), static_cast<uint32_t>(page));
   }
   if (lastBlockDone(state)) {
     storeUint32(pageCountOut, atomicExch(&state->pageCounter, 0u));
@@ -44,14 +38,14 @@ __device__ void copyChangedPages(const KreplaySpan* spans, uint32_t spanCount, u
 
 }  // namespace kreplay_device
 
-#define KREPLAY_COPY_CHANGED_PAGES(name, G)                                                                 \
+#define KREPLAY_FIND_CHANGED_PAGES(name, G)                                                                 \
   extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)                                       \
       name(const KreplaySpan* spans, uint32_t spanCount, uint64_t pageBytes, uint64_t pageCount,            \
            uint32_t hashDestination, uint8_t* storedHashes, uint32_t updateStoredHashes, uint8_t* pageList, \
            uint8_t* pageCountOut, KreplayQueueState* state) {                                               \
-    kreplay_device::copyChangedPages<G>(spans, spanCount, pageBytes, pageCount, hashDestination,            \
+    kreplay_device::findChangedPages<G>(spans, spanCount, pageBytes, pageCount, hashDestination,            \
                                         storedHashes, updateStoredHashes, pageList, pageCountOut, state);   \
   }
 
-KREPLAY_COPY_CHANGED_PAGES(kreplay_copy_changed_pages_warp, 32)
-KREPLAY_COPY_CHANGED_PAGES(kreplay_copy_changed_pages_block, KREPLAY_BLOCK_THREADS)
+KREPLAY_FIND_CHANGED_PAGES(kreplay_find_changed_pages_warp, 32)
+KREPLAY_FIND_CHANGED_PAGES(kreplay_find_changed_pages_block, KREPLAY_BLOCK_THREADS)
