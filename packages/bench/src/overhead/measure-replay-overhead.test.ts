@@ -10,8 +10,11 @@ describe('measureReplayOverhead', () => {
     expect(result.candidateBytes).toBeGreaterThanOrEqual(0.75 * 4 * 2 ** 20);
     expect(result.rows.map((row) => row.variant)).toEqual(['full/pageable', 'full/pinned', 'full/device', 'write-set', 'dirty-pages', 'cupti-checkpoint']);
     for (const row of result.rows.slice(0, 5)) {
-      expect(row).toMatchObject({ available: true, verified: true, declined: 0 });
+      expect(row).toMatchObject({ available: true, verified: true, declined: 0, dispatchesTimed: 4 });
       expect(row.replayMs).toBeGreaterThan(0);
+      // Each row's own baseline, timed in turns with it, is what its overhead is measured against.
+      expect(row.passesWithoutReplayMs).toBeGreaterThan(0);
+      expect(row.overheadMs).toBeCloseTo(row.replayMs! - row.passesWithoutReplayMs!, 9);
     }
     const full = result.rows[0]!;
     expect(full.bytesCopiedPerDispatch).toBe(3 * 4 * 2 ** 20);
@@ -20,7 +23,7 @@ describe('measureReplayOverhead', () => {
     expect(dirty.floorRatio).not.toBeNull();
     // Back to back, each capture reads only the pages the dispatch before it wrote: about one read of the candidates per dispatch.
     expect(dirty.bytesHashedPerDispatch!).toBeLessThan(1.5 * result.candidateBytes);
-    expect(result.rows[5]).toMatchObject({ available: false, replayMs: null });
+    expect(result.rows[5]).toMatchObject({ available: false, replayMs: null, passesWithoutReplayMs: null });
     expect(result.rows[5]!.note).toMatch(/not available on the host driver/);
   });
 

@@ -48,7 +48,9 @@ export interface OverheadRow {
   readonly dispatchesTimed: number;
   /** Wall milliseconds per replayed dispatch (all passes, snapshot and restores, one wait). */
   readonly replayMs: number | null;
-  /** replayMs minus the same passes run without replay (one wait): what replay adds per dispatch. */
+  /** Wall milliseconds per dispatch of the same passes without replay (one wait), timed in turns with the variant's dispatches. */
+  readonly passesWithoutReplayMs: number | null;
+  /** replayMs minus passesWithoutReplayMs: what replay adds per dispatch. */
   readonly overheadMs: number | null;
   /** Bytes copied per second of overhead, over the raw pinned copy rate (both directions' mean); full/pinned only. */
   readonly pinnedRateVsRawCopy: number | null;
@@ -74,7 +76,7 @@ export interface OverheadResult {
   readonly phaseTimings: boolean;
   /** One dispatch of the kernel, waited for, without replay. */
   readonly bareMs: number;
-  /** The kernel run `passes` times and waited for once, without replay: what replay is compared with. */
+  /** The kernel run `passes` times and waited for once, without replay, timed before the variants (each row has its own, timed in turns with it). */
   readonly passesWithoutReplayMs: number;
   /** The writable bytes (the write set) the dirty-pages strategy must read twice per dispatch. */
   readonly candidateBytes: number;
@@ -99,6 +101,43 @@ async function timeDispatches(
   return { milliseconds: (performance.now() - start) / done, dispatches: done };
 }
 
+/** How long each turn of a variant runs before the passes without replay take their turn (see {@link timeInterleaved}). */
+const turnMilliseconds = 100;
+
+/**
+ * Milliseconds per dispatch of `replay` and of `baseline` (the same passes without replay), timed in
+ * turns: replay dispatches for about {@link turnMilliseconds}, then as many baseline dispatches, until
+ * `count` replays ran or `maxSeconds` passed. Both see the machine in the same state, so a machine
+ * that speeds up or slows down between the two does not enter the overhead. The baseline's work
+ * runs outside the engine, so the first window of each turn cannot rely on knowing what wrote
+ * memory since the last one (dirty-pages hashes the candidates at its capture once per turn).
+ */
+async function timeInterleaved(
+  count: number,
+  replay: (index: number) => Promise<unknown>,
+  baseline: (index: number) => Promise<unknown>,
+  maxSeconds: number,
+): Promise<{ replayMs: number; baselineMs: number; dispatches: number }> {
+  const start = performance.now();
+  let replayTotal = 0;
+  let baselineTotal = 0;
+  let done = 0;
+  while (done < count && (done === 0 || performance.now() - start < maxSeconds * 1000)) {
+    const turnStart = performance.now();
+    let turn = 0;
+    do {
+      await replay(done + turn);
+      turn += 1;
+    } while (done + turn < count && performance.now() - turnStart < turnMilliseconds);
+    const baselineStart = performance.now();
+    replayTotal += baselineStart - turnStart;
+    for (let index = 0; index < turn; index += 1) await baseline(done + index);
+    baselineTotal += performance.now() - baselineStart;
+    done += turn;
+  }
+  return { replayMs: replayTotal / done, baselineMs: baselineTotal / done, dispatches: done };
+}
+
 async function runVariant(
   runtime: Runtime,
   tracker: Tracker,
@@ -106,13 +145,13 @@ async function runVariant(
   queue: Queue,
   variant: OverheadVariant,
   settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches' | 'maxSecondsPerVariant' | 'phaseTimings'>>,
-  passesWithoutReplayMs: number,
+  passesWithoutReplay: (index: number) => Promise<void>,
 ): Promise<Omit<OverheadRow, 'floorRatio' | 'pinnedRateVsRawCopy'>> {
   const { dispatches, warmupDispatches, passes, verifyDispatches, maxSecondsPerVariant, phaseTimings } = settings;
   if (variant.kind === 'checkpoint') {
     const provider = cuptiCheckpointProvider();
     const reason = provider.unavailableReason(runtime);
-    const none = { dispatchesTimed: 0, replayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
+    const none = { dispatchesTimed: 0, replayMs: null, passesWithoutReplayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
     if (reason !== null) return { variant: variant.name, available: false, note: reason, ...none };
     const session = await provider.open(queue);
     let failed = false;
@@ -127,10 +166,18 @@ async function runVariant(
         }
       };
       await timeDispatches(warmupDispatches, replay);
-      const timed = await timeDispatches(dispatches, replay, maxSecondsPerVariant);
-      const replayMs = timed.milliseconds;
+      const timed = await timeInterleaved(dispatches, replay, passesWithoutReplay, maxSecondsPerVariant);
       const note = 'save, then each pass synchronized with a restore before it';
-      return { variant: variant.name, available: true, note, ...none, dispatchesTimed: timed.dispatches, replayMs, overheadMs: replayMs - passesWithoutReplayMs };
+      return {
+        variant: variant.name,
+        available: true,
+        note,
+        ...none,
+        dispatchesTimed: timed.dispatches,
+        replayMs: timed.replayMs,
+        passesWithoutReplayMs: timed.baselineMs,
+        overheadMs: timed.replayMs - timed.baselineMs,
+      };
     } catch (error) {
       failed = true;
       throw error;
@@ -157,8 +204,7 @@ async function runVariant(
   try {
     const replay = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
     await timeDispatches(warmupDispatches, replay);
-    const timed = await timeDispatches(dispatches, async (index) => account(await replay(warmupDispatches + index)), maxSecondsPerVariant);
-    const replayMs = timed.milliseconds;
+    const timed = await timeInterleaved(dispatches, async (index) => account(await replay(warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
     let verified: boolean | null = null;
     for (let index = 0; index < verifyDispatches; index += 1) {
       const result = await verifier.dispatch({ queue, ...workload.dispatch(warmupDispatches + timed.dispatches + index) });
@@ -169,8 +215,9 @@ async function runVariant(
       available: true,
       note: declined > 0 ? `${declined} dispatch(es) declined` : null,
       dispatchesTimed: timed.dispatches,
-      replayMs,
-      overheadMs: replayMs - passesWithoutReplayMs,
+      replayMs: timed.replayMs,
+      passesWithoutReplayMs: timed.baselineMs,
+      overheadMs: timed.replayMs - timed.baselineMs,
       bytesCopiedPerDispatch: copied / timed.dispatches,
       bytesHashedPerDispatch: hashed / timed.dispatches,
       declined,
@@ -186,7 +233,7 @@ async function runVariant(
 
 /**
  * Measures what each replay variant adds to a dispatch of a workload shape, against the same kernel
- * run without replay, in one run: `full` in pageable (per-dispatch staging, agent-wide quiesce: the
+ * run without replay in turns with it (see {@link timeInterleaved}), in one run: `full` in pageable (per-dispatch staging, agent-wide quiesce: the
  * reference design), pinned and device staging, `write-set`, `dirty-pages`, and the CUPTI Checkpoint
  * API where the driver offers it. It also measures the hash and copy rates behind the physical floor.
  * A benchmark: it reports what it measured.
@@ -227,7 +274,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
     let floorMs: number | null = null;
     for (const variant of overheadVariants.filter((candidate) => options.variants?.includes(candidate.name) ?? true)) {
       options.onVariant?.(variant.name);
-      const row = await runVariant(runtime, tracker, workload, queue, variant, settings, passesWithoutReplayMs);
+      const row = await runVariant(runtime, tracker, workload, queue, variant, settings, passesWithoutReplay);
       let floorRatio: number | null = null;
       let pinnedRateVsRawCopy: number | null = null;
       if (variant.name === 'full/pinned' && row.bytesCopiedPerDispatch !== null && row.overheadMs !== null && row.overheadMs > 0) {

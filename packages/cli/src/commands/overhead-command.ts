@@ -67,7 +67,7 @@ export function describeOverhead(result: OverheadResult): string {
     `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; ${result.passes} passes without replay ${formatMilliseconds(result.passesWithoutReplayMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${(result.rates.hashBytesPerSecond / 1e9).toFixed(0)} GB/s, copy ${(result.rates.copyBytesPerSecond / 1e9).toFixed(0)} GB/s, pinned ${(result.rates.pinnedDeviceToHostBytesPerSecond / 1e9).toFixed(1)}/${(result.rates.pinnedHostToDeviceBytesPerSecond / 1e9).toFixed(1)} GB/s; floor ${formatMilliseconds(result.floorMs)} ms`,
     ...result.rows.map((row) =>
       row.available
-        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms over ${row.dispatchesTimed}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}`
+        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}`
         : `  ${row.variant.padEnd(17)} not run: ${row.note}`,
     ),
   ];
