@@ -5,13 +5,23 @@ import type { Decline } from './decline.js';
 import { plainRange, type RangeSet } from './memory-ranges.js';
 import type { RangeClaim } from './range-lock.js';
 
+/** Writable ranges by resolution: the tracker's resolutions are frozen, and it hands out the same one while nothing changed. */
+const writableByResolution = new WeakMap<ArgumentResolution, RangeSet>();
+
 /**
  * What the dispatch's passes may write: the reached allocations whose access is not `read`, within
  * the reached range; `everything` when the arguments are not bounded or some pointer is unresolved.
+ * Derived once per resolution (frozen, like the resolution).
  */
 export function writableRanges(resolution: ArgumentResolution): RangeSet {
-  if (!resolution.bounded || resolution.unresolved.length > 0) return 'everything';
-  return resolution.reached.filter((reached) => reached.access !== 'read').map((reached) => plainRange(reached.range));
+  const known = writableByResolution.get(resolution);
+  if (known !== undefined) return known;
+  const writes: RangeSet =
+    !resolution.bounded || resolution.unresolved.length > 0
+      ? 'everything'
+      : Object.freeze(resolution.reached.filter((reached) => reached.access !== 'read').map((reached) => Object.freeze(plainRange(reached.range))));
+  if (Object.isFrozen(resolution)) writableByResolution.set(resolution, writes);
+  return writes;
 }
 
 /**
