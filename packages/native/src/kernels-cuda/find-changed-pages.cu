@@ -1,8 +1,8 @@
 // The first half of a conditional copy: per page, hash the hashed side and compare it with the
 // stored hash; a page that differs is recorded (order unspecified) and, when the source side is
 // hashed and stored hashes are updated, its new hash is stored. The block that finishes last writes
-// the count of recorded pages. The driver then copies the recorded pages with a page-list copy.
-// Copying apart keeps this kernel, which reads every page, small enough for a full multiprocessor.
+// the count of recorded pages. The driver then copies the recorded pages with a page-list copy,
+// which spreads them over the whole grid instead of leaving each to the group that found it.
 #include "kernels-cuda/device-common.cuh"
 
 namespace kreplay_device {
