@@ -234,6 +234,41 @@ export function describeConditionalCopies(options: ResolvedDriverTestOptions): v
       expectSameBytes(await suite.agent.read(memory.address, bytes), data, 'memory restored from the host mirror');
     });
 
+    it('copies and hashes pages of segments whose two sides are aligned differently, through every copy', async () => {
+      // Memory 3 bytes and the mirror 8 bytes into their allocations: no copy can move 16-byte units.
+      const memory = await suite.allocateWith(randomBytes(bytes + 16, 181));
+      const mirror = await suite.allocateWith(randomBytes(bytes + 16, 182));
+      const source = memory.address + 3;
+      const destination = mirror.address + 8;
+      const hashes = await suite.allocateWith(new Uint8Array(pages * 8).fill(0xa5));
+      const list = suite.allocate(pages * 4);
+      const count = suite.allocate(4);
+      const segments = [{ source, destination, bytes }];
+      const touch = async (page: number, salt: number) => {
+        const start = page * pageBytes;
+        const end = Math.min(start + pageBytes, bytes);
+        for (const offset of [start, (start + end) >> 1, end - 1]) await suite.agent.write(source + offset, Uint8Array.of((page * 7 + salt) & 0xff));
+      };
+      const expectMirror = async (what: string) =>
+        expectSameBytes(await suite.agent.read(destination, bytes), await suite.agent.read(source, bytes), what);
+      const queue = suite.createQueue();
+      queue.enqueueCopyChangedPages({ segments, pageBytes, hashedSide: 'source', storedHashesAddress: hashes.address, updateStoredHashes: true, pageListAddress: list.address, pageCountAddress: count.address });
+      await queue.synchronize();
+      await expectMirror('the mirror after the conditional copy');
+      expect([...(await readUint64s(suite.agent, hashes.address, pages))]).toEqual([...referencePageHashes([await suite.agent.read(source, bytes)], pageBytes)]);
+
+      // The list [last, 1], copied without hashes (pages in chunks), then with them (a page per group).
+      await suite.agent.write(list.address, uint32Bytes([last, 1]));
+      await suite.agent.write(count.address, uint32Bytes([2]));
+      for (const withHashes of [false, true]) {
+        for (const page of [1, last]) await touch(page, withHashes ? 11 : 5);
+        queue.enqueueCopyPageList({ segments, pageBytes, pageListAddress: list.address, pageCountAddress: count.address, ...(withHashes ? { storedHashesAddress: hashes.address } : {}) });
+        await queue.synchronize();
+        await expectMirror(`the mirror after the page-list copy ${withHashes ? 'with' : 'without'} hashes`);
+      }
+      expect([...(await readUint64s(suite.agent, hashes.address, pages))]).toEqual([...referencePageHashes([await suite.agent.read(source, bytes)], pageBytes)]);
+    });
+
     it('numbers pages across several segments in order', async () => {
       const secondBytes = 2 * pageBytes + 9;
       const first = await createScenario(suite, bytes, pageBytes, 171);
