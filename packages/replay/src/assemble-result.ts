@@ -3,6 +3,7 @@ import { bytesCopied, emptyByteAccount, type ByteAccount, type Snapshot } from '
 import type { Decline } from './decline.js';
 import type { DispatchFailure } from './dispatch-failure.js';
 import type { DispatchResult } from './dispatch-result.js';
+import type { HostClock } from './host-clock.js';
 import type { RunOnceOutcome } from './run-once.js';
 import type { WindowOutcome } from './replay-window.js';
 import { compareHashes } from './verification.js';
@@ -27,7 +28,7 @@ export interface DispatchRecord {
   readonly collected: { readonly value: unknown } | undefined;
   readonly quiesceMs: number;
   readonly lockWaitMs: number;
-  readonly startedMs: number;
+  readonly clock: HostClock;
   readonly notes: string[];
 }
 
@@ -41,6 +42,7 @@ export function assembleResult(record: DispatchRecord): DispatchResult {
   const verification = verify(record, replayed, notes);
   const compareMs = performance.now() - compareStarted;
   const timings = phaseTimings(phases);
+  const endedMs = performance.now();
   const bytes = record.account ?? emptyByteAccount();
   if (window && window.kind !== 'completed') notes.push('the byte account counts what the strategy enqueued; the window did not complete');
   return {
@@ -60,7 +62,9 @@ export function assembleResult(record: DispatchRecord): DispatchResult {
       passMs: timings.passMs,
       restoreMs: timings.restoreMs,
       verifyMs: timings.hashMs + (verification.mode === 'off' ? 0 : compareMs),
-      wallMs: performance.now() - record.startedMs,
+      wallMs: endedMs - record.clock.startedMs,
+      hostBeforeEnqueueMs: record.clock.beforeEnqueueMs,
+      hostAfterWaitMs: record.clock.afterWaitMs(endedMs),
     },
     verification,
     verified: verifiedOf(verification, replayed && record.plan !== undefined, failure),

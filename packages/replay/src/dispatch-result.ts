@@ -19,6 +19,16 @@ export interface DispatchTimings {
   readonly verifyMs: number;
   /** Host milliseconds from `dispatch()` to its result. */
   readonly wallMs: number;
+  /**
+   * Host milliseconds from `dispatch()` to the first phase of its window (or single run) enqueued:
+   * time the device waits for the host. Null when nothing was enqueued.
+   */
+  readonly hostBeforeEnqueueMs: number | null;
+  /**
+   * Host milliseconds from the end of the last wait for the queue to the result: the bookkeeping that
+   * delays the caller's next dispatch. Null when nothing was waited for.
+   */
+  readonly hostAfterWaitMs: number | null;
 }
 
 /** The outcome of one dispatch through the engine. Plain data: `JSON.stringify` keeps all of it. */

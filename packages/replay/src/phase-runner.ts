@@ -1,4 +1,5 @@
 import type { Queue } from '@kreplay/native';
+import type { HostClock } from './host-clock.js';
 import { PhaseProgress } from './phase-progress.js';
 import type { WindowPhase } from './window-phase.js';
 
@@ -20,9 +21,9 @@ export type BatchOutcome =
  * phase failed: the queue skips everything after its first failed operation, and its events
  * complete regardless, so they time phases but cannot tell which ran. If enqueueing throws (a
  * plug-in hook, a rejected argument), the queue is drained before rethrowing, so nothing of the
- * window is still running.
+ * window is still running. `clock` notes when the first phase was enqueued and when the wait ended.
  */
-export async function runPhases(queue: Queue, phases: readonly WindowPhase[], from: number, timed = true): Promise<BatchOutcome> {
+export async function runPhases(queue: Queue, phases: readonly WindowPhase[], from: number, timed = true, clock?: HostClock): Promise<BatchOutcome> {
   const progress = new PhaseProgress();
   const record = () => (timed ? queue.recordEvent() : undefined);
   try {
@@ -34,6 +35,7 @@ export async function runPhases(queue: Queue, phases: readonly WindowPhase[], fr
       step.start = previous;
       step.completed = false;
       step.enqueue();
+      clock?.enqueued();
       progress.end(queue, index);
       step.end = previous = record();
     }
@@ -47,6 +49,7 @@ export async function runPhases(queue: Queue, phases: readonly WindowPhase[], fr
   } catch (error) {
     failure = { error };
   }
+  clock?.waited();
   let failedIndex: number | undefined;
   for (let index = from; index < phases.length; index += 1) {
     const step = phases[index]!;

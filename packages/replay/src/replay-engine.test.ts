@@ -29,6 +29,37 @@ describe('replay engine (fake runtime)', () => {
     await engine.dispose();
   });
 
+  it("reports the host's time before the first phase and after the last wait, within the dispatch's wall time", async () => {
+    const busy = (milliseconds: number) => {
+      const until = performance.now() + milliseconds;
+      while (performance.now() < until);
+    };
+    const setup = fakeSetup();
+    const inner = testStrategy();
+    // The strategy's prepare runs before anything is enqueued, its account after the wait.
+    const strategy: SnapshotStrategy = {
+      ...inner,
+      prepare(dispatch) {
+        busy(5);
+        const prepared = inner.prepare(dispatch);
+        if (prepared.kind !== 'ready') return prepared;
+        const { snapshot } = prepared;
+        return { kind: 'ready', snapshot: { ...snapshot, account: () => (busy(5), snapshot.account()) } };
+      },
+    };
+    const engine = setup.engine({ strategy, passes: fixedPasses(3) });
+    const buffer = setup.buffer(1000, 1);
+    const { timings } = await engine.dispatch(fakeRequest(setup.queue(), 'increment', { buffer: buffer.address, bytes: 1000 }));
+    expect(timings.hostBeforeEnqueueMs).toBeGreaterThanOrEqual(5);
+    expect(timings.hostAfterWaitMs).toBeGreaterThanOrEqual(5);
+    expect(timings.hostBeforeEnqueueMs! + timings.hostAfterWaitMs!).toBeLessThanOrEqual(timings.wallMs);
+    const once = await setup.engine({ strategy, passes: fixedPasses(1) }).dispatch(fakeRequest(setup.queue(), 'increment', { buffer: buffer.address, bytes: 1000 }));
+    expect(once.timings.hostBeforeEnqueueMs).toBeGreaterThanOrEqual(0);
+    expect(once.timings.hostAfterWaitMs).toBeGreaterThanOrEqual(0);
+    expect(once.timings.hostBeforeEnqueueMs! + once.timings.hostAfterWaitMs!).toBeLessThanOrEqual(once.timings.wallMs);
+    await engine.dispose();
+  });
+
   it('runs one pass with no snapshot at all', async () => {
     const setup = fakeSetup();
     const strategy = testStrategy();

@@ -35,7 +35,7 @@ async function runPhasesWithRecovery(window: ReplayWindow, phases: WindowPhase[]
   let from = 0;
   let earlierFailureForgiven = false;
   for (;;) {
-    const outcome = await runPhases(window.queue, phases, from, window.phaseTimings);
+    const outcome = await runPhases(window.queue, phases, from, window.phaseTimings, window.clock);
     if (outcome.kind === 'completed') return { kind: 'completed', phases };
     const { error, failedIndex } = outcome;
     if (outcome.failedBefore && !earlierFailureForgiven) {
@@ -85,7 +85,7 @@ async function recover(
 ): Promise<WindowOutcome> {
   const nextPass = phaseName === 'pass' ? pass + 1 : pass;
   const recovery = [restorePhase(window, nextPass), finishPhase(window)];
-  const outcome = await runPhases(window.queue, recovery, 0, window.phaseTimings);
+  const outcome = await runPhases(window.queue, recovery, 0, window.phaseTimings, window.clock);
   const restored = outcome.kind === 'completed' || outcome.failedIndex === 1;
   if (outcome.kind === 'failed') {
     window.notes.push(

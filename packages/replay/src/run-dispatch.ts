@@ -6,6 +6,7 @@ import type { DispatchRequest } from './dispatch-request.js';
 import type { DispatchResult } from './dispatch-result.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 import type { HashBufferPool } from './hash-buffer-pool.js';
+import { HostClock } from './host-clock.js';
 import { collectPasses } from './collect-passes.js';
 import { prepareDispatch } from './prepare-dispatch.js';
 import { quiesceAgent } from './quiesce.js';
@@ -30,7 +31,7 @@ export interface EngineContext extends ResolvedEngineOptions {
  * @throws {ArgumentError} when the tracker refuses the kernel's arguments.
  */
 export async function runDispatch(engine: EngineContext, request: DispatchRequest): Promise<DispatchResult> {
-  const startedMs = performance.now();
+  const clock = new HostClock();
   const { queue, kernel, args, launch } = request;
   const agent = queue.agent;
   const strategy: PluginIdentity = { kind: 'strategy', name: engine.strategy.name };
@@ -56,14 +57,14 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
     }
     const claim = dispatchClaim(queue.id, resolution, decline, snapshot, plan?.ranges ?? []);
     held ??= engine.lock.tryAcquire(claim) ?? (await engine.lock.acquire(claim));
-    const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings };
+    const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings, clock };
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);
       const verification = plan && engine.verify !== 'off' ? { mode: engine.verify, plan } : undefined;
       // Every field listed: in Node 20 an object literal that begins with a spread and then adds
       // properties measured 5-12 us, on the path between two windows.
       const { provider, buffers, phaseTimings } = target;
-      window = await runReplayWindow({ queue, kernel, args, launch, provider, buffers, phaseTimings, passCount: passesRequested, snapshot, strategy, verification, notes });
+      window = await runReplayWindow({ queue, kernel, args, launch, provider, buffers, phaseTimings, clock, passCount: passesRequested, snapshot, strategy, verification, notes });
       if (window.kind === 'capture-failed') decline = captureFailed(strategy.name, window.error);
     }
     let once: RunOnceOutcome | undefined;
@@ -87,7 +88,7 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
       collected,
       quiesceMs,
       lockWaitMs: held.waitedMs,
-      startedMs,
+      clock,
       notes,
     });
   } finally {

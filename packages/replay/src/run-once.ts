@@ -19,7 +19,7 @@ export interface RunOnceOutcome {
  */
 export async function runOnce(target: PassTarget, mayHaveWritten: readonly MemoryRange[]): Promise<RunOnceOutcome> {
   const phases = [passPhase(target, 1)];
-  const outcome = await runPhases(target.queue, phases, 0, target.phaseTimings);
+  const outcome = await runPhases(target.queue, phases, 0, target.phaseTimings, target.clock);
   if (outcome.kind === 'completed') return { phases };
   return {
     phases,

@@ -1,6 +1,7 @@
 import type { KernelArguments, KernelDescriptor, KernelLaunch, Queue } from '@kreplay/native';
 import type { Snapshot } from '@kreplay/snapshot';
 import type { HashBufferPool } from './hash-buffer-pool.js';
+import type { HostClock } from './host-clock.js';
 import type { PassProvider } from './pass-provider.js';
 import { runPluginHook, type PluginIdentity } from './run-plugin-hook.js';
 import type { HashPoint, VerificationPlan } from './verification-plan.js';
@@ -19,6 +20,8 @@ export interface PassTarget {
   readonly buffers: HashBufferPool;
   /** Whether phases are timed with device events. */
   readonly phaseTimings: boolean;
+  /** Notes the host's side of the dispatch's time. */
+  readonly clock: HostClock;
 }
 
 /** Everything one replay window needs. */

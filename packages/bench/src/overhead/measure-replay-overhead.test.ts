@@ -15,6 +15,10 @@ describe('measureReplayOverhead', () => {
       // Each row's own baseline, timed in turns with it, is what its overhead is measured against.
       expect(row.passesWithoutReplayMs).toBeGreaterThan(0);
       expect(row.overheadMs).toBeCloseTo(row.replayMs! - row.passesWithoutReplayMs!, 9);
+      // The host's share: before the first phase and after the wait, both within the dispatch.
+      expect(row.hostBeforeEnqueueMs).toBeGreaterThan(0);
+      expect(row.hostAfterWaitMs).toBeGreaterThan(0);
+      expect(row.hostBeforeEnqueueMs! + row.hostAfterWaitMs!).toBeLessThan(row.replayMs!);
     }
     const full = result.rows[0]!;
     expect(full.bytesCopiedPerDispatch).toBe(3 * 4 * 2 ** 20);
@@ -23,7 +27,7 @@ describe('measureReplayOverhead', () => {
     expect(dirty.floorRatio).not.toBeNull();
     // Back to back, each capture reads only the pages the dispatch before it wrote: about one read of the candidates per dispatch.
     expect(dirty.bytesHashedPerDispatch!).toBeLessThan(1.5 * result.candidateBytes);
-    expect(result.rows[5]).toMatchObject({ available: false, replayMs: null, passesWithoutReplayMs: null });
+    expect(result.rows[5]).toMatchObject({ available: false, replayMs: null, passesWithoutReplayMs: null, hostBeforeEnqueueMs: null, hostAfterWaitMs: null });
     expect(result.rows[5]!.note).toMatch(/not available on the host driver/);
   });
 

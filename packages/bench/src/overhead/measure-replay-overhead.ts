@@ -52,6 +52,10 @@ export interface OverheadRow {
   readonly passesWithoutReplayMs: number | null;
   /** replayMs minus passesWithoutReplayMs: what replay adds per dispatch. */
   readonly overheadMs: number | null;
+  /** Mean host milliseconds per dispatch before its window's first phase was enqueued (the engine's `hostBeforeEnqueueMs`); replay variants only. */
+  readonly hostBeforeEnqueueMs: number | null;
+  /** Mean host milliseconds per dispatch from the end of its wait to its result (the engine's `hostAfterWaitMs`); replay variants only. */
+  readonly hostAfterWaitMs: number | null;
   /** Bytes copied per second of overhead, over the raw pinned copy rate (both directions' mean); full/pinned only. */
   readonly pinnedRateVsRawCopy: number | null;
   readonly bytesCopiedPerDispatch: number | null;
@@ -151,7 +155,18 @@ async function runVariant(
   if (variant.kind === 'checkpoint') {
     const provider = cuptiCheckpointProvider();
     const reason = provider.unavailableReason(runtime);
-    const none = { dispatchesTimed: 0, replayMs: null, passesWithoutReplayMs: null, overheadMs: null, bytesCopiedPerDispatch: null, bytesHashedPerDispatch: null, declined: 0, verified: null };
+    const none = {
+      dispatchesTimed: 0,
+      replayMs: null,
+      passesWithoutReplayMs: null,
+      overheadMs: null,
+      hostBeforeEnqueueMs: null,
+      hostAfterWaitMs: null,
+      bytesCopiedPerDispatch: null,
+      bytesHashedPerDispatch: null,
+      declined: 0,
+      verified: null,
+    };
     if (reason !== null) return { variant: variant.name, available: false, note: reason, ...none };
     const session = await provider.open(queue);
     let failed = false;
@@ -196,9 +211,13 @@ async function runVariant(
   let copied = 0;
   let hashed = 0;
   let declined = 0;
+  let hostBefore = 0;
+  let hostAfter = 0;
   const account = (result: DispatchResult) => {
     copied += bytesCopied(result.bytes);
     hashed += result.bytes.hashed;
+    hostBefore += result.timings.hostBeforeEnqueueMs ?? 0;
+    hostAfter += result.timings.hostAfterWaitMs ?? 0;
     if (!result.replayed) declined += 1;
   };
   try {
@@ -218,6 +237,8 @@ async function runVariant(
       replayMs: timed.replayMs,
       passesWithoutReplayMs: timed.baselineMs,
       overheadMs: timed.replayMs - timed.baselineMs,
+      hostBeforeEnqueueMs: hostBefore / timed.dispatches,
+      hostAfterWaitMs: hostAfter / timed.dispatches,
       bytesCopiedPerDispatch: copied / timed.dispatches,
       bytesHashedPerDispatch: hashed / timed.dispatches,
       declined,

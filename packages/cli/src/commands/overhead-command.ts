@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariants } from '@kreplay/bench';
-import type { OverheadResult, WorkloadShape } from '@kreplay/bench';
+import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
 import { collectValues } from '../repeatable-option.js';
@@ -60,6 +60,12 @@ export function overheadCommand(io: CliIo): Command {
     });
 }
 
+/** The engine's host time on the critical path of a dispatch, when the variant measured it. */
+function hostShare(row: OverheadRow): string {
+  if (row.hostBeforeEnqueueMs === null || row.hostAfterWaitMs === null) return '';
+  return `; host ${(1000 * row.hostBeforeEnqueueMs).toFixed(1)} us before the first phase, ${(1000 * row.hostAfterWaitMs).toFixed(1)} us after the wait`;
+}
+
 /** The terminal summary of one shape's overheads. */
 export function describeOverhead(result: OverheadResult): string {
   const lines = [
@@ -67,7 +73,7 @@ export function describeOverhead(result: OverheadResult): string {
     `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; ${result.passes} passes without replay ${formatMilliseconds(result.passesWithoutReplayMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${(result.rates.hashBytesPerSecond / 1e9).toFixed(0)} GB/s, copy ${(result.rates.copyBytesPerSecond / 1e9).toFixed(0)} GB/s, pinned ${(result.rates.pinnedDeviceToHostBytesPerSecond / 1e9).toFixed(1)}/${(result.rates.pinnedHostToDeviceBytesPerSecond / 1e9).toFixed(1)} GB/s; floor ${formatMilliseconds(result.floorMs)} ms`,
     ...result.rows.map((row) =>
       row.available
-        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}`
+        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}${hostShare(row)}`
         : `  ${row.variant.padEnd(17)} not run: ${row.note}`,
     ),
   ];
