@@ -103,11 +103,10 @@ void CudaStreamWork::copyChangedPages(const ConditionalCopy& options) {
   if (pages == 0) return;
   // Then the recorded pages are copied; the list was written just now, so it needs no check. A page
   // copied into the hashed side gets the hash of what it now holds.
-  const std::uint64_t hashCopies = options.hashDestination && options.updateStoredHashes ? options.storedHashesAddress : 0;
-  const auto& copy = device_->functions().copyPageList;
-  launchKernel(*device_, warp ? copy.warp : copy.block, pageListGridFor(*device_, pages, options.pageBytes, hashCopies != 0),
-               KREPLAY_BLOCK_THREADS, stream_, table, spanCount, options.pageBytes, options.pageListAddress,
-               options.pageCountAddress, hashCopies, state_);
+  const std::uint64_t hashCopies =
+      options.hashDestination && options.updateStoredHashes ? options.storedHashesAddress : 0;
+  copyListedPages(table, spanCount, options.pageBytes, pages, options.pageListAddress, options.pageCountAddress,
+                  hashCopies);
 }
 
 void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t workIndex) {
@@ -125,11 +124,11 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
   // copy (and every later built-in operation until the next marker) do nothing. A short list is
   // checked by the copy's own blocks (one launch), a longer one by a kernel of its own first.
   armed_ = true;
-  const bool warp = options.pageBytes <= kWarpPageBytes;
-  const unsigned grid = pageListGridFor(*device_, pages, options.pageBytes, options.storedHashesAddress != 0);
   if (pages <= KREPLAY_FUSED_CHECK_PAGES) {
     const auto& fused = device_->functions().checkAndCopyPageList;
-    launchKernel(*device_, warp ? fused.warp : fused.block, grid, KREPLAY_BLOCK_THREADS, stream_, table,
+    const unsigned grid = pageListGridFor(*device_, pages, options.pageBytes, options.storedHashesAddress != 0);
+    launchKernel(*device_, options.pageBytes <= kWarpPageBytes ? fused.warp : fused.block, grid,
+                 KREPLAY_BLOCK_THREADS, stream_, table,
                  static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages, options.pageListAddress,
                  options.pageCountAddress, options.storedHashesAddress, workIndex, state_);
     return;
@@ -137,10 +136,17 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
   launchKernel(*device_, device_->functions().checkPageList, gridFor(*device_, pages, KREPLAY_BLOCK_THREADS),
                KREPLAY_BLOCK_THREADS, stream_, options.pageListAddress, options.pageCountAddress, pages,
                workIndex, state_);
-  const auto& functions = device_->functions().copyPageList;
-  launchKernel(*device_, warp ? functions.warp : functions.block, grid, KREPLAY_BLOCK_THREADS, stream_, table,
-               static_cast<std::uint32_t>(spans.size()), options.pageBytes, options.pageListAddress,
-               options.pageCountAddress, options.storedHashesAddress, state_);
+  copyListedPages(table, static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages, options.pageListAddress,
+                  options.pageCountAddress, options.storedHashesAddress);
+}
+
+void CudaStreamWork::copyListedPages(std::uint64_t table, std::uint32_t spanCount, std::uint64_t pageBytes,
+                                     std::uint64_t pages, std::uint64_t pageListAddress,
+                                     std::uint64_t pageCountAddress, std::uint64_t storedHashesAddress) {
+  const auto& copy = device_->functions().copyPageList;
+  launchKernel(*device_, pageBytes <= kWarpPageBytes ? copy.warp : copy.block,
+               pageListGridFor(*device_, pages, pageBytes, storedHashesAddress != 0), KREPLAY_BLOCK_THREADS, stream_,
+               table, spanCount, pageBytes, pageListAddress, pageCountAddress, storedHashesAddress, state_);
 }
 
 }  // namespace kreplay::cuda
