@@ -49,7 +49,8 @@ __device__ void copyPageList(const KreplaySpan* spans, uint32_t spanCount, uint6
     const uint64_t page = loadUint32(pageList + 4 * position);
     const PageLocation location = locatePage(spans, spanCount, pageBytes, page);
     // The hash of the source page, which the destination page holds once copied.
-    const uint64_t sum = groupSum<G>(copyPageAndSum<G>(location.destination, location.source, location.bytes, lane), shared);
+    const uint64_t part = copyPageAndSum<G>(location.destination, location.source, location.bytes, lane);
+    const uint64_t sum = groupSum<G>(part, shared);
     if (lane == 0) storeWord(storedHashes + 8 * page, finishPageHash(sum, location.bytes));
   }
 }
