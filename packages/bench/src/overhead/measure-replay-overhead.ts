@@ -203,9 +203,10 @@ async function runVariant(
 
 /**
  * Measures what each replay variant adds to a dispatch of a workload shape, against the same kernel
- * run without replay in turns with it (see {@link timeInterleaved}), in one run: `full` in pageable (per-dispatch staging, agent-wide quiesce: the
- * reference design), pinned and device staging, `write-set`, `dirty-pages`, and the CUPTI Checkpoint
- * API where the driver offers it. It also measures the hash and copy rates behind the physical floor.
+ * run without replay in turns with it (see {@link timeInterleaved}), in one run: `full` in pageable
+ * (per-dispatch staging, agent-wide quiesce: the reference design), pinned and device staging,
+ * `write-set`, `dirty-pages`, and the CUPTI Checkpoint API where the driver offers it. It also
+ * measures the hash and copy rates behind the physical floor.
  * A benchmark: it reports what it measured.
  */
 export async function measureReplayOverhead(runtime: Runtime, options: OverheadOptions): Promise<OverheadResult> {
