@@ -34,6 +34,15 @@ export function parsePositiveInteger(text: string): number {
   return value;
 }
 
+/** Parses a whole number >= 0, such as --warmup. */
+export function parseNonNegativeInteger(text: string): number {
+  const value = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value)) {
+    throw new InvalidArgumentError(`"${text}" is not a whole number >= 0.`);
+  }
+  return value;
+}
+
 /** Parses a fraction in (0, 1], such as --write-fraction. */
 export function parseFraction(text: string): number {
   const value = Number(text);

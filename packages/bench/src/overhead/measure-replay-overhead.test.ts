@@ -9,8 +9,10 @@ describe('measureReplayOverhead', () => {
     expect(result).toMatchObject({ driver: 'host', shape: 'B', passes: 3, dispatches: 4, phaseTimings: false });
     expect(result.candidateBytes).toBeGreaterThanOrEqual(0.75 * 4 * 2 ** 20);
     expect(result.rows.map((row) => row.variant)).toEqual(['full/pageable', 'full/pinned', 'full/device', 'write-set', 'dirty-pages', 'cupti-checkpoint']);
+    expect(result.warmup).toEqual({ dispatches: 1, maxSeconds: 2 });
     for (const row of result.rows.slice(0, 5)) {
-      expect(row).toMatchObject({ available: true, verified: true, declined: 0, dispatchesTimed: 4 });
+      expect(row).toMatchObject({ available: true, verified: true, declined: 0, dispatchesTimed: 4, warmupDispatches: 1 });
+      expect(row.warmupMs).toBeGreaterThan(0);
       expect(row.replayMs).toBeGreaterThan(0);
       // Each row's own baseline, timed in turns with it, is what its overhead is measured against.
       expect(row.passesWithoutReplayMs).toBeGreaterThan(0);
@@ -29,6 +31,18 @@ describe('measureReplayOverhead', () => {
     expect(dirty.bytesHashedPerDispatch!).toBeLessThan(1.5 * result.candidateBytes);
     expect(result.rows[5]).toMatchObject({ available: false, replayMs: null, passesWithoutReplayMs: null, hostBeforeEnqueueMs: null, hostAfterWaitMs: null });
     expect(result.rows[5]!.note).toMatch(/not available on the host driver/);
+  });
+
+  it('stops a warm-up at its time cap, and refuses a warm-up that cannot run', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const base = { shape: 'B', footprintBytes: 4 * 2 ** 20, dispatches: 2, passes: 2, verifyDispatches: 0, variants: ['dirty-pages'] } as const;
+    // Far more warm-up dispatches than 50 ms allows: the cap ends it, and the row says how many ran.
+    const capped = await measureReplayOverhead(runtime, { ...base, warmupDispatches: 1_000_000, maxWarmupSeconds: 0.05 });
+    const [row] = capped.rows;
+    expect(row!.warmupDispatches).toBeGreaterThan(0);
+    expect(row!.warmupDispatches).toBeLessThan(1_000_000);
+    await expect(measureReplayOverhead(runtime, { ...base, warmupDispatches: -1 })).rejects.toThrow(/warmupDispatches must be a whole number >= 0, got -1/);
+    await expect(measureReplayOverhead(runtime, { ...base, maxWarmupSeconds: 0 })).rejects.toThrow(/maxWarmupSeconds must be a number of seconds > 0/);
   });
 
   it('shape A puts the writes in a quarter of the footprint, so write-set copies about a quarter of full', async () => {

@@ -15,6 +15,7 @@ import type { OverheadVariant } from './overhead-variants.js';
 import { shapeWorkload } from './workload-shapes.js';
 import type { WorkloadShape } from './workload-shapes.js';
 import { timeDispatches, timeInterleaved } from './dispatch-timing.js';
+import { benchArgumentError } from '../argument-error.js';
 
 /** Options of {@link measureReplayOverhead}. */
 export interface OverheadOptions {
@@ -27,8 +28,14 @@ export interface OverheadOptions {
   readonly dispatches?: number;
   /** Stop timing a variant after this many seconds, whatever `dispatches` says. Default 30. */
   readonly maxSecondsPerVariant?: number;
-  /** Untimed dispatches first (pools, mirrors, JIT). Default 5. */
+  /**
+   * Untimed dispatches of each variant (and of the runs without replay) before its timing: pools,
+   * mirrors, and the JavaScript engine's optimizing compiler, which reaches the code run once per
+   * dispatch only after some thousand dispatches. Default 2000.
+   */
   readonly warmupDispatches?: number;
+  /** Stop a warm-up after this many seconds, whatever `warmupDispatches` says. Default 2. */
+  readonly maxWarmupSeconds?: number;
   /** Default 5. */
   readonly passes?: number;
   /** Dispatches per variant replayed afterwards with verification `full`. Default 2. */
@@ -45,6 +52,10 @@ export interface OverheadRow {
   readonly variant: string;
   readonly available: boolean;
   readonly note: string | null;
+  /** Untimed dispatches run before the timing (fewer than asked when the warm-up's time cap ended it). */
+  readonly warmupDispatches: number;
+  /** Wall milliseconds per warm-up dispatch: what the first dispatches of a process cost; null when none ran. */
+  readonly warmupMs: number | null;
   /** Dispatches timed (fewer than asked when the time cap ended the loop). */
   readonly dispatchesTimed: number;
   /** Wall milliseconds per replayed dispatch (all passes, snapshot and restores, one wait). */
@@ -77,6 +88,8 @@ export interface OverheadResult {
   readonly writeFraction: number;
   readonly passes: number;
   readonly dispatches: number;
+  /** Untimed dispatches asked for before each timing, and the seconds that cap them. */
+  readonly warmup: { readonly dispatches: number; readonly maxSeconds: number };
   /** Whether the timed engines timed their phases with device events. */
   readonly phaseTimings: boolean;
   /** One dispatch of the kernel, waited for, without replay. */
@@ -91,20 +104,42 @@ export interface OverheadResult {
   readonly rows: readonly OverheadRow[];
 }
 
+type OverheadSettings = Required<
+  Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'maxWarmupSeconds' | 'passes' | 'verifyDispatches' | 'maxSecondsPerVariant' | 'phaseTimings'>
+>;
+
+function checkWarmup({ warmupDispatches, maxWarmupSeconds }: OverheadSettings): void {
+  if (!Number.isSafeInteger(warmupDispatches) || warmupDispatches < 0) {
+    throw benchArgumentError('overhead', 'warmupDispatches', `warmupDispatches must be a whole number >= 0, got ${String(warmupDispatches)}`, 'Pass 0 to time from the first dispatch');
+  }
+  if (!(maxWarmupSeconds > 0)) {
+    throw benchArgumentError('overhead', 'maxWarmupSeconds', `maxWarmupSeconds must be a number of seconds > 0, got ${String(maxWarmupSeconds)}`, 'Pass e.g. 2');
+  }
+}
+
+/** Runs the untimed warm-up dispatches; how many ran and their mean wall milliseconds. */
+async function warmUp(settings: OverheadSettings, dispatch: (index: number) => Promise<unknown>): Promise<{ warmupDispatches: number; warmupMs: number | null }> {
+  if (settings.warmupDispatches === 0) return { warmupDispatches: 0, warmupMs: null };
+  const { milliseconds, dispatches } = await timeDispatches(settings.warmupDispatches, dispatch, settings.maxWarmupSeconds);
+  return { warmupDispatches: dispatches, warmupMs: milliseconds };
+}
+
 async function runVariant(
   runtime: Runtime,
   tracker: Tracker,
   workload: ScatterWorkload,
   queue: Queue,
   variant: OverheadVariant,
-  settings: Required<Pick<OverheadOptions, 'dispatches' | 'warmupDispatches' | 'passes' | 'verifyDispatches' | 'maxSecondsPerVariant' | 'phaseTimings'>>,
+  settings: OverheadSettings,
   passesWithoutReplay: (index: number) => Promise<void>,
 ): Promise<Omit<OverheadRow, 'floorRatio' | 'pinnedRateVsRawCopy'>> {
-  const { dispatches, warmupDispatches, passes, verifyDispatches, maxSecondsPerVariant, phaseTimings } = settings;
+  const { dispatches, passes, verifyDispatches, maxSecondsPerVariant, phaseTimings } = settings;
   if (variant.kind === 'checkpoint') {
     const provider = cuptiCheckpointProvider();
     const reason = provider.unavailableReason(runtime);
     const none = {
+      warmupDispatches: 0,
+      warmupMs: null,
       dispatchesTimed: 0,
       replayMs: null,
       passesWithoutReplayMs: null,
@@ -129,14 +164,15 @@ async function runVariant(
           await queue.synchronize();
         }
       };
-      await timeDispatches(warmupDispatches, replay);
-      const timed = await timeInterleaved(dispatches, replay, passesWithoutReplay, maxSecondsPerVariant);
+      const warmup = await warmUp(settings, replay);
+      const timed = await timeInterleaved(dispatches, (index) => replay(warmup.warmupDispatches + index), passesWithoutReplay, maxSecondsPerVariant);
       const note = 'save, then each pass synchronized with a restore before it';
       return {
         variant: variant.name,
         available: true,
         note,
         ...none,
+        ...warmup,
         dispatchesTimed: timed.dispatches,
         replayMs: timed.replayMs,
         passesWithoutReplayMs: timed.baselineMs,
@@ -171,17 +207,18 @@ async function runVariant(
   };
   try {
     const replay = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
-    await timeDispatches(warmupDispatches, replay);
-    const timed = await timeInterleaved(dispatches, async (index) => account(await replay(warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
+    const warmup = await warmUp(settings, replay);
+    const timed = await timeInterleaved(dispatches, async (index) => account(await replay(warmup.warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
     let verified: boolean | null = null;
     for (let index = 0; index < verifyDispatches; index += 1) {
-      const result = await verifier.dispatch({ queue, ...workload.dispatch(warmupDispatches + timed.dispatches + index) });
+      const result = await verifier.dispatch({ queue, ...workload.dispatch(warmup.warmupDispatches + timed.dispatches + index) });
       verified = (verified ?? true) && result.verified === true;
     }
     return {
       variant: variant.name,
       available: true,
       note: declined > 0 ? `${declined} dispatch(es) declined` : null,
+      ...warmup,
       dispatchesTimed: timed.dispatches,
       replayMs: timed.replayMs,
       passesWithoutReplayMs: timed.baselineMs,
@@ -214,12 +251,14 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
   const writeFraction = options.writeFraction ?? 0.01;
   const settings = {
     dispatches: options.dispatches ?? 1000,
-    warmupDispatches: options.warmupDispatches ?? 5,
+    warmupDispatches: options.warmupDispatches ?? 2000,
+    maxWarmupSeconds: options.maxWarmupSeconds ?? 2,
     passes: options.passes ?? 5,
     verifyDispatches: options.verifyDispatches ?? 2,
     maxSecondsPerVariant: options.maxSecondsPerVariant ?? 30,
     phaseTimings: options.phaseTimings ?? false,
   };
+  checkWarmup(settings);
   const agent = runtime.agents[0]!;
   const tracker = createTracker(runtime);
   const workload = await createScatterWorkload(agent, shapeWorkload(options.shape, footprintBytes, writeFraction));
@@ -235,9 +274,9 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
       for (let pass = 0; pass < settings.passes; pass += 1) queue.enqueueKernel(kernel, args);
       await queue.synchronize();
     };
-    await timeDispatches(settings.warmupDispatches, bare);
+    await warmUp(settings, bare);
     const bareMs = (await timeDispatches(settings.dispatches, bare, settings.maxSecondsPerVariant)).milliseconds;
-    await timeDispatches(settings.warmupDispatches, passesWithoutReplay);
+    await warmUp(settings, passesWithoutReplay);
     const passesWithoutReplayMs = (await timeDispatches(settings.dispatches, passesWithoutReplay, settings.maxSecondsPerVariant)).milliseconds;
     const candidates = [{ address: workload.state.address, bytes: workload.state.bytes }];
     const rates = await measureDeviceRates(agent, queue, candidates, Math.min(256 * 2 ** 20, workload.state.bytes));
@@ -266,6 +305,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
       writeFraction,
       passes: settings.passes,
       dispatches: settings.dispatches,
+      warmup: { dispatches: settings.warmupDispatches, maxSeconds: settings.maxWarmupSeconds },
       phaseTimings: settings.phaseTimings,
       bareMs,
       passesWithoutReplayMs,

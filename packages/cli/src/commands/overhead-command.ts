@@ -4,7 +4,7 @@ import { openRuntime } from '@kreplay/native';
 import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariants } from '@kreplay/bench';
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
-import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
 import { collectValues } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -16,6 +16,8 @@ interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly dispatches: number;
   readonly passes: number;
   readonly maxSeconds: number;
+  readonly warmup: number;
+  readonly warmupSeconds: number;
   readonly variant?: string[];
   readonly phaseTimings?: boolean;
   readonly out?: string;
@@ -33,6 +35,8 @@ export function overheadCommand(io: CliIo): Command {
     .option('--dispatches <n>', 'timed dispatches per variant', parsePositiveInteger, 1000)
     .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
     .option('--max-seconds <s>', 'stop timing a variant after this long', parsePositiveInteger, 30)
+    .option('--warmup <n>', 'untimed dispatches before each timing (the JavaScript engine optimizes the per-dispatch code only after some thousand)', parseNonNegativeInteger, 2000)
+    .option('--warmup-seconds <s>', 'stop each warm-up after this long', parsePositiveInteger, 2)
     .addOption(new Option('--variant <name>', 'only this variant (repeatable)').choices(overheadVariants.map((variant) => variant.name)).argParser(collectValues as never))
     .option('--phase-timings', 'time every phase of each window with device events (slower; off by default)')
     .option('--out <file>', 'write the results as JSON')
@@ -49,6 +53,8 @@ export function overheadCommand(io: CliIo): Command {
             dispatches: options.dispatches,
             passes: options.passes,
             maxSecondsPerVariant: options.maxSeconds,
+            warmupDispatches: options.warmup,
+            maxWarmupSeconds: options.warmupSeconds,
             phaseTimings: options.phaseTimings === true,
             ...(options.variant && { variants: options.variant }),
             onVariant: (name) => io.interactive && io.stderr(`shape ${shape}: ${name}...\n`),
@@ -66,14 +72,19 @@ function hostShare(row: OverheadRow): string {
   return `; host ${(1000 * row.hostBeforeEnqueueMs).toFixed(1)} us before the first phase, ${(1000 * row.hostAfterWaitMs).toFixed(1)} us after the wait`;
 }
 
+/** How many dispatches warmed the variant up before its timing, and what they cost each. */
+function warmupShare(row: OverheadRow): string {
+  return row.warmupMs === null ? ', no warm-up' : ` after ${row.warmupDispatches} warm-up at ${formatMilliseconds(row.warmupMs)} ms`;
+}
+
 /** The terminal summary of one shape's overheads. */
 export function describeOverhead(result: OverheadResult): string {
   const lines = [
-    `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)}, ${result.passes} passes, ${result.dispatches} dispatches, phases ${result.phaseTimings ? 'timed' : 'untimed'}`,
+    `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)}, ${result.passes} passes, ${result.dispatches} dispatches after up to ${result.warmup.dispatches} warm-up (${result.warmup.maxSeconds} s), phases ${result.phaseTimings ? 'timed' : 'untimed'}`,
     `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; ${result.passes} passes without replay ${formatMilliseconds(result.passesWithoutReplayMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${(result.rates.hashBytesPerSecond / 1e9).toFixed(0)} GB/s, copy ${(result.rates.copyBytesPerSecond / 1e9).toFixed(0)} GB/s, pinned ${(result.rates.pinnedDeviceToHostBytesPerSecond / 1e9).toFixed(1)}/${(result.rates.pinnedHostToDeviceBytesPerSecond / 1e9).toFixed(1)} GB/s; floor ${formatMilliseconds(result.floorMs)} ms`,
     ...result.rows.map((row) =>
       row.available
-        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}${hostShare(row)}`
+        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}${warmupShare(row)}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, verified ${String(row.verified)}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}${hostShare(row)}`
         : `  ${row.variant.padEnd(17)} not run: ${row.note}`,
     ),
   ];

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { recordingIo } from './test-io.js';
+
+const tiny = ['overhead', '--driver', 'host', '--shape', 'A', '--footprint', '4MiB', '--dispatches', '3', '--passes', '2', '--variant', 'dirty-pages'];
+
+describe('kreplay overhead', () => {
+  it('warms each variant up before timing it and says how many dispatches that took and what each cost', async () => {
+    const io = recordingIo();
+    expect(await runCli([...tiny, '--warmup', '4'], io)).toBe(0);
+    expect(io.err()).toBe('');
+    expect(io.out()).toMatch(/3 dispatches after up to 4 warm-up \(2 s\)/);
+    expect(io.out()).toMatch(/dirty-pages +overhead .* over 3 after 4 warm-up at [\d.]+ ms\)/);
+  });
+
+  it('reports the warm-up in its JSON, and none with --warmup 0', async () => {
+    const io = recordingIo();
+    expect(await runCli([...tiny, '--warmup', '0', '--json'], io)).toBe(0);
+    const [result] = JSON.parse(io.out()) as [{ warmup: unknown; rows: { warmupDispatches: number; warmupMs: number | null; dispatchesTimed: number }[] }];
+    expect(result.warmup).toEqual({ dispatches: 0, maxSeconds: 2 });
+    expect(result.rows[0]).toMatchObject({ warmupDispatches: 0, warmupMs: null, dispatchesTimed: 3 });
+  });
+
+  it('refuses a warm-up that is not a whole number of dispatches or seconds', async () => {
+    for (const args of [
+      ['--warmup', '-1'],
+      ['--warmup', '1.5'],
+      ['--warmup-seconds', '0'],
+    ]) {
+      const io = recordingIo();
+      expect(await runCli([...tiny, ...args], io)).toBe(2);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
