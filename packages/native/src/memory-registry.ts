@@ -24,6 +24,12 @@ export class MemoryRegistry implements LiveMemoryLookup {
   readonly #devices: AddressRangeMap<Entry>[];
   readonly #host = new AddressRangeMap<Entry>();
   #listeners: readonly ((event: MemoryEvent) => void)[] = [];
+  #frees = 0;
+
+  /** How many allocations were freed so far: a range found live stays live while this has not moved. */
+  get frees(): number {
+    return this.#frees;
+  }
 
   constructor(agentCount: number) {
     this.#devices = Array.from({ length: agentCount }, () => new AddressRangeMap<Entry>());
@@ -38,6 +44,7 @@ export class MemoryRegistry implements LiveMemoryLookup {
   /** Marks an allocation freed, forgets it, and tells the listeners. */
   unregister(allocation: Allocation, state: AllocationState, queueId?: number): void {
     state.freed = true;
+    this.#frees += 1;
     this.#mapOf(allocation).remove(allocation.address);
     this.#emit('free', allocation, queueId);
   }
@@ -64,6 +71,7 @@ export class MemoryRegistry implements LiveMemoryLookup {
 
   /** At runtime dispose: every allocation becomes freed (no events), and listeners are dropped. */
   disposeAll(): void {
+    this.#frees += 1;
     for (const map of [...this.#devices, this.#host]) {
       for (const { state } of map.values()) {
         state.freed = true;

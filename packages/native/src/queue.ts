@@ -1,10 +1,11 @@
 import type { Agent } from './agent.js';
-import { packConditionalCopy, packPageListCopy } from './conditional-copy-options.js';
+import { packConditionalCopy, packPageListCopy, type PackedConditionalCopy, type PackedPageListCopy } from './conditional-copy-options.js';
 import { keepEventLoopBusy } from './busy-wait.js';
 import { DisposedError } from './errors/disposed-error.js';
 import { DriverError } from './errors/driver-error.js';
 import { nativeMessage } from './errors/native-message.js';
 import { OutOfMemoryError } from './errors/out-of-memory-error.js';
+import { FrozenOptionsMemo } from './frozen-options-memo.js';
 import { packKernelLaunch } from './kernel-launch.js';
 import type { AllocationState } from './memory-registry.js';
 import type { NativeOperationError, NativeQueue } from './native-binding.js';
@@ -45,6 +46,9 @@ export class Queue implements AsyncDisposable {
   readonly #native: NativeQueue;
   #workEnqueued = 0;
   readonly #scope: RangeScope;
+  readonly #packedPlans = new FrozenOptionsMemo<Float64Array>();
+  readonly #packedConditionalCopies = new FrozenOptionsMemo<PackedConditionalCopy>();
+  readonly #packedPageListCopies = new FrozenOptionsMemo<PackedPageListCopy>();
   #disposal: Promise<void> | undefined;
 
   /**
@@ -75,13 +79,14 @@ export class Queue implements AsyncDisposable {
 
   /**
    * Copies every segment, in one native call. Segments of one plan run concurrently: a segment's
-   * destination must not overlap another segment of the plan.
+   * destination must not overlap another segment of the plan. A deeply frozen plan (as the options
+   * of the conditional and page-list copies) is checked once and used again while nothing was freed.
    * @throws {ArgumentError} when the plan is not an array of segments or a range is outside live memory this agent reaches.
    * @throws {DisposedError} when the queue or runtime was disposed.
    */
   enqueueCopy(plan: readonly CopySegment[]): void {
     this.#assertLive('enqueueCopy()');
-    this.#native.enqueueCopy(packSegments(this.#scope, 'plan', plan));
+    this.#native.enqueueCopy(this.#packedPlans.packed(plan, this.#core.memory.frees, () => packSegments(this.#scope, 'plan', plan)));
     this.#counted();
   }
 
@@ -109,7 +114,7 @@ export class Queue implements AsyncDisposable {
    */
   enqueueCopyChangedPages(options: ConditionalCopyOptions): void {
     this.#assertLive('enqueueCopyChangedPages()');
-    const packed = packConditionalCopy(this.#scope, options);
+    const packed = this.#packedConditionalCopies.packed(options, this.#core.memory.frees, () => packConditionalCopy(this.#scope, options));
     this.#native.enqueueConditionalCopy(packed.segments, packed.options);
     this.#counted();
   }
@@ -123,7 +128,7 @@ export class Queue implements AsyncDisposable {
    */
   enqueueCopyPageList(options: PageListCopyOptions): void {
     this.#assertLive('enqueueCopyPageList()');
-    const packed = packPageListCopy(this.#scope, options);
+    const packed = this.#packedPageListCopies.packed(options, this.#core.memory.frees, () => packPageListCopy(this.#scope, options));
     this.#native.enqueuePageListCopy(packed.segments, packed.pageBytes, packed.pageListAddress, packed.pageCountAddress, packed.storedHashesAddress);
     this.#counted();
   }
