@@ -22,7 +22,7 @@ export function createDirtyPagesSnapshot(
   onRelease: (set: MirrorSet) => void,
 ): Snapshot {
   const { queue, runtime } = dispatch;
-  const { layout, lease } = set;
+  const { layout, lease, operations } = set;
   const candidateBytes = totalBytes(set.ranges);
   const account = new AccountBuilder();
   account.staging[lease.tier] = lease.bytes;
@@ -37,13 +37,6 @@ export function createDirtyPagesSnapshot(
   let queuedAtCapture = 0;
   let issuedAfterFinish: number | undefined;
   let released = false;
-  const hashesAddress = set.address(layout.hashesOffset);
-  const listOptions = (listOffset: number, countIndex: number) => ({
-    pageBytes: layout.pageBytes,
-    pageListAddress: set.address(listOffset),
-    pageCountAddress: set.address(layout.countsOffset + countIndex * 4),
-  });
-  const learnedList = () => listOptions(layout.learnedListOffset, 1);
   /** Bytes per range of the learned pages, read back once the queue has completed the window. */
   const learnedPerRange = () => (learnedBytes ??= set.bytesPerRange(set.recordedPages('learned')));
 
@@ -58,24 +51,18 @@ export function createDirtyPagesSnapshot(
       set.known = undefined; // only a window that completes knows again
       if (set.fresh) {
         queue.enqueueCopy(set.toMirror);
-        queue.enqueueHashPages(set.mirrorData, layout.pageBytes, hashesAddress);
+        queue.enqueueHashPages(set.mirrorData, layout.pageBytes, operations.storedHashesAddress);
         set.fresh = false;
         captureKind = 'everything';
         set.ranges.forEach((range) => account.addCopy(range.kind, lease.tier, range.bytes));
         account.hashed += candidateBytes;
       } else if (known !== undefined && set.writtenOnlyByQueues && known.workIssued === runtime.workIssued) {
-        queue.enqueueCopyPageList({ segments: set.toMirror, ...learnedList(), storedHashesAddress: hashesAddress });
+        queue.enqueueCopyPageList(operations.captureKnownWriters);
         captureKind = 'known-writers';
         knownWriterBytes = known.learnedBytes;
         account.hashed += knownWriterBytes.reduce((sum, bytes) => sum + bytes, 0);
       } else {
-        queue.enqueueCopyChangedPages({
-          segments: set.toMirror,
-          hashedSide: 'source',
-          storedHashesAddress: hashesAddress,
-          updateStoredHashes: true,
-          ...listOptions(layout.captureListOffset, 0),
-        });
+        queue.enqueueCopyChangedPages(operations.captureChangedPages);
         captureKind = 'changed-pages';
         account.hashed += candidateBytes;
       }
@@ -84,24 +71,16 @@ export function createDirtyPagesSnapshot(
       // The restore before pass 2 learns the written pages; it learns again when it is tried again
       // (its failed attempt may have recorded nothing), so later restores never copy a stale list.
       if (nextPass === 2 || !learned) {
-        queue.enqueueCopyChangedPages({
-          segments: set.fromMirror,
-          hashedSide: 'destination',
-          storedHashesAddress: hashesAddress,
-          updateStoredHashes: false,
-          ...learnedList(),
-        });
+        queue.enqueueCopyChangedPages(operations.restoreLearning);
         account.hashed += candidateBytes;
         learned = true;
       } else {
-        queue.enqueueCopyPageList({ segments: set.fromMirror, ...learnedList() });
+        queue.enqueueCopyPageList(operations.restoreLearned);
         restoresFromList += 1;
       }
     },
     finish() {
-      queue.enqueueCopy([
-        { source: set.address(layout.captureListOffset), destination: set.readback.address, bytes: layout.controlBytes },
-      ]);
+      queue.enqueueCopy(operations.readControlBlock);
       account.addCopy(lease.tier, 'host-pinned', layout.controlBytes);
       const onlyThisQueue = runtime.workIssued - issuedAtCapture === queue.workEnqueued - queuedAtCapture;
       issuedAfterFinish = onlyThisQueue ? runtime.workIssued : undefined;

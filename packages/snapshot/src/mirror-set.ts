@@ -2,6 +2,7 @@ import type { CopySegment, HostBuffer, MemoryRange } from '@kreplay/native';
 import type { StagingLease } from './staging-types.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import type { MirrorLayout } from './mirror-layout.js';
+import { mirrorOperations, type MirrorOperations } from './mirror-operations.js';
 import { segmentsFromStaging, segmentsToStaging } from './staging-layout.js';
 
 /**
@@ -24,13 +25,16 @@ export class MirrorSet {
   known: { readonly workIssued: number; readonly learnedBytes: readonly number[] } | undefined;
   /** Whether only queue work can write the ranges (device memory: the host cannot write it behind the runtime's back). */
   readonly writtenOnlyByQueues: boolean;
-  readonly toMirror: CopySegment[];
-  readonly fromMirror: CopySegment[];
+  /** Deeply frozen, like its operations: a queue checks frozen copies once. */
+  readonly toMirror: readonly CopySegment[];
+  readonly fromMirror: readonly CopySegment[];
   readonly mirrorData: MemoryRange[];
   /** For each global page index, the index of the range it belongs to. */
   readonly pageRange: Uint32Array;
-  /** For each range, the global index of its first page. */
-  readonly firstPage: number[] = [];
+  /** For each global page index, its bytes (the last page of a range may be short). */
+  readonly pageSizes: Float64Array;
+  /** What a window enqueues on it. */
+  readonly operations: MirrorOperations;
 
   constructor(
     readonly key: string,
@@ -40,16 +44,18 @@ export class MirrorSet {
     readonly lease: StagingLease,
     readonly readback: HostBuffer,
   ) {
-    this.toMirror = segmentsToStaging(ranges, layout.data, lease.address);
-    this.fromMirror = segmentsFromStaging(ranges, layout.data, lease.address);
+    this.toMirror = frozenSegments(segmentsToStaging(ranges, layout.data, lease.address));
+    this.fromMirror = frozenSegments(segmentsFromStaging(ranges, layout.data, lease.address));
     this.mirrorData = this.toMirror.map((segment) => ({ address: segment.destination, bytes: segment.bytes }));
+    this.operations = mirrorOperations(layout, lease.address, this.toMirror, this.fromMirror, readback.address);
     this.writtenOnlyByQueues = ranges.every((range) => range.kind === 'device' || range.kind === 'stream-ordered');
     this.pageRange = new Uint32Array(layout.totalPages);
+    this.pageSizes = new Float64Array(layout.totalPages).fill(layout.pageBytes);
     let page = 0;
     layout.pagesPerRange.forEach((pages, rangeIndex) => {
-      this.firstPage.push(page);
       this.pageRange.fill(rangeIndex, page, page + pages);
       page += pages;
+      if (pages > 0) this.pageSizes[page - 1] = ranges[rangeIndex]!.bytes - (pages - 1) * layout.pageBytes;
     });
   }
 
@@ -69,18 +75,21 @@ export class MirrorSet {
 
   /** Bytes per range of the given pages (the last page of a range may be short). */
   bytesPerRange(pages: Uint32Array): number[] {
-    const bytes = this.ranges.map(() => 0);
-    for (const page of pages) {
-      const rangeIndex = this.pageRange[page]!;
-      const range = this.ranges[rangeIndex]!;
-      const start = (page - this.firstPage[rangeIndex]!) * this.layout.pageBytes;
-      bytes[rangeIndex]! += Math.min(this.layout.pageBytes, range.bytes - start);
+    const bytes = new Float64Array(this.ranges.length);
+    const { pageRange, pageSizes } = this;
+    for (let index = 0; index < pages.length; index += 1) {
+      const page = pages[index]!;
+      bytes[pageRange[page]!]! += pageSizes[page]!;
     }
-    return bytes;
+    return Array.from(bytes);
   }
 
   dispose(): void {
     this.lease.release();
     if (!this.readback.freed) this.readback.free();
   }
+}
+
+function frozenSegments(segments: readonly CopySegment[]): readonly CopySegment[] {
+  return Object.freeze(segments.map((segment) => Object.freeze(segment)));
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { HostBuffer } from '@kreplay/native';
+import { layOutMirror } from './mirror-layout.js';
+import { MirrorSet } from './mirror-set.js';
+
+/** A mirror set over made-up addresses: nothing is allocated or enqueued. */
+function mirrorOf(rangeBytes: readonly number[], pageBytes: number): MirrorSet {
+  const ranges = rangeBytes.map((bytes, index) => ({ address: (index + 1) * 2 ** 30, bytes, kind: 'device' as const }));
+  const layout = layOutMirror(ranges, pageBytes);
+  const lease = { tier: 'device' as const, agentId: 0, address: 2 ** 40, bytes: layout.bytes, release: () => undefined };
+  return new MirrorSet('key', ranges, [1, 2, 3], layout, lease, { address: 2 ** 41 } as HostBuffer);
+}
+
+describe('MirrorSet', () => {
+  it('counts the bytes of listed pages per range, short last pages at their size', () => {
+    // Ranges of 2.5, 1 and 0.25 pages: pages 0-2 (the last 2048 bytes), 3, and 4 (1024 bytes).
+    const set = mirrorOf([10240, 4096, 1024], 4096);
+    expect(set.layout.totalPages).toBe(5);
+    expect(set.bytesPerRange(Uint32Array.of())).toEqual([0, 0, 0]);
+    expect(set.bytesPerRange(Uint32Array.of(0, 1))).toEqual([8192, 0, 0]);
+    expect(set.bytesPerRange(Uint32Array.of(2, 4, 3))).toEqual([2048, 4096, 1024]);
+    expect(set.bytesPerRange(Uint32Array.of(4, 2, 1, 0, 3))).toEqual([10240, 4096, 1024]);
+  });
+
+  it('freezes its copy segments and operations, whose addresses follow the layout', () => {
+    const set = mirrorOf([10240, 4096], 4096);
+    const { operations, layout } = set;
+    for (const frozen of [set.toMirror, set.fromMirror, ...set.toMirror, operations, operations.captureKnownWriters, operations.readControlBlock]) {
+      expect(Object.isFrozen(frozen)).toBe(true);
+    }
+    expect(operations.captureKnownWriters).toMatchObject({
+      segments: set.toMirror,
+      pageBytes: 4096,
+      pageListAddress: set.address(layout.learnedListOffset),
+      pageCountAddress: set.address(layout.countsOffset + 4),
+      storedHashesAddress: set.address(layout.hashesOffset),
+    });
+    expect(operations.captureChangedPages).toMatchObject({ hashedSide: 'source', updateStoredHashes: true, pageListAddress: set.address(layout.captureListOffset), pageCountAddress: set.address(layout.countsOffset) });
+    expect(operations.restoreLearning).toMatchObject({ segments: set.fromMirror, hashedSide: 'destination', updateStoredHashes: false, pageListAddress: set.address(layout.learnedListOffset) });
+    expect(operations.restoreLearned).toEqual({ segments: set.fromMirror, pageBytes: 4096, pageListAddress: set.address(layout.learnedListOffset), pageCountAddress: set.address(layout.countsOffset + 4) });
+    expect(operations.readControlBlock).toEqual([{ source: set.address(layout.captureListOffset), destination: 2 ** 41, bytes: layout.controlBytes }]);
+  });
+});
