@@ -10,11 +10,12 @@ export class FrozenOptionsMemo<Packed> {
 
   /** The packing of `options`: remembered when still valid, else made by `pack` (which validates, and may throw). */
   packed(options: unknown, frees: number, pack: () => Packed): Packed {
-    if (!isFrozenOptions(options)) return pack();
-    const known = this.#packed.get(options);
+    // An object remembered here was deeply frozen when it was first seen, so it still is.
+    const known = typeof options === 'object' && options !== null ? this.#packed.get(options) : undefined;
     if (known !== undefined && known.frees === frees) return known.packed;
+    if (known === undefined && !isFrozenOptions(options)) return pack();
     const packed = pack();
-    this.#packed.set(options, { frees, packed });
+    this.#packed.set(options as object, { frees, packed });
     return packed;
   }
 }
