@@ -4,11 +4,11 @@ import { layOutMirror } from './mirror-layout.js';
 import { MirrorSet } from './mirror-set.js';
 
 /** A mirror set over made-up addresses: nothing is allocated or enqueued. */
-function mirrorOf(rangeBytes: readonly number[], pageBytes: number): MirrorSet {
+function mirrorOf(rangeBytes: readonly number[], pageBytes: number, readback = new Uint8Array(0)): MirrorSet {
   const ranges = rangeBytes.map((bytes, index) => ({ address: (index + 1) * 2 ** 30, bytes, kind: 'device' as const }));
   const layout = layOutMirror(ranges, pageBytes);
   const lease = { tier: 'device' as const, agentId: 0, address: 2 ** 40, bytes: layout.bytes, release: () => undefined };
-  return new MirrorSet('key', ranges, [1, 2, 3], layout, lease, { address: 2 ** 41 } as HostBuffer);
+  return new MirrorSet('key', ranges, [1, 2, 3], layout, lease, { address: 2 ** 41, view: () => readback } as unknown as HostBuffer);
 }
 
 describe('MirrorSet', () => {
@@ -20,6 +20,23 @@ describe('MirrorSet', () => {
     expect(set.bytesPerRange(Uint32Array.of(0, 1))).toEqual([8192, 0, 0]);
     expect(set.bytesPerRange(Uint32Array.of(2, 4, 3))).toEqual([2048, 4096, 1024]);
     expect(set.bytesPerRange(Uint32Array.of(4, 2, 1, 0, 3))).toEqual([10240, 4096, 1024]);
+  });
+
+  it('reads the recorded page lists from the readback buffer, each as long as its count says, at most every page', () => {
+    // Two ranges of 3 and 2 pages: the control block holds two lists of 5 words, then the two counts.
+    const readback = new Uint8Array(4 * 12);
+    const set = mirrorOf([3 * 4096, 2 * 4096], 4096, readback);
+    const words = new Uint32Array(readback.buffer);
+    words.set([4, 0, 9, 9, 9], 0); // captured: pages 4 and 0
+    words.set([1, 2, 3, 9, 9], 5); // learned: pages 1, 2 and 3
+    words.set([2, 3], 10);
+    expect([...set.recordedPages('capture')]).toEqual([4, 0]);
+    expect([...set.recordedPages('learned')]).toEqual([1, 2, 3]);
+    expect(set.bytesPerRange(set.recordedPages('learned'))).toEqual([8192, 4096]);
+    words[10] = 0;
+    words[11] = 99; // a count past the pages is held to them
+    expect([...set.recordedPages('capture')]).toEqual([]);
+    expect(set.recordedPages('learned')).toHaveLength(5);
   });
 
   it('freezes its copy segments and operations, whose addresses follow the layout', () => {
