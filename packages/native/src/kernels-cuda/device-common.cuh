@@ -215,7 +215,8 @@ __device__ __forceinline__ PageLocation locatePage(const KreplaySpan* spans, uin
 
 /**
  * Copies `bytes` from `source` to `destination` with the G threads of a group, as wide as alignment
- * allows. (Loading a batch of units before storing them measured slower on an H200 than this loop.)
+ * allows. (Loading a batch of units before storing them measured slower on an H200 than this loop,
+ * and no faster in a page list's chunks or in a copy that sums what it copies.)
  */
 template <unsigned G, typename Unit>
 __device__ __forceinline__ void copyUnits(uint8_t* destination, const uint8_t* source, uint64_t bytes,
