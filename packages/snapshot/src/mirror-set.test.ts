@@ -3,11 +3,14 @@ import type { HostBuffer } from '@kreplay/native';
 import { layOutMirror } from './mirror-layout.js';
 import { MirrorSet } from './mirror-set.js';
 
+/** Where the made-up staging of {@link mirrorOf} starts. */
+const leaseAddress = 2 ** 40;
+
 /** A mirror set over made-up addresses: nothing is allocated or enqueued. */
 function mirrorOf(rangeBytes: readonly number[], pageBytes: number, readback = new Uint8Array(0)): MirrorSet {
   const ranges = rangeBytes.map((bytes, index) => ({ address: (index + 1) * 2 ** 30, bytes, kind: 'device' as const }));
   const layout = layOutMirror(ranges, pageBytes);
-  const lease = { tier: 'device' as const, agentId: 0, address: 2 ** 40, bytes: layout.bytes, release: () => undefined };
+  const lease = { tier: 'device' as const, agentId: 0, address: leaseAddress, bytes: layout.bytes, release: () => undefined };
   return new MirrorSet('key', ranges, [1, 2, 3], layout, lease, { address: 2 ** 41, view: () => readback } as unknown as HostBuffer);
 }
 
@@ -42,19 +45,20 @@ describe('MirrorSet', () => {
   it('freezes its copy segments and operations, whose addresses follow the layout', () => {
     const set = mirrorOf([10240, 4096], 4096);
     const { operations, layout } = set;
+    const at = (offset: number) => leaseAddress + offset;
     for (const frozen of [set.toMirror, set.fromMirror, ...set.toMirror, operations, operations.captureKnownWriters, operations.readControlBlock]) {
       expect(Object.isFrozen(frozen)).toBe(true);
     }
     expect(operations.captureKnownWriters).toMatchObject({
       segments: set.toMirror,
       pageBytes: 4096,
-      pageListAddress: set.address(layout.learnedListOffset),
-      pageCountAddress: set.address(layout.countsOffset + 4),
-      storedHashesAddress: set.address(layout.hashesOffset),
+      pageListAddress: at(layout.learnedListOffset),
+      pageCountAddress: at(layout.countsOffset + 4),
+      storedHashesAddress: at(layout.hashesOffset),
     });
-    expect(operations.captureChangedPages).toMatchObject({ hashedSide: 'source', updateStoredHashes: true, pageListAddress: set.address(layout.captureListOffset), pageCountAddress: set.address(layout.countsOffset) });
-    expect(operations.restoreLearning).toMatchObject({ segments: set.fromMirror, hashedSide: 'destination', updateStoredHashes: false, pageListAddress: set.address(layout.learnedListOffset) });
-    expect(operations.restoreLearned).toEqual({ segments: set.fromMirror, pageBytes: 4096, pageListAddress: set.address(layout.learnedListOffset), pageCountAddress: set.address(layout.countsOffset + 4) });
-    expect(operations.readControlBlock).toEqual([{ source: set.address(layout.captureListOffset), destination: 2 ** 41, bytes: layout.controlBytes }]);
+    expect(operations.captureChangedPages).toMatchObject({ hashedSide: 'source', updateStoredHashes: true, pageListAddress: at(layout.captureListOffset), pageCountAddress: at(layout.countsOffset) });
+    expect(operations.restoreLearning).toMatchObject({ segments: set.fromMirror, hashedSide: 'destination', updateStoredHashes: false, pageListAddress: at(layout.learnedListOffset) });
+    expect(operations.restoreLearned).toEqual({ segments: set.fromMirror, pageBytes: 4096, pageListAddress: at(layout.learnedListOffset), pageCountAddress: at(layout.countsOffset + 4) });
+    expect(operations.readControlBlock).toEqual([{ source: at(layout.captureListOffset), destination: 2 ** 41, bytes: layout.controlBytes }]);
   });
 });

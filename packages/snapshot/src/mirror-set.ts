@@ -60,10 +60,6 @@ export class MirrorSet {
     });
   }
 
-  address(offset: number): number {
-    return this.lease.address + offset;
-  }
-
   /** The pages a conditional copy recorded, read from the readback buffer after the queue completed. */
   recordedPages(which: 'capture' | 'learned'): Uint32Array {
     const { captureListOffset, learnedListOffset, countsOffset, totalPages } = this.layout;
