@@ -25,22 +25,23 @@ export function parseByteSize(text: string): number {
   return bytes;
 }
 
-/** Parses a positive integer option such as --agents or --dispatches. */
-export function parsePositiveInteger(text: string): number {
+/** Parses a whole number of at least `minimum`; `what` names such a number in the error. */
+function parseWholeNumber(text: string, minimum: number, what: string): number {
   const value = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
-    throw new InvalidArgumentError(`"${text}" is not a positive whole number.`);
+  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < minimum) {
+    throw new InvalidArgumentError(`"${text}" is not ${what}.`);
   }
   return value;
 }
 
+/** Parses a positive integer option such as --agents or --dispatches. */
+export function parsePositiveInteger(text: string): number {
+  return parseWholeNumber(text, 1, 'a positive whole number');
+}
+
 /** Parses a whole number >= 0, such as --warmup. */
 export function parseNonNegativeInteger(text: string): number {
-  const value = Number(text);
-  if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value)) {
-    throw new InvalidArgumentError(`"${text}" is not a whole number >= 0.`);
-  }
-  return value;
+  return parseWholeNumber(text, 0, 'a whole number >= 0');
 }
 
 /** Parses a fraction in (0, 1], such as --write-fraction. */
