@@ -1,11 +1,16 @@
-import { writeFile } from 'node:fs/promises';
 import { renderHtmlReport } from '../html/render-html-report.js';
 import { BenchReportError } from './bench-report-error.js';
 import type { BenchReport } from './bench-report.js';
+import { writeFileAtomic } from './write-file-atomic.js';
 
-async function write(path: string, text: string): Promise<void> {
+/**
+ * Writes a report file (JSON, HTML) atomically: `path` holds either what it held before or the whole
+ * new text, even when the process is interrupted while writing.
+ * @throws BenchReportError when the file cannot be written (naming the path and the system's code).
+ */
+export async function writeReportFile(path: string, text: string): Promise<void> {
   try {
-    await writeFile(path, text);
+    await writeFileAtomic(path, text);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new BenchReportError(path, `cannot be written (${code})`, 'Choose a path in a writable directory', error);
@@ -13,17 +18,17 @@ async function write(path: string, text: string): Promise<void> {
 }
 
 /**
- * Writes a report as JSON (every sample included).
+ * Writes a report as JSON (every sample included), atomically.
  * @throws BenchReportError when the file cannot be written.
  */
 export function writeBenchReport(path: string, report: BenchReport): Promise<void> {
-  return write(path, `${JSON.stringify(report)}\n`);
+  return writeReportFile(path, `${JSON.stringify(report)}\n`);
 }
 
 /**
- * Writes a report as one self-contained HTML page with charts.
+ * Writes a report as one self-contained HTML page with charts, atomically.
  * @throws BenchReportError when the file cannot be written.
  */
 export function writeHtmlReport(path: string, report: BenchReport): Promise<void> {
-  return write(path, renderHtmlReport(report));
+  return writeReportFile(path, renderHtmlReport(report));
 }
