@@ -11,3 +11,4 @@ export type {
   ReachedAllocation,
   UnresolvedPointer,
 } from './argument-resolution.js';
+export { mergeResolutions } from './merge-resolutions.js';
