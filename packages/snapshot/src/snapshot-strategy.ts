@@ -6,7 +6,12 @@ import type { Staging, StagingTier } from './staging-types.js';
 /** The version of the strategy contract this package speaks. */
 export const snapshotSpecificationVersion = 1;
 
-/** One dispatch about to be replayed, as a strategy sees it. */
+/**
+ * One dispatch about to be replayed, as a strategy sees it. A range of dispatches replayed as one
+ * unit (captured once, the whole sequence run in every pass) is seen as one context: `kernel` and
+ * `args` are its first dispatch's, `resolution` is the merge of every dispatch's resolution (what
+ * the whole sequence reaches), and `dispatches` lists each one.
+ */
 export interface DispatchContext {
   readonly runtime: Runtime;
   readonly agent: Agent;
@@ -19,6 +24,15 @@ export interface DispatchContext {
   readonly resolution: ArgumentResolution;
   /** Staging pools and budgets shared by every strategy of the process. */
   readonly staging: Staging;
+  /**
+   * Present for a range: every dispatch of the sequence, in order, each with its own resolution
+   * (absent for a single dispatch).
+   */
+  readonly dispatches?: readonly {
+    readonly kernel: KernelDescriptor;
+    readonly args: KernelArguments;
+    readonly resolution: ArgumentResolution;
+  }[];
 }
 
 /**
