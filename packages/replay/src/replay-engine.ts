@@ -3,9 +3,8 @@ import type { DispatchRequest } from './dispatch-request.js';
 import type { DispatchResult } from './dispatch-result.js';
 import { resolveEngineOptions, type ReplayEngineOptions } from './engine-options.js';
 import { HashBufferPool } from './hash-buffer-pool.js';
-import { QueueSerializer } from './queue-serializer.js';
-import { RangeLock } from './range-lock.js';
 import { runDispatch, type EngineContext } from './run-dispatch.js';
+import { leaseRuntimeWindowLocks } from './runtime-window-locks.js';
 import { validateRequest } from './validate-request.js';
 
 /** Replays dispatches: each through one replay window. */
@@ -16,15 +15,17 @@ export interface ReplayEngine extends AsyncDisposable {
    * cross-device work, unresolvable arguments, snapshots over budget, a failed capture) run exactly
    * once, with the reason in the result. Device failures are reported in the result, not thrown.
    * Windows on one queue run one after another; windows on other queues wait only when they may
-   * write what this one captures (or the other way round).
+   * write what this one captures (or the other way round). This holds across every engine over the
+   * same runtime: they share one lock and one order per queue.
    * @throws {ArgumentError} (rejects) when the request is malformed or the tracker refuses its arguments.
    * @throws {ReplayPluginError} (rejects) when a strategy or pass-provider hook throws.
    * @throws {DisposedError} (rejects) after `dispose()`.
    */
   dispatch(request: DispatchRequest): Promise<DispatchResult>;
   /**
-   * Waits for the dispatches in flight, then frees the engine's own buffers. The strategy, staging,
-   * tracker and runtime belong to the caller and are left alone. Idempotent.
+   * Waits for the dispatches in flight, then frees the engine's own buffers and its share of the
+   * runtime's window locks. The strategy, staging, tracker and runtime belong to the caller and are
+   * left alone. Idempotent.
    */
   dispose(): Promise<void>;
 }
@@ -35,12 +36,13 @@ export interface ReplayEngine extends AsyncDisposable {
  */
 export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
   const settings = resolveEngineOptions(options);
+  const locks = leaseRuntimeWindowLocks(settings.runtime);
   const context: EngineContext = {
     ...settings,
-    lock: new RangeLock(),
+    lock: locks.lock,
     hashBuffers: new HashBufferPool(settings.runtime, settings.tracker),
   };
-  const serializer = new QueueSerializer();
+  const { serializer } = locks;
   const inFlight = new Set<Promise<unknown>>();
   let disposing: Promise<void> | undefined;
 
@@ -59,7 +61,10 @@ export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
       return running;
     },
     dispose() {
-      disposing ??= Promise.allSettled([...inFlight]).then(() => context.hashBuffers.dispose());
+      disposing ??= Promise.allSettled([...inFlight]).then(() => {
+        locks.release();
+        return context.hashBuffers.dispose();
+      });
       return disposing;
     },
     [Symbol.asyncDispose]: () => engine.dispose(),
