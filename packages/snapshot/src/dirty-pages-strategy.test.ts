@@ -3,7 +3,8 @@ import { ArgumentError } from '@kreplay/native';
 import { bytesCopied } from './byte-account.js';
 import { dirtyPagesStrategy } from './dirty-pages-strategy.js';
 import { fullStrategy } from './full-strategy.js';
-import { allocateWorkload, readAll, replayByHand, scatterArguments } from './test/replay-by-hand.js';
+import { allocateWorkload, readAll, replayByHand, replayDispatchByHand, scatterArguments } from './test/replay-by-hand.js';
+import { expectSameBytes } from './test/same-bytes.js';
 import type { Workload } from './test/replay-by-hand.js';
 import type { SnapshotStrategy } from './snapshot-strategy.js';
 import { sameBytes } from './test/same-bytes.js';
@@ -74,6 +75,60 @@ describe('dirty-pages', () => {
     const afterFailure = await replayByHand(current, dirty, workload, 3, 5);
     expect(afterFailure.account.hashed).toBe(2 * candidates);
     dirty.dispose?.();
+  });
+
+  it('drops the mirror of an allocation the program frees, and its hashes and readback, without dispose', async () => {
+    fixture = await openStrategyFixture();
+    const current = fixture;
+    const hostBuffers = () => current.tracker.hostAllocations().length;
+    const before = { free: current.agent.memoryInfo().freeBytes, hostBuffers: hostBuffers() };
+    const workload = await allocateWorkload(current, 12, randomBytes);
+    const dirty = dirtyPagesStrategy({ tier: 'device', pageBytes: 4096 });
+    await replayByHand(current, dirty, workload, 3, 1);
+    expect(current.staging.usage().leasedBytes).toBeGreaterThan(0);
+    expect(hostBuffers()).toBe(before.hostBuffers + 1);
+    workload.buffer.free();
+    expect(current.staging.usage().leasedBytes).toBe(0);
+    expect(hostBuffers()).toBe(before.hostBuffers);
+    workload.source.free();
+    workload.untouched.free();
+    current.staging.trim();
+    await current.agent.synchronize(); // frees take effect once the queues ran the work before them
+    expect(current.agent.memoryInfo().freeBytes).toBe(before.free);
+  });
+
+  it('drops a mirror that covers several allocations when any one of them is freed', async () => {
+    fixture = await openStrategyFixture();
+    const current = fixture;
+    const workload = await allocateWorkload(current, 13, randomBytes);
+    const dirty = dirtyPagesStrategy({ tier: 'host-pinned', pageBytes: 4096, candidates: 'all' });
+    const replay = await replayByHand(current, dirty, workload, 2, 1);
+    expect(replay.snapshot.ranges).toHaveLength(3);
+    workload.untouched.free(); // neither read nor written by the kernel, but mirrored
+    expect(current.staging.usage().leasedBytes).toBe(0);
+    // The next dispatch mirrors what is left from scratch, and restores it exactly.
+    const original = await Promise.all([workload.source, workload.buffer].map((allocation) => current.agent.read(allocation.address, allocation.bytes)));
+    const again = await replayDispatchByHand(current, dirty, { kernel: current.runtime.kernels.scatterWrite, args: scatterArguments(workload, 2) }, 3, () =>
+      Promise.all([workload.source, workload.buffer].map((allocation) => current.agent.read(allocation.address, allocation.bytes))),
+    );
+    expect(again.snapshot.ranges).toHaveLength(2);
+    again.beforePass.forEach((memory, pass) => expectSameBytes(memory, original, `before pass ${pass + 1}`));
+    dirty.dispose?.();
+  });
+
+  it('gives a mirror whose allocation was freed during its window back when the window releases it', async () => {
+    fixture = await openStrategyFixture();
+    const current = fixture;
+    const workload = await allocateWorkload(current, 14, randomBytes);
+    const dirty = dirtyPagesStrategy({ tier: 'device', pageBytes: 4096, candidates: 'all' });
+    const prepared = dirty.prepare(current.dispatch(current.runtime.kernels.scatterWrite, scatterArguments(workload, 1)));
+    if (prepared.kind !== 'ready') throw new Error(prepared.reason);
+    prepared.snapshot.capture();
+    await current.queue.synchronize();
+    workload.untouched.free();
+    expect(current.staging.usage().leasedBytes).toBeGreaterThan(0); // the window still holds it
+    prepared.snapshot.release({ completed: false });
+    expect(current.staging.usage().leasedBytes).toBe(0);
   });
 
   it('refuses a page size that is not a power of two', () => {

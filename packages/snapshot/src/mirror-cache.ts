@@ -4,6 +4,7 @@ import type { CandidateSet } from './candidate-set.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { layOutMirror } from './mirror-layout.js';
 import { MirrorSet } from './mirror-set.js';
+import { TrackerFreeWatch } from './tracker-free-watch.js';
 
 /** A mirror set for one dispatch (cached, or temporary when the cached one is held by another window). */
 export type MirrorAcquisition =
@@ -12,11 +13,14 @@ export type MirrorAcquisition =
 
 /**
  * The mirror sets a dirty-pages strategy keeps across dispatches, least recently used first. A set
- * is keyed by its candidate ranges and dropped when one of its allocations is no longer the one it
- * mirrored (freed, or its address reused).
+ * is keyed by its candidate ranges. It is dropped (its staging given back, its readback buffer
+ * freed) as soon as the tracker reports that one of its allocations was freed, whichever one of
+ * them; a set a window holds then goes when the window releases it. A set whose address was reused
+ * by a new allocation is dropped at the next dispatch over it, too.
  */
 export class MirrorCache {
   readonly #sets = new Map<string, MirrorSet>();
+  readonly #frees = new TrackerFreeWatch((tracker, allocationId) => this.#dropFreed(tracker, allocationId));
 
   constructor(
     private readonly maxSets: number,
@@ -39,6 +43,7 @@ export class MirrorCache {
     if (typeof created === 'string') return { kind: 'declined', reason: created };
     created.inUse = true;
     if (!this.#sets.has(key)) {
+      this.#frees.watch(dispatch.tracker);
       this.#sets.set(key, created);
       this.#evictBeyond(this.maxSets);
     }
@@ -59,7 +64,7 @@ export class MirrorCache {
     if (staged.kind === 'declined') return `dirty-pages mirror: ${staged.reason}`;
     const readback = dispatch.runtime.allocateHost(layout.controlBytes, { pinned: true });
     dispatch.tracker.tag(readback.address, 'excluded');
-    return new MirrorSet(key, ranges, allocationIds, layout, staged.lease, readback);
+    return new MirrorSet(key, dispatch.tracker, ranges, allocationIds, layout, staged.lease, readback);
   }
 
   /** Drops the least recently used set no window holds; false when there is none. */
@@ -86,8 +91,26 @@ export class MirrorCache {
   #drop(set: MirrorSet): void {
     this.#sets.delete(set.key);
     if (!set.inUse) set.dispose();
+    this.#frees.keepOnly(new Set([...this.#sets.values()].map((cached) => cached.tracker)));
   }
 
+  /** Drops every set of `tracker` that mirrors the allocation it freed. */
+  #dropFreed(tracker: DispatchContext['tracker'], allocationId: number): void {
+    const stale = [...this.#sets.values()].filter((set) => set.tracker === tracker && set.allocationIds.includes(allocationId));
+    for (const set of stale) this.#drop(set);
+  }
+
+  /** How many sets it keeps (held by a window or not). */
+  get size(): number {
+    return this.#sets.size;
+  }
+
+  /** How many trackers it listens to for frees (none once it keeps no set). */
+  get watchedTrackers(): number {
+    return this.#frees.size;
+  }
+
+  /** Drops every set (those a window holds go when it releases them) and stops listening for frees. */
   dispose(): void {
     for (const set of [...this.#sets.values()]) this.#drop(set);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HostBuffer } from '@kreplay/native';
+import type { Tracker } from '@kreplay/tracker';
 import { layOutMirror } from './mirror-layout.js';
 import { MirrorSet } from './mirror-set.js';
 
@@ -11,7 +12,7 @@ function mirrorOf(rangeBytes: readonly number[], pageBytes: number, readback = n
   const ranges = rangeBytes.map((bytes, index) => ({ address: (index + 1) * 2 ** 30, bytes, kind: 'device' as const }));
   const layout = layOutMirror(ranges, pageBytes);
   const lease = { tier: 'device' as const, agentId: 0, address: leaseAddress, bytes: layout.bytes, release: () => undefined };
-  return new MirrorSet('key', ranges, [1, 2, 3], layout, lease, { address: 2 ** 41, view: () => readback } as unknown as HostBuffer);
+  return new MirrorSet('key', {} as Tracker, ranges, [1, 2, 3], layout, lease, { address: 2 ** 41, view: () => readback } as unknown as HostBuffer);
 }
 
 describe('MirrorSet', () => {

@@ -1,4 +1,5 @@
 import type { CopySegment, HostBuffer, MemoryRange } from '@kreplay/native';
+import type { Tracker } from '@kreplay/tracker';
 import type { StagingLease } from './staging-types.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import type { MirrorLayout } from './mirror-layout.js';
@@ -39,6 +40,8 @@ export class MirrorSet {
 
   constructor(
     readonly key: string,
+    /** The tracker whose allocations it mirrors (its `allocationIds` are that tracker's). */
+    readonly tracker: Tracker,
     readonly ranges: readonly CandidateRange[],
     readonly allocationIds: readonly number[],
     readonly layout: MirrorLayout,
@@ -88,6 +91,7 @@ export class MirrorSet {
     return bytes;
   }
 
+  /** Gives the mirror's staging (its bytes, hashes and page lists) back and frees its readback buffer. Idempotent. */
   dispose(): void {
     this.lease.release();
     if (!this.readback.freed) this.readback.free();
