@@ -11,7 +11,7 @@ export { Queue } from './queue.js';
 export { TimingEvent } from './timing-event.js';
 export { Checkpoints, CheckpointSession } from './checkpoint.js';
 export { planCuptiMetrics, Profilers, ProfilerSession } from './profiler.js';
-export type { ProfilerPlan, ProfilerResult } from './profiler.js';
+export type { ProfilerCacheControl, ProfilerPassScope, ProfilerPlan, ProfilerResult } from './profiler.js';
 export { DeviceAllocation } from './device-allocation.js';
 export { StreamOrderedAllocation } from './stream-ordered-allocation.js';
 export { HostBuffer } from './host-buffer.js';

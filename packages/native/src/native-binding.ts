@@ -78,13 +78,17 @@ export interface NativeProfilerPlan {
 export interface NativeProfilerResult {
   readonly dispatch: number;
   readonly values: readonly number[];
+  /** One row of values per dispatch of the window (several in a range). */
+  readonly dispatchValues: readonly (readonly number[])[];
   readonly error: { readonly operation: string; readonly code: string; readonly message: string } | null;
 }
 
 /** A CUPTI range-profiler session of one agent; beginPass/endPass enqueue on the queue given. */
 export interface NativeProfiler {
   plan(): NativeProfilerPlan;
-  beginPass(queue: NativeQueue, pass: number): void;
+  beginPass(queue: NativeQueue, pass: number, dispatches: number, flushBetweenDispatches: boolean): void;
+  beginDispatch(queue: NativeQueue, pass: number, index: number): void;
+  endDispatch(queue: NativeQueue, pass: number, index: number): void;
   endPass(queue: NativeQueue, pass: number): void;
   result(): NativeProfilerResult;
   release(): Promise<void>;

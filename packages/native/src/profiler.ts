@@ -11,6 +11,8 @@ import type { ProfilerRange } from './runtime-types.js';
 import { argumentError, requireArray, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
 
 const component = 'profiler';
+/** The most dispatches one pass of a range may run (CUPTI sizes its counter data for each). */
+const maxDispatchesPerPass = 10_000;
 const installFix = "Install CUPTI (the CUDA toolkit's extras/CUPTI, CUDA 13.0 or newer), or set KREPLAY_CUPTI_LIBRARY_DIR to the folder holding libcupti.so, libnvperf_host.so and libnvperf_target.so";
 
 /** What a list of metrics needs on a chip, from CUPTI's host API. */
@@ -25,12 +27,27 @@ export interface ProfilerPlan {
   readonly units: readonly string[];
 }
 
-/** What the profiler measured for one dispatch. */
+/** What the profiler measured for one window: one dispatch, or a sequence of them (a range). */
 export interface ProfilerResult {
-  /** Which dispatch of the session, from 1. */
+  /** Which window of the session, from 1. */
   readonly dispatch: number;
-  /** Each metric's value, by name. */
+  /** Each metric's value, by name (of the window's first dispatch). */
   readonly values: Readonly<Record<string, number>>;
+  /** Each dispatch's values, in the window's order (one entry for a single dispatch). */
+  readonly dispatches: readonly Readonly<Record<string, number>>[];
+}
+
+/**
+ * What the L2 holds when a dispatch of a range starts: `all` (default) flushes it before every
+ * dispatch, as Nsight Compute's `--cache-control all` does; `none` flushes it only at the start of
+ * each pass, so each later dispatch sees the cache the earlier ones left, as in the program.
+ */
+export type ProfilerCacheControl = 'all' | 'none';
+
+/** What the passes of one window run, given on pass 1. */
+export interface ProfilerPassScope {
+  /** Dispatches in each pass (default 1); with more, bracket each with beginDispatch and endDispatch. */
+  readonly dispatches?: number;
 }
 
 function requireMetrics(value: unknown): readonly string[] {
@@ -82,17 +99,22 @@ export class ProfilerSession implements AsyncDisposable {
   readonly metrics: readonly string[];
   /** What each pass measures: the dispatch's kernel, or a range around the dispatch. */
   readonly range: ProfilerRange;
+  /** Whether the L2 is flushed before every dispatch of a range. */
+  readonly cacheControl: ProfilerCacheControl;
   readonly #core: RuntimeCore;
   readonly #native: NativeProfiler;
   readonly #plan: NativeProfilerPlan;
   #disposal: Promise<void> | undefined;
+  /** Dispatches per pass of the window begun last. */
+  #dispatches = 1;
 
   /** @internal Made by {@link Profilers.createSession}. */
-  constructor(core: RuntimeCore, agent: Agent, metrics: readonly string[], range: ProfilerRange, native: NativeProfiler) {
+  constructor(core: RuntimeCore, agent: Agent, metrics: readonly string[], range: ProfilerRange, cacheControl: ProfilerCacheControl, native: NativeProfiler) {
     this.#core = core;
     this.agent = agent;
     this.metrics = Object.freeze([...metrics]);
     this.range = range;
+    this.cacheControl = cacheControl;
     this.#native = native;
     this.#plan = native.plan();
   }
@@ -110,12 +132,36 @@ export class ProfilerSession implements AsyncDisposable {
   /**
    * Enqueues the start of pass `pass` (1-based) on `queue`, right before the dispatch's kernel: L2
    * flush, wait for an idle context, and on pass 1 the range profiler's setup. Returns at once. A pass
-   * begun again (after a failed restore) is collected again.
-   * @throws {ArgumentError} for a queue of another agent or a pass outside 1..passCount.
+   * begun again (after a failed restore) is collected again. `scope.dispatches` (read on pass 1,
+   * default 1) runs a range: that many dispatches in each pass, each bracketed by
+   * {@link beginDispatch} and {@link endDispatch}, each its own CUPTI range, all in one pass.
+   * @throws {ArgumentError} for a queue of another agent, a pass outside 1..passCount or a bad scope.
    * @throws {DisposedError} when the session, queue or runtime was disposed.
    */
-  beginPass(queue: Queue, pass: number): void {
-    this.#native.beginPass(this.#queue(queue, 'beginPass()'), this.#pass(pass));
+  beginPass(queue: Queue, pass: number, scope?: ProfilerPassScope): void {
+    const native = this.#queue(queue, 'beginPass()');
+    const checked = this.#pass(pass);
+    if (checked === 1) this.#dispatches = requireInteger(component, 'scope.dispatches', scope?.dispatches ?? 1, 1, maxDispatchesPerPass);
+    this.#native.beginPass(native, checked, this.#dispatches, this.cacheControl === 'all');
+  }
+
+  /**
+   * In a range: enqueues what goes right before dispatch `index` (0-based) of pass `pass` on
+   * `queue` (the L2 flush with cache control `all`; the user range's push with range `dispatch`).
+   * @throws {ArgumentError} for a queue of another agent, a pass outside 1..passCount or an index outside the range.
+   * @throws {DisposedError} when the session, queue or runtime was disposed.
+   */
+  beginDispatch(queue: Queue, pass: number, index: number): void {
+    this.#native.beginDispatch(this.#queue(queue, 'beginDispatch()'), this.#pass(pass), this.#index(index));
+  }
+
+  /**
+   * In a range: enqueues what goes right after dispatch `index` of pass `pass` (the user range's pop).
+   * @throws {ArgumentError} for a queue of another agent, a pass outside 1..passCount or an index outside the range.
+   * @throws {DisposedError} when the session, queue or runtime was disposed.
+   */
+  endDispatch(queue: Queue, pass: number, index: number): void {
+    this.#native.endDispatch(this.#queue(queue, 'endDispatch()'), this.#pass(pass), this.#index(index));
   }
 
   /**
@@ -139,7 +185,8 @@ export class ProfilerSession implements AsyncDisposable {
     const result = this.#native.result();
     if (result.dispatch === 0) return null;
     if (result.error !== null) throw failureError(result.error, this.#core.driver, this.agent.id, result.error.operation);
-    return { dispatch: result.dispatch, values: Object.fromEntries(this.metrics.map((metric, index) => [metric, result.values[index]!])) };
+    const named = (row: readonly number[]) => Object.fromEntries(this.metrics.map((metric, index) => [metric, row[index]!]));
+    return { dispatch: result.dispatch, values: named(result.values), dispatches: result.dispatchValues.map(named) };
   }
 
   /**
@@ -186,6 +233,10 @@ export class ProfilerSession implements AsyncDisposable {
   #pass(pass: number): number {
     return requireInteger(component, 'pass', pass, 1, this.#plan.passCount);
   }
+
+  #index(index: number): number {
+    return requireInteger(component, 'index', index, 0, this.#dispatches - 1);
+  }
 }
 
 /**
@@ -226,15 +277,17 @@ export class Profilers {
     readonly agentId?: number;
     readonly metrics: readonly string[];
     readonly range?: ProfilerRange;
+    readonly cacheControl?: ProfilerCacheControl;
   }): Promise<ProfilerSession> {
     this.#core.assertLive(component, 'runtime.profiler.createSession()');
     const given = requireObject(component, 'options', options);
-    requireKnownKeys(component, 'options', given, ['agentId', 'metrics', 'range']);
+    requireKnownKeys(component, 'options', given, ['agentId', 'metrics', 'range', 'cacheControl']);
     const agentId = requireInteger(component, 'options.agentId', given['agentId'] ?? 0, 0, this.#agents.length - 1);
     const metrics = requireMetrics(given['metrics']);
     const range = requireChoice(component, 'options.range', given['range'] ?? 'kernel', ['kernel', 'dispatch'] as const);
+    const cacheControl = requireChoice(component, 'options.cacheControl', given['cacheControl'] ?? 'all', ['all', 'none'] as const);
     const created = await this.#core.native.createProfiler(agentId, metrics, range);
     if ('code' in created) throw failureError(created, this.#core.driver, agentId, 'creating a profiler session');
-    return new ProfilerSession(this.#core, this.#agents[agentId]!, metrics, range, created);
+    return new ProfilerSession(this.#core, this.#agents[agentId]!, metrics, range, cacheControl, created);
   }
 }

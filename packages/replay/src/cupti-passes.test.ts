@@ -7,19 +7,26 @@ import { cuptiPasses } from './cupti-passes.js';
 function fakeCudaRuntime(passCount: number, failure?: DriverError) {
   const calls: string[] = [];
   let dispatch = 0;
+  let dispatchesPerPass = 1;
   const agents = [{ id: 0 }];
   const session = {
     metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'],
     passCount,
     plan: { chip: 'GH100', passCount, configImageBytes: 1, units: ['nanosecond', 'byte'] },
-    beginPass: (queue: Queue, pass: number) => calls.push(`begin ${queue.id} ${pass}`),
+    beginPass: (queue: Queue, pass: number, scope?: { dispatches?: number }) => {
+      if (pass === 1) dispatchesPerPass = scope?.dispatches ?? 1;
+      calls.push(`begin ${queue.id} ${pass}${dispatchesPerPass > 1 ? ` x${dispatchesPerPass}` : ''}`);
+    },
+    beginDispatch: (queue: Queue, pass: number, index: number) => calls.push(`dispatch ${queue.id} ${pass} ${index}`),
+    endDispatch: (queue: Queue, pass: number, index: number) => calls.push(`dispatch-end ${queue.id} ${pass} ${index}`),
     endPass: (queue: Queue, pass: number) => {
       calls.push(`end ${queue.id} ${pass}`);
       if (pass === passCount) dispatch += 1;
     },
     lastResult: () => {
       if (failure) throw failure;
-      return { dispatch, values: { 'gpu__time_duration.sum': 1000 * dispatch, 'dram__bytes_write.sum': 4096 } };
+      const row = (index: number) => ({ 'gpu__time_duration.sum': 1000 * dispatch + index, 'dram__bytes_write.sum': 4096 });
+      return { dispatch, values: row(0), dispatches: Array.from({ length: dispatchesPerPass }, (_, index) => row(index)) };
     },
     dispose: async () => void calls.push('dispose'),
   };
@@ -64,14 +71,33 @@ describe('cuptiPasses', () => {
     expect(calls.at(-1)).toBe('dispose');
   });
 
-  it("passes the range to the agents' sessions, and leaves the profiler's default otherwise", async () => {
+  it("passes the range and cache control to the agents' sessions, and leaves the profiler's defaults otherwise", async () => {
     const { runtime, sessionOptions } = fakeCudaRuntime(1);
-    await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], range: 'dispatch' });
+    await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], range: 'dispatch', cacheControl: 'none' });
     await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'] });
     expect(sessionOptions).toEqual([
-      { agentId: 0, metrics: ['gpu__time_duration.sum'], range: 'dispatch' },
+      { agentId: 0, metrics: ['gpu__time_duration.sum'], range: 'dispatch', cacheControl: 'none' },
       { agentId: 0, metrics: ['gpu__time_duration.sum'] },
     ]);
+  });
+
+  it('brackets every dispatch of a range and collects one value set per dispatch', async () => {
+    const { runtime, calls, queue } = fakeCudaRuntime(2);
+    const provider = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'] });
+    const first = queue(3);
+    for (const pass of [1, 2]) {
+      provider.beginPass(pass, first, { dispatches: 3 });
+      for (const index of [0, 1, 2]) {
+        provider.beginDispatch(pass, index, first);
+        provider.endDispatch(pass, index, first);
+      }
+      provider.endPass(pass, first);
+    }
+    expect(calls.slice(0, 8)).toEqual(['begin 3 1 x3', 'dispatch 3 1 0', 'dispatch-end 3 1 0', 'dispatch 3 1 1', 'dispatch-end 3 1 1', 'dispatch 3 1 2', 'dispatch-end 3 1 2', 'end 3 1']);
+    const collected = provider.collectRange(first, [1, 2], 3);
+    expect(collected.map((each) => each.metrics?.['gpu__time_duration.sum'])).toEqual([1000, 1001, 1002]);
+    expect(provider.collectRange(first, [1], 3)).toEqual(Array.from({ length: 3 }, () => expect.objectContaining({ metrics: null, error: expect.objectContaining({ code: 'incomplete' }) })));
+    expect(provider.collectRange(first, [1, 2], 2)[1]).toMatchObject({ metrics: null, error: { code: 'range-count' } });
   });
 
   it('refuses overlapping windows on one agent and reports CUPTI failures as data', async () => {

@@ -1,5 +1,5 @@
 import { DriverError, UnsupportedError } from '@kreplay/native';
-import type { ProfilerRange, ProfilerSession, Queue, Runtime } from '@kreplay/native';
+import type { ProfilerCacheControl, ProfilerRange, ProfilerSession, Queue, Runtime } from '@kreplay/native';
 import type { PassProvider } from './pass-provider.js';
 import { passProviderSpecificationVersion } from './pass-provider.js';
 import { describeValue, replayArgumentError } from './validate.js';
@@ -17,6 +17,11 @@ export interface CuptiPassesOptions {
    * or `dispatch`, a user range pushed around the dispatch.
    */
   readonly range?: ProfilerRange;
+  /**
+   * In a range of dispatches: `all` (default) flushes the L2 before every dispatch, as Nsight
+   * Compute's `--cache-control all`; `none` only before each pass, as the program's sequence runs.
+   */
+  readonly cacheControl?: ProfilerCacheControl;
 }
 
 /** What {@link cuptiPasses} collects for one dispatch. */
@@ -36,6 +41,8 @@ export interface CuptiCollected {
 /** A pass provider whose `collect` returns {@link CuptiCollected}; dispose it to stop profiling. */
 export interface CuptiPassProvider extends PassProvider {
   collect(queue: Queue, completedPasses: readonly number[]): CuptiCollected;
+  /** One {@link CuptiCollected} per dispatch of a range: each dispatch is its own CUPTI range, all in one pass. */
+  collectRange(queue: Queue, completedPasses: readonly number[], dispatches: number): readonly CuptiCollected[];
   /** The profiler sessions by agent id. */
   readonly sessions: ReadonlyMap<number, ProfilerSession>;
   dispose(): Promise<void>;
@@ -53,7 +60,7 @@ export interface CuptiPassProvider extends PassProvider {
  * @throws {DriverError} (as a rejection) for an unknown metric or a device CUPTI cannot profile.
  */
 export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPassProvider> {
-  const { runtime, metrics, range } = options ?? ({} as CuptiPassesOptions);
+  const { runtime, metrics, range, cacheControl } = options ?? ({} as CuptiPassesOptions);
   const profiler = runtime?.profiler;
   if (profiler === undefined) {
     if (runtime?.driver !== undefined && runtime.driver !== 'cuda') {
@@ -70,7 +77,9 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
   const agentIds = options.agentIds ?? runtime.agents.map((agent) => agent.id);
   const sessions = new Map<number, ProfilerSession>();
   try {
-    for (const agentId of agentIds) sessions.set(agentId, await profiler.createSession({ agentId, metrics, ...(range === undefined ? {} : { range }) }));
+    for (const agentId of agentIds) {
+      sessions.set(agentId, await profiler.createSession({ agentId, metrics, ...(range === undefined ? {} : { range }), ...(cacheControl === undefined ? {} : { cacheControl }) }));
+    }
   } catch (error) {
     await Promise.all([...sessions.values()].map((session) => session.dispose()));
     throw error;
@@ -81,12 +90,39 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
   const active = new Map<number, Queue>();
   const sessionOf = (queue: Queue) => sessions.get(queue.agent.id);
   const units = (session: ProfilerSession) => Object.fromEntries(names.map((name, index) => [name, session.plan.units[index] ?? '']));
+  /** What the window on `queue` collected: every dispatch's values, or one failure for them all. */
+  const collectWindow = (queue: Queue, completedPasses: readonly number[], dispatches: number): CuptiCollected[] => {
+    const session = sessionOf(queue);
+    if (active.get(queue.agent.id) === queue) active.delete(queue.agent.id);
+    const each = (collected: CuptiCollected) => Array.from({ length: dispatches }, () => collected);
+    if (session === undefined) {
+      return each({ chip: '', passes: 1, metrics: null, units: {}, error: { code: 'not-profiled', message: `agent ${queue.agent.id} is not profiled` } });
+    }
+    const base = { chip: session.plan.chip, passes: session.passCount, units: units(session) };
+    const missing = Array.from({ length: session.passCount }, (_, index) => index + 1).filter((pass) => !completedPasses.includes(pass));
+    if (missing.length > 0) {
+      const message = `passes ${missing.join(', ')} of ${session.passCount} did not complete (the dispatch was declined and ran once, or a pass failed)`;
+      return each({ ...base, metrics: null, error: { code: 'incomplete', message } });
+    }
+    try {
+      const result = session.lastResult();
+      if (result === null) return each({ ...base, metrics: null, error: { code: 'no-result', message: 'CUPTI produced no result' } });
+      if (result.dispatches.length !== dispatches) {
+        const message = `CUPTI returned values for ${result.dispatches.length} dispatches where the window ran ${dispatches}`;
+        return each({ ...base, metrics: null, error: { code: 'range-count', message } });
+      }
+      return result.dispatches.map((values) => ({ ...base, metrics: values }));
+    } catch (error) {
+      if (error instanceof DriverError) return each({ ...base, metrics: null, error: { code: error.code, message: error.message } });
+      throw error;
+    }
+  };
   return {
     specificationVersion: passProviderSpecificationVersion,
     name: `cupti(${names.join(',')})`,
     sessions,
     passCount: (dispatch) => sessionOf(dispatch.queue)?.passCount ?? 1,
-    beginPass(pass, queue) {
+    beginPass(pass, queue, scope) {
       const session = sessionOf(queue);
       if (session === undefined) return;
       const owner = active.get(queue.agent.id);
@@ -94,32 +130,21 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
         throw new Error(`[replay] [cupti-passes] queue ${queue.id} began a window while queue ${owner.id} of agent ${queue.agent.id} is in one. CUPTI profiles the whole context: dispatch on one queue of an agent at a time.`);
       }
       active.set(queue.agent.id, queue);
-      session.beginPass(queue, pass);
+      session.beginPass(queue, pass, { dispatches: scope?.dispatches ?? 1 });
+    },
+    beginDispatch(pass, index, queue) {
+      sessionOf(queue)?.beginDispatch(queue, pass, index);
+    },
+    endDispatch(pass, index, queue) {
+      sessionOf(queue)?.endDispatch(queue, pass, index);
     },
     endPass(pass, queue) {
       sessionOf(queue)?.endPass(queue, pass);
     },
     collect(queue, completedPasses) {
-      const session = sessionOf(queue);
-      if (active.get(queue.agent.id) === queue) active.delete(queue.agent.id);
-      if (session === undefined) {
-        return { chip: '', passes: 1, metrics: null, units: {}, error: { code: 'not-profiled', message: `agent ${queue.agent.id} is not profiled` } };
-      }
-      const base = { chip: session.plan.chip, passes: session.passCount, units: units(session) };
-      const missing = Array.from({ length: session.passCount }, (_, index) => index + 1).filter((pass) => !completedPasses.includes(pass));
-      if (missing.length > 0) {
-        const message = `passes ${missing.join(', ')} of ${session.passCount} did not complete (the dispatch was declined and ran once, or a pass failed)`;
-        return { ...base, metrics: null, error: { code: 'incomplete', message } };
-      }
-      try {
-        const result = session.lastResult();
-        if (result === null) return { ...base, metrics: null, error: { code: 'no-result', message: 'CUPTI produced no result' } };
-        return { ...base, metrics: result.values };
-      } catch (error) {
-        if (error instanceof DriverError) return { ...base, metrics: null, error: { code: error.code, message: error.message } };
-        throw error;
-      }
+      return collectWindow(queue, completedPasses, 1)[0]!;
     },
+    collectRange: collectWindow,
     async dispose() {
       await Promise.all([...sessions.values()].map((session) => session.dispose()));
     },

@@ -13,6 +13,8 @@ Napi::Function ProfilerWrap::define(Napi::Env env) {
                      {
                          InstanceMethod<&ProfilerWrap::plan>("plan"),
                          InstanceMethod<&ProfilerWrap::beginPass>("beginPass"),
+                         InstanceMethod<&ProfilerWrap::beginDispatch>("beginDispatch"),
+                         InstanceMethod<&ProfilerWrap::endDispatch>("endDispatch"),
                          InstanceMethod<&ProfilerWrap::endPass>("endPass"),
                          InstanceMethod<&ProfilerWrap::result>("result"),
                          InstanceMethod<&ProfilerWrap::release>("release"),
@@ -56,12 +58,37 @@ Napi::Value ProfilerWrap::plan(const Napi::CallbackInfo& info) {
   return planObject(info.Env(), session_->plan());
 }
 
-// beginPass(queue: NativeQueue, pass)
+// beginPass(queue: NativeQueue, pass, dispatches, flushBetweenDispatches)
 Napi::Value ProfilerWrap::beginPass(const Napi::CallbackInfo& info) {
-  requireArguments(info, 2);
+  requireArguments(info, 4);
   auto queue = QueueWrap::queueOf(info.Env(), info[0]);
   if (!queue) throw Napi::TypeError::New(info.Env(), "[native] [binding] beginPass needs a NativeQueue.");
-  driverCall(info.Env(), [&] { session_->beginPass(queue, static_cast<std::uint32_t>(toUint64(info[1]))); });
+  PassScope scope;
+  scope.dispatches = static_cast<std::uint32_t>(toUint64(info[2]));
+  scope.flushBetweenDispatches = info[3].ToBoolean().Value();
+  driverCall(info.Env(), [&] { session_->beginPass(queue, static_cast<std::uint32_t>(toUint64(info[1])), scope); });
+  return info.Env().Undefined();
+}
+
+// beginDispatch(queue: NativeQueue, pass, index)
+Napi::Value ProfilerWrap::beginDispatch(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  auto queue = QueueWrap::queueOf(info.Env(), info[0]);
+  if (!queue) throw Napi::TypeError::New(info.Env(), "[native] [binding] beginDispatch needs a NativeQueue.");
+  driverCall(info.Env(), [&] {
+    session_->beginDispatch(queue, static_cast<std::uint32_t>(toUint64(info[1])), static_cast<std::uint32_t>(toUint64(info[2])));
+  });
+  return info.Env().Undefined();
+}
+
+// endDispatch(queue: NativeQueue, pass, index)
+Napi::Value ProfilerWrap::endDispatch(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  auto queue = QueueWrap::queueOf(info.Env(), info[0]);
+  if (!queue) throw Napi::TypeError::New(info.Env(), "[native] [binding] endDispatch needs a NativeQueue.");
+  driverCall(info.Env(), [&] {
+    session_->endDispatch(queue, static_cast<std::uint32_t>(toUint64(info[1])), static_cast<std::uint32_t>(toUint64(info[2])));
+  });
   return info.Env().Undefined();
 }
 
@@ -74,7 +101,7 @@ Napi::Value ProfilerWrap::endPass(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// result() -> { dispatch, values: number[], error: null | { operation, code, message } }
+// result() -> { dispatch, values: number[], dispatchValues: number[][], error: null | { operation, code, message } }
 Napi::Value ProfilerWrap::result(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   const ProfilerResult result = session_->result();
@@ -84,6 +111,14 @@ Napi::Value ProfilerWrap::result(const Napi::CallbackInfo& info) {
   for (std::size_t index = 0; index < result.values.size(); ++index)
     values.Set(static_cast<std::uint32_t>(index), result.values[index]);
   object.Set("values", values);
+  Napi::Array dispatchValues = Napi::Array::New(env, result.dispatchValues.size());
+  for (std::size_t dispatch = 0; dispatch < result.dispatchValues.size(); ++dispatch) {
+    const auto& row = result.dispatchValues[dispatch];
+    Napi::Array rowValues = Napi::Array::New(env, row.size());
+    for (std::size_t index = 0; index < row.size(); ++index) rowValues.Set(static_cast<std::uint32_t>(index), row[index]);
+    dispatchValues.Set(static_cast<std::uint32_t>(dispatch), rowValues);
+  }
+  object.Set("dispatchValues", dispatchValues);
   if (result.error) {
     Napi::Object error = Napi::Object::New(env);
     error.Set("operation", result.error->operation);

@@ -20,6 +20,8 @@ class ProfilerWrap : public Napi::ObjectWrap<ProfilerWrap> {
  private:
   Napi::Value plan(const Napi::CallbackInfo& info);
   Napi::Value beginPass(const Napi::CallbackInfo& info);
+  Napi::Value beginDispatch(const Napi::CallbackInfo& info);
+  Napi::Value endDispatch(const Napi::CallbackInfo& info);
   Napi::Value endPass(const Napi::CallbackInfo& info);
   Napi::Value result(const Napi::CallbackInfo& info);
   Napi::Value release(const Napi::CallbackInfo& info);

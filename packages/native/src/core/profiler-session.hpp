@@ -2,6 +2,9 @@
 // replay: the caller runs the dispatch once per pass, restoring memory between passes, and brackets
 // each pass with beginPass and endPass on the dispatch's queue. After the last pass the values of the
 // dispatch are decoded on the queue thread; result() reads them once the queue has run that far.
+// A window may run a sequence of dispatches in each pass (range replay): beginPass(1) names how many,
+// each dispatch of a pass is bracketed by beginDispatch and endDispatch, and the result holds one set
+// of values per dispatch.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +32,17 @@ struct ProfilerResult {
   std::uint64_t dispatch = 0;
   /** One value per metric, in the session's order; empty when the dispatch failed. */
   std::vector<double> values;
+  /** One set of values per dispatch of the window (a sequence replayed as a range); `values` is the first. */
+  std::vector<std::vector<double>> dispatchValues;
   std::optional<OperationError> error;
+};
+
+/** What one window runs in each pass. */
+struct PassScope {
+  /** Dispatches run one after another in each pass (1: a single dispatch). */
+  std::uint32_t dispatches = 1;
+  /** Flush the L2 before every dispatch of a pass (true) or only before the first (false, as the program's own sequence runs). */
+  bool flushBetweenDispatches = true;
 };
 
 /** What the metrics need, decided when the session is created. */
@@ -45,8 +58,15 @@ class ProfilerSession {
  public:
   virtual ~ProfilerSession() = default;
   virtual const ProfilerPlan& plan() const = 0;
-  /** Enqueues the start of pass `pass` (1-based) on `queue`: right before the dispatch's kernel. */
-  virtual void beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) = 0;
+  /**
+   * Enqueues the start of pass `pass` (1-based) on `queue`: right before the dispatch's kernel (the
+   * first dispatch's, in a range). `scope` is read on pass 1 and holds for the window's later passes.
+   */
+  virtual void beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass, PassScope scope) = 0;
+  /** In a range (scope.dispatches > 1): enqueues what goes right before dispatch `index` (0-based) of pass `pass`. */
+  virtual void beginDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) = 0;
+  /** In a range: enqueues what goes right after dispatch `index` of pass `pass`. */
+  virtual void endDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) = 0;
   /** Enqueues the end of pass `pass` right after the kernel; after the last pass, the decode. */
   virtual void endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) = 0;
   /** The last finished dispatch (read it after synchronizing the queue). */

@@ -77,4 +77,39 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
       buffer.free();
     });
   }
+
+  for (const [range, cacheControl] of [['kernel', 'all'], ['kernel', 'none'], ['dispatch', 'all']] as const) {
+    it.skipIf(profilerReason !== null || cuda.fake)(`counts each dispatch of a range on its own (${range} range, cache control ${cacheControl})`, async () => {
+      await using runtime = await openRuntime({ driver: 'cuda' });
+      const agent = runtime.agents[0]!;
+      const sizes = [64 << 20, 256 << 20, 128 << 20, 32 << 20];
+      const buffers = sizes.map((bytes) => agent.allocate(bytes));
+      const queue = agent.createQueue();
+      const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'];
+      const session = await runtime.profiler!.createSession({ metrics, range, cacheControl });
+      expect(session.cacheControl).toBe(cacheControl);
+      for (let pass = 1; pass <= session.passCount; pass += 1) {
+        session.beginPass(queue, pass, { dispatches: sizes.length });
+        sizes.forEach((bytes, index) => {
+          session.beginDispatch(queue, pass, index);
+          queue.enqueueKernel(runtime.kernels.fill, { destination: buffers[index]!.address, bytes, value: index + 1 });
+          session.endDispatch(queue, pass, index);
+        });
+        session.endPass(queue, pass);
+      }
+      const result = await session.decode(queue);
+      expect(result.dispatches).toHaveLength(sizes.length);
+      sizes.forEach((bytes, index) => {
+        const written = result.dispatches[index]!['dram__bytes_write.sum']!;
+        expect(written).toBeGreaterThan(0.7 * bytes);
+        expect(written).toBeLessThan(1.3 * bytes);
+        expect(result.dispatches[index]!['gpu__time_duration.sum']).toBeGreaterThan(0);
+      });
+      expect(result.values).toEqual(result.dispatches[0]);
+      expect(() => session.beginDispatch(queue, 1, sizes.length)).toThrow(ArgumentError);
+      await session.dispose();
+      await queue.dispose();
+      for (const buffer of buffers) buffer.free();
+    });
+  }
 });

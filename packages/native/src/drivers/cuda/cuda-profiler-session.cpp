@@ -88,10 +88,32 @@ std::shared_ptr<CudaQueue> CudaProfilerSession::cudaQueue(const std::shared_ptr<
   return cuda;
 }
 
-void CudaProfilerSession::beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) {
+void CudaProfilerSession::beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass, PassScope scope) {
   auto cuda = cudaQueue(queue);
   auto self = shared_from_this();
-  cuda->enqueueControl([self, cuda, pass] { self->begin(*cuda, pass); });
+  cuda->enqueueControl([self, cuda, pass, scope] { self->begin(*cuda, pass, scope); });
+}
+
+void CudaProfilerSession::beginDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t, std::uint32_t index) {
+  auto cuda = cudaQueue(queue);
+  auto self = shared_from_this();
+  cuda->enqueueControl([self, cuda, index] { self->beginInRange(*cuda, index); });
+}
+
+void CudaProfilerSession::endDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t, std::uint32_t) {
+  auto cuda = cudaQueue(queue);
+  auto self = shared_from_this();
+  cuda->enqueueControl([self] { self->endInRange(); });
+}
+
+std::uint32_t CudaProfilerSession::rangesPerPass() const {
+  const std::uint32_t dispatches = std::max<std::uint32_t>(1, scope_.dispatches);
+  if (kernelRange_ && scope_.flushBetweenDispatches) return 2 * dispatches - 1;
+  return dispatches;
+}
+
+std::uint32_t CudaProfilerSession::rangeOf(std::uint32_t index) const {
+  return kernelRange_ && scope_.flushBetweenDispatches ? 2 * index : index;
 }
 
 void CudaProfilerSession::endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) {
@@ -115,7 +137,7 @@ void CudaProfilerSession::setConfig(std::size_t passIndex) {
   set.pCounterDataImage = counterData_.data();
   set.range = kernelRange_ ? CUPTI_AutoRange : CUPTI_UserRange;
   set.replayMode = CUPTI_UserReplay;
-  set.maxRangesPerPass = 1;
+  set.maxRangesPerPass = rangesPerPass();
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;
   set.passIndex = passIndex;
@@ -130,20 +152,25 @@ void CudaProfilerSession::enable() {
   enable.ctx = device_->context()->handle();
   api.check(api.cuptiRangeProfilerEnable(&enable), "cuptiRangeProfilerEnable");
   profiler_ = enable.pRangeProfilerObject;
-  auto size = cuptiParams<CuptiRangeGetCounterDataSizeParams>(
-      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeGetCounterDataSizeParams, counterDataSize));
-  size.pRangeProfilerObject = profiler_;
-  size.pMetricNames = config_->names();
-  size.numMetrics = config_->count();
-  size.maxNumOfRanges = 1;
-  size.maxNumRangeTreeNodes = 1;
-  api.check(api.cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
-  counterData_.assign(size.counterDataSize, 0);
+  counterDataRanges_ = 0;
 }
 
 void CudaProfilerSession::startDispatch() {
   if (!profiler_) enable();
   const CuptiProfilerApi& api = library_->api;
+  const std::uint32_t ranges = rangesPerPass();
+  if (counterDataRanges_ != ranges) {
+    auto size = cuptiParams<CuptiRangeGetCounterDataSizeParams>(
+        KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeGetCounterDataSizeParams, counterDataSize));
+    size.pRangeProfilerObject = profiler_;
+    size.pMetricNames = config_->names();
+    size.numMetrics = config_->count();
+    size.maxNumOfRanges = ranges;
+    size.maxNumRangeTreeNodes = ranges;
+    api.check(api.cuptiRangeProfilerGetCounterDataSize(&size), "cuptiRangeProfilerGetCounterDataSize");
+    counterData_.assign(size.counterDataSize, 0);
+    counterDataRanges_ = ranges;
+  }
   auto initialize = cuptiParams<CuptiRangeCounterDataImageInitializeParams>(
       KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeCounterDataImageInitializeParams, pCounterData));
   initialize.pRangeProfilerObject = profiler_;
@@ -161,7 +188,7 @@ void CudaProfilerSession::flushL2(CudaQueue& queue) {
                flushBytes_, static_cast<std::uint64_t>(flushState_));
 }
 
-void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass) {
+void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope scope) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (released_) return;
   const CuptiProfilerApi& api = library_->api;
@@ -169,6 +196,8 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass) {
     if (pass == 1) {
       if (dispatchOpen_) disable();  // a dispatch that did not finish: start from a fresh profiler
       dispatchOpen_ = true;
+      scope_ = scope;
+      scope_.dispatches = std::max<std::uint32_t>(1, scope_.dispatches);
       dispatch_ += 1;
       passesStopped_ = 0;
       allSubmitted_ = false;
@@ -193,23 +222,64 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass) {
     start.pRangeProfilerObject = profiler_;
     api.check(api.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
     started_ = true;
-    if (kernelRange_) return;
-    // The range is pushed in stream order: the flush, then a short wait, keep the device busy while
-    // the range is pushed and the dispatch's kernel launched, so that the range begins with the
-    // kernel instead of waiting for its launch (which measured 30-60 us on an H200). It still holds
-    // a few microseconds around the kernel: a 200 us kernel read 8-10% lower percentages than ncu.
-    flushL2(queue);
-    launchKernel(*device_, device_->functions().delay, 1, 32, queue.stream(), kRunwayNanoseconds);
-    auto push = cuptiParams<CuptiRangePushRangeParams>(
-        KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangePushRangeParams, pRangeName));
-    push.pRangeProfilerObject = profiler_;
-    push.pRangeName = kRangeName;
-    api.check(api.cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
-    pushed_ = true;
+    if (kernelRange_ || scope_.dispatches > 1) return;  // a range pushes at each beginDispatch
+    pushRange(queue);
   } catch (const OperationFailure& failure) {
     fail("profiler-begin-pass", failure);
   } catch (const std::exception& exception) {
     fail("profiler-begin-pass", OperationFailure("internal", exception.what()));
+  }
+}
+
+void CudaProfilerSession::pushRange(CudaQueue& queue) {
+  // The range is pushed in stream order: the flush, then a short wait, keep the device busy while
+  // the range is pushed and the dispatch's kernel launched, so that the range begins with the
+  // kernel instead of waiting for its launch (which measured 30-60 us on an H200). It still holds
+  // a few microseconds around the kernel: a 200 us kernel read 8-10% lower percentages than ncu.
+  const CuptiProfilerApi& api = library_->api;
+  flushL2(queue);
+  launchKernel(*device_, device_->functions().delay, 1, 32, queue.stream(), kRunwayNanoseconds);
+  auto push = cuptiParams<CuptiRangePushRangeParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangePushRangeParams, pRangeName));
+  push.pRangeProfilerObject = profiler_;
+  push.pRangeName = kRangeName;
+  api.check(api.cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
+  pushed_ = true;
+}
+
+void CudaProfilerSession::popRange() {
+  if (!pushed_) return;
+  pushed_ = false;
+  const CuptiProfilerApi& api = library_->api;
+  auto pop = cuptiParams<CuptiRangeObjectParams>(
+      KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));
+  pop.pRangeProfilerObject = profiler_;
+  api.check(api.cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
+}
+
+void CudaProfilerSession::beginInRange(CudaQueue& queue, std::uint32_t index) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (released_ || error_ || !started_ || scope_.dispatches <= 1) return;
+  try {
+    if (!kernelRange_) {
+      pushRange(queue);
+    } else if (index > 0 && scope_.flushBetweenDispatches) {
+      flushL2(queue);  // a range of its own, dropped when the values are read
+    }
+  } catch (const OperationFailure& failure) {
+    fail("profiler-begin-dispatch", failure);
+  } catch (const std::exception& exception) {
+    fail("profiler-begin-dispatch", OperationFailure("internal", exception.what()));
+  }
+}
+
+void CudaProfilerSession::endInRange() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (released_ || error_ || scope_.dispatches <= 1) return;
+  try {
+    popRange();
+  } catch (const OperationFailure& failure) {
+    fail("profiler-end-dispatch", failure);
   }
 }
 
@@ -218,13 +288,7 @@ void CudaProfilerSession::end(std::uint32_t pass) {
   if (released_) return;
   const CuptiProfilerApi& api = library_->api;
   try {
-    if (pushed_) {
-      pushed_ = false;
-      auto pop = cuptiParams<CuptiRangeObjectParams>(
-          KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));
-      pop.pRangeProfilerObject = profiler_;
-      api.check(api.cuptiRangeProfilerPopRange(&pop), "cuptiRangeProfilerPopRange");
-    }
+    popRange();
     if (started_) {
       started_ = false;
       auto stop = cuptiParams<CuptiRangeStopParams>(
@@ -239,7 +303,7 @@ void CudaProfilerSession::end(std::uint32_t pass) {
   }
   if (pass < plan().passCount) return;
   // The last pass: decode and evaluate (or report why not), then stop profiling the context.
-  std::vector<double> values;
+  std::vector<std::vector<double>> values;
   if (!error_) {
     try {
       if (!allSubmitted_) {
@@ -262,7 +326,16 @@ void CudaProfilerSession::end(std::uint32_t pass) {
                                                      std::to_string(decode.numOfRangeDropped) +
                                                      " dropped): did the dispatch launch a kernel?");
       }
-      values = config_->evaluate(counterData_, 0);
+      if (info.numTotalRanges != rangesPerPass()) {
+        throw OperationFailure(
+            "cupti-range-count",
+            "CUPTI recorded " + std::to_string(info.numTotalRanges) + " ranges (" +
+                std::to_string(decode.numOfRangeDropped) + " dropped) where the window's " +
+                std::to_string(scope_.dispatches) + " dispatches make " + std::to_string(rangesPerPass()) +
+                ": does each dispatch launch exactly one kernel?");
+      }
+      for (std::uint32_t index = 0; index < scope_.dispatches; ++index)
+        values.push_back(config_->evaluate(counterData_, rangeOf(index)));
     } catch (const OperationFailure& failure) {
       fail("profiler-decode", failure);
     }
@@ -272,10 +345,11 @@ void CudaProfilerSession::end(std::uint32_t pass) {
   finish(error_, std::move(values));
 }
 
-void CudaProfilerSession::finish(std::optional<OperationError> error, std::vector<double> values) {
+void CudaProfilerSession::finish(std::optional<OperationError> error, std::vector<std::vector<double>> values) {
   result_.dispatch = dispatch_;
   result_.error = std::move(error);
-  result_.values = result_.error ? std::vector<double>{} : std::move(values);
+  result_.dispatchValues = result_.error ? std::vector<std::vector<double>>{} : std::move(values);
+  result_.values = result_.dispatchValues.empty() ? std::vector<double>{} : result_.dispatchValues.front();
 }
 
 void CudaProfilerSession::disable() noexcept {

@@ -9,6 +9,10 @@
 //   beginPass(i)   wait for an idle context, start, flush and wait, push (a pass run again: set the
 //                  config at that pass index first)
 //   endPass(last)  pop, stop, wait for the context, decode, evaluate the metrics
+// A range (scope.dispatches = K > 1) runs K dispatches in each pass under one start and stop. With the
+// kernel's automatic range each kernel is a range of its own; a flush between dispatches is a kernel
+// too, so it is a range whose values are dropped (ranges 0, 2, 4, ... are the dispatches'). With a user
+// range, beginDispatch flushes, waits and pushes, and endDispatch pops, so each dispatch is one range.
 // The range profiler stays enabled from one dispatch to the next (enabling it costs far more than a
 // pass) and is disabled when the session is released or a dispatch fails.
 // The L2 flush reads a scratch buffer twice the L2's size (CUPTI 13.0 controls no cache across
@@ -35,20 +39,30 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   ~CudaProfilerSession() override;
 
   const ProfilerPlan& plan() const override { return config_->plan(); }
-  void beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) override;
+  void beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass, PassScope scope) override;
+  void beginDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) override;
+  void endDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) override;
   void endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) override;
   ProfilerResult result() override;
   void release() override;
 
  private:
   static std::shared_ptr<CudaQueue> cudaQueue(const std::shared_ptr<Queue>& queue);
-  void begin(CudaQueue& queue, std::uint32_t pass);
+  void begin(CudaQueue& queue, std::uint32_t pass, PassScope scope);
+  void beginInRange(CudaQueue& queue, std::uint32_t index);
+  void endInRange();
   void end(std::uint32_t pass);
   void startDispatch();
+  /** The ranges CUPTI records per pass for the window's scope. */
+  std::uint32_t rangesPerPass() const;
+  /** The range holding dispatch `index` of the window. */
+  std::uint32_t rangeOf(std::uint32_t index) const;
+  void pushRange(CudaQueue& queue);
+  void popRange();
   void enable();
   void setConfig(std::size_t passIndex);
   void flushL2(CudaQueue& queue);
-  void finish(std::optional<OperationError> error, std::vector<double> values);
+  void finish(std::optional<OperationError> error, std::vector<std::vector<double>> values);
   /** Disables the range profiler if enabled; errors are ignored (cleanup). */
   void disable() noexcept;
   void fail(const char* step, const OperationFailure& failure);
@@ -64,6 +78,10 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   bool released_ = false;
   CuptiRangeProfilerObject* profiler_ = nullptr;
   std::vector<std::uint8_t> counterData_;
+  /** The ranges counterData_ was sized for. */
+  std::uint32_t counterDataRanges_ = 0;
+  /** The window's scope, set on pass 1. */
+  PassScope scope_;
   std::uint64_t dispatch_ = 0;
   std::uint32_t passesStopped_ = 0;
   bool dispatchOpen_ = false;  // between beginPass(1) and the last endPass
