@@ -5,10 +5,11 @@ import { KreplayError } from './errors/kreplay-error.js';
 import { nativeMessage } from './errors/native-message.js';
 import { loadBinding } from './load-binding.js';
 import type { NativeRuntime, NativeUnavailable } from './native-binding.js';
+import { checkHostArenas, hostArenaRefusal, physicalMemoryBytes } from './host-memory-limit.js';
 import { Runtime } from './runtime.js';
 import { RuntimeCore } from './runtime-core.js';
 import type { DriverChoice, OpenRuntimeOptions } from './runtime-types.js';
-import { argumentError, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
+import { argumentError, requireByteCount, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
 
 const component = 'runtime';
 const driverChoices: readonly DriverChoice[] = ['auto', 'cuda', 'hsa', 'host'];
@@ -22,6 +23,7 @@ interface ResolvedOptions {
   readonly driver: DriverChoice;
   readonly agents: number;
   readonly deviceMemoryBytes: number;
+  readonly hostBytesLimit: number | undefined;
   readonly threads: number;
 }
 
@@ -34,7 +36,7 @@ function resolveOptions(options: unknown): ResolvedOptions {
   const waitSpinMicroseconds = spinSetting === undefined ? undefined : requireInteger(component, spinName, spinSetting, 0, 1_000_000);
   const driver = requireChoice(component, 'options.driver', given['driver'] ?? 'auto', driverChoices);
   const host = requireObject(component, 'options.host', given['host'] ?? {});
-  requireKnownKeys(component, 'options.host', host, ['agents', 'deviceMemoryBytes', 'threads']);
+  requireKnownKeys(component, 'options.host', host, ['agents', 'deviceMemoryBytes', 'hostBytesLimit', 'threads']);
   const agents = requireInteger(component, 'options.host.agents', host['agents'] ?? 1, 1, 64);
   const deviceMemoryBytes = requireInteger(component, 'options.host.deviceMemoryBytes', host['deviceMemoryBytes'] ?? 2 ** 30, 4096, Number.MAX_SAFE_INTEGER);
   if (agents * deviceMemoryBytes > MAXIMUM_HOST_RESERVATION) {
@@ -45,8 +47,9 @@ function resolveOptions(options: unknown): ResolvedOptions {
       'Emulate fewer or smaller agents',
     );
   }
+  const hostBytesLimit = host['hostBytesLimit'] === undefined ? undefined : requireByteCount(component, 'options.host.hostBytesLimit', host['hostBytesLimit'], false);
   const threads = requireInteger(component, 'options.host.threads', host['threads'] ?? availableParallelism(), 1, 1024);
-  return { driver, agents, deviceMemoryBytes, threads, waitSpinMicroseconds };
+  return { driver, agents, deviceMemoryBytes, hostBytesLimit, threads, waitSpinMicroseconds };
 }
 
 /** KREPLAY_WAIT_SPIN_US as a number, when set (checked like the option). */
@@ -62,13 +65,17 @@ function isUnavailable(result: NativeRuntime | NativeUnavailable): result is Nat
 /**
  * Opens a driver: `auto` (default) = cuda if a CUDA device is found, else hsa if an HSA GPU agent
  * is, else host. The `host` options apply to the host driver only.
- * @throws {ArgumentError} (as a rejection) for an unknown driver name or invalid options.
+ * @throws {ArgumentError} (as a rejection) for an unknown driver name or invalid options, and on the
+ * host driver for arenas this machine cannot hold: agents x deviceMemoryBytes must fit physical memory
+ * minus a reserve of max(1 GiB, 10%), and `host.hostBytesLimit` when given.
  * @throws {DriverUnavailableError} (as a rejection) when the chosen driver cannot run here; its reason names the cause.
  * @throws {KreplayError} (as a rejection) when the native addon cannot be loaded (the message lists every cause and fix).
  * @throws {DriverError} (as a rejection) when an available driver fails to open.
  */
 export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime> {
   const resolved = resolveOptions(options);
+  const arenas = { agents: resolved.agents, deviceMemoryBytes: resolved.deviceMemoryBytes, physicalBytes: physicalMemoryBytes(), hostBytesLimit: resolved.hostBytesLimit };
+  if (resolved.driver === 'host') checkHostArenas(arenas);
   const binding = loadBinding();
   let opened: NativeRuntime | NativeUnavailable;
   try {
@@ -97,6 +104,13 @@ export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime
     });
   }
   const description = opened.describe();
+  // `auto` learns that it fell back to the host driver only now; its arenas are reserved, not yet
+  // backed by memory, so closing it again before anything is allocated costs nothing.
+  const refusal = description.driver === 'host' && resolved.driver === 'auto' ? hostArenaRefusal(arenas) : null;
+  if (refusal) {
+    await opened.dispose();
+    throw refusal;
+  }
   const core = new RuntimeCore(opened, description.driver, description.agents.length, description.userKernels, description.checkpoints, description.profiler);
   core.waitSpinMicroseconds = resolved.waitSpinMicroseconds ?? (description.driver === 'host' ? 0 : 2000);
   return new Runtime(core, binding.version, description.version, description.agents);

@@ -31,8 +31,14 @@ export interface OpenRuntimeOptions {
 export interface HostDriverOptions {
   /** How many agents to emulate. Default 1, at most 64. */
   readonly agents?: number;
-  /** Size of each agent's device-memory arena in bytes. Default 1 GiB. Reserved lazily (virtual memory). */
+  /**
+   * Size of each agent's device-memory arena in bytes. Default 1 GiB. Reserved lazily (virtual
+   * memory), but backed by this machine's memory as it fills, so all agents' arenas together must fit
+   * physical memory minus a reserve of max(1 GiB, 10%): larger sizes are refused with an ArgumentError.
+   */
   readonly deviceMemoryBytes?: number;
+  /** The most host bytes all agents' arenas may take together (agents x deviceMemoryBytes). Default: no limit beyond physical memory. */
+  readonly hostBytesLimit?: number;
   /** Worker threads of the kernel/hash/copy pool. Default: the number of cores. */
   readonly threads?: number;
 }
