@@ -8,7 +8,7 @@ import type { RunOnceOutcome } from './run-once.js';
 import type { WindowOutcome } from './replay-window.js';
 import { compareHashes } from './verification.js';
 import { pointKey, type HashPoint, type VerificationPlan } from './verification-plan.js';
-import { unverifiedReport, type VerifyMode, type VerificationReport } from './verification-report.js';
+import { unverifiedReport, verifiedOfStatus, type VerifyMode, type VerificationReport } from './verification-report.js';
 import { phaseCompleted, type WindowPhase } from './window-phase.js';
 import { phaseTimings } from './window-timings.js';
 
@@ -39,7 +39,7 @@ export function assembleResult(record: DispatchRecord): DispatchResult {
   const phases: readonly WindowPhase[] = [...(window?.phases ?? []), ...(once?.phases ?? [])];
   const failure: DispatchFailure | undefined = once?.failure ?? (window?.kind === 'failed' ? window.failure : undefined);
   const compareStarted = performance.now();
-  const verification = verify(record, replayed, notes);
+  const verification = verify(record, replayed, failure, notes);
   const compareMs = performance.now() - compareStarted;
   const timings = phaseTimings(phases);
   const endedMs = performance.now();
@@ -67,24 +67,23 @@ export function assembleResult(record: DispatchRecord): DispatchResult {
       hostAfterWaitMs: record.clock.afterWaitMs(endedMs),
     },
     verification,
-    verified: verifiedOf(verification, replayed && record.plan !== undefined, failure),
+    verified: verifiedOfStatus(verification.status),
     ...(record.collected ? { collected: record.collected.value } : {}),
     notes,
   };
 }
 
-function verify(record: DispatchRecord, replayed: boolean, notes: string[]): VerificationReport {
+/**
+ * The verification report of the window. A window that failed proves nothing: its report is
+ * `incomplete` unless a check it made found a mismatch.
+ */
+function verify(record: DispatchRecord, replayed: boolean, failure: DispatchFailure | undefined, notes: string[]): VerificationReport {
   const { plan, mode, window } = record;
   if (mode === 'off' || plan === undefined || !replayed || window === undefined) return unverifiedReport(mode);
   const taken = new Set(
     window.phases.filter((step) => step.point !== undefined && phaseCompleted(step)).map((step) => pointKey(step.point!)),
   );
   const hashes = { mode, plan, passCount: record.passesRequested, taken: (point: HashPoint) => taken.has(pointKey(point)), hashedPoints: taken.size };
-  return compareHashes(hashes, record.kernel, notes);
-}
-
-function verifiedOf(report: VerificationReport, checked: boolean, failure: DispatchFailure | undefined): boolean | null {
-  if (report.mode === 'off' || !checked) return null;
-  if (failure || !report.complete) return false;
-  return report.restoresExact === true && (report.mode === 'restore' || report.passOutputsEqual === true);
+  const report = compareHashes(hashes, record.kernel, notes);
+  return failure !== undefined && report.status === 'verified' ? { ...report, status: 'incomplete' } : report;
 }

@@ -55,7 +55,12 @@ export interface DispatchResult {
   readonly bytesCopied: number;
   readonly timings: DispatchTimings;
   readonly verification: VerificationReport;
-  /** Whether verification proved the replay exact; `null` when verification is off or had nothing to check. */
+  /**
+   * `verification.status` as a boolean: true when verification proved the replay exact
+   * (`verified`), false when it found a mismatch (`mismatch`), and `null` when nothing was proven
+   * either way: verification off, the dispatch not replayed (declined, or one pass), or a
+   * verification that could not be completed (`incomplete`, e.g. a hash that failed twice).
+   */
   readonly verified: boolean | null;
   /** What the pass provider's `collect` returned, when it has one. */
   readonly collected?: unknown;

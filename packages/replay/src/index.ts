@@ -9,7 +9,7 @@ export type { DispatchRequest } from './dispatch-request.js';
 export type { DispatchResult, DispatchTimings } from './dispatch-result.js';
 export type { DispatchFailure, ErrorSummary, FailurePhase, MemoryState } from './dispatch-failure.js';
 export type { DeclineCode } from './decline.js';
-export type { RangeMismatch, VerifyMode, VerificationReport } from './verification-report.js';
+export type { RangeMismatch, VerifyMode, VerificationReport, VerificationStatus } from './verification-report.js';
 export { verificationPageBytes } from './verification-plan.js';
 export { passProviderSpecificationVersion } from './pass-provider.js';
 export type { PassProvider } from './pass-provider.js';

@@ -69,6 +69,7 @@ describe('replay engine (fake runtime)', () => {
     expect(strategy.calls.prepare).toBe(0);
     expect(buffer.data[0]).toBe(2);
     expect(result).toMatchObject({ replayed: false, passes: 1, tier: null, bytesCopied: 0, verified: null });
+    expect(result.verification.status).toBe('not-run');
     expect(result.declineReason).toBeUndefined();
   });
 
@@ -89,7 +90,7 @@ describe('replay engine (fake runtime)', () => {
     const buffer = setup.buffer(3 * 65536, 0);
     const result = await engine.dispatch(fakeRequest(setup.queue(), 'sneaky', { buffer: buffer.address }));
     expect(result.verified).toBe(false);
-    expect(result.verification.restoresExact).toBe(false);
+    expect(result.verification).toMatchObject({ status: 'mismatch', restoresExact: false });
     const allocationId = setup.tracker.find(buffer.address)!.id;
     expect(result.verification.mismatchedRanges).toEqual([
       { check: 'restore', pass: 2, allocationId, address: buffer.address, bytes: 65536 },
@@ -109,6 +110,7 @@ describe('replay engine (fake runtime)', () => {
       if (seen) {
         expect(result.verification.passOutputsEqual).toBe(false);
         expect(result.verified).toBe(false);
+        expect(result.verification.status).toBe('mismatch');
         expect(result.notes.join(' ')).toMatch(/not deterministic/);
       }
     }

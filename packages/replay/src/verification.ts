@@ -1,7 +1,7 @@
 import type { KernelDescriptor } from '@kreplay/native';
 import type { HashPoint, HashTarget, VerificationPlan } from './verification-plan.js';
 import { verificationPageBytes } from './verification-plan.js';
-import type { RangeMismatch, VerifyMode, VerificationReport } from './verification-report.js';
+import { verificationStatus, type RangeMismatch, type VerifyMode, type VerificationReport } from './verification-report.js';
 
 /** The hashes a window took: which points were hashed, and the pass count. */
 export interface TakenHashes {
@@ -50,6 +50,7 @@ export function compareHashes(hashes: TakenHashes, kernel: KernelDescriptor, not
   }
   return {
     mode,
+    status: verificationStatus(restoresExact, passOutputsEqual, complete),
     restoresExact,
     passOutputsEqual,
     nondeterministic,
