@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from '@kreplay/bench';
+import { slurmBenchArguments } from './commands/slurm-bench-action.js';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
 
@@ -137,4 +138,20 @@ describe('kreplay bench interrupted by Ctrl-C', () => {
     expect(partial.complete).toBe(false);
     expect(partial.notes.some((note) => note.startsWith('interrupted after'))).toBe(true);
   }, 30_000);
+});
+
+describe('kreplay bench options that need --slurm', () => {
+  it('refuses each Slurm-only option without --slurm with exit 2, before opening the driver', async () => {
+    for (const option of [['--partition', 'gpu'], ['--nodes', '2'], ['--bundle', '/tmp'], ['--node-executable', process.execPath], ['--time-limit', '01:00:00']]) {
+      const io = recordingIo();
+      expect(await runCli(['bench', '--driver', 'cuda', '--out', join(tmpdir(), 'never.json'), ...option], io), option.join(' ')).toBe(2);
+      expect(io.err()).toBe(`kreplay: [cli] [bench] ${option[0]} only applies with --slurm. Add --slurm, or leave out ${option[0]}.\n`);
+      expect(io.out()).toBe('');
+    }
+  });
+
+  it('passes the host driver options on to the benches on the nodes', () => {
+    expect(slurmBenchArguments({ preset: 'quick', driver: 'host', agents: 2, deviceMemory: 2 ** 30 })).toEqual(['--preset', 'quick', '--driver', 'host', '--agents', '2', '--device-memory', String(2 ** 30)]);
+    expect(slurmBenchArguments({ preset: 'standard', driver: 'cuda' })).toEqual(['--preset', 'standard', '--driver', 'cuda']);
+  });
 });

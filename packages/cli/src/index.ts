@@ -7,3 +7,4 @@ export type { CliIo } from './cli-io.js';
 export { processIo } from './cli-io.js';
 export { parseByteSize, parsePositiveInteger } from './byte-size.js';
 export { cliVersion } from './version.js';
+export { UsageError } from './usage-error.js';

@@ -32,4 +32,28 @@ describe('kreplay overhead', () => {
       expect(io.err().trim().split('\n')).toHaveLength(1);
     }
   });
+
+  it('refuses a shape or a variant outside its choices with exit 2, as commander words it, before opening the driver', async () => {
+    for (const [args, pattern] of [
+      [['--shape', 'C'], /^error: option '--shape <shape>' argument 'C' is invalid\. Allowed choices are A, B\.\n$/],
+      [['--shape', 'A', '--shape', 'b'], /^error: option '--shape <shape>' argument 'b' is invalid\. Allowed choices are A, B\.\n$/],
+      [['--variant', 'bogus'], /^error: option '--variant <name>' argument 'bogus' is invalid\. Allowed choices are [a-z-/]+(, [a-z-/]+)+\.\n$/],
+    ] as const) {
+      const io = recordingIo();
+      expect(await runCli([...tiny, '--driver', 'cuda', ...args], io), args.join(' ')).toBe(2);
+      expect(io.err()).toMatch(pattern);
+      expect(io.out()).toBe('');
+    }
+  });
+
+  it('still takes several shapes and variants, each measured once', async () => {
+    const io = recordingIo();
+    expect(await runCli([...tiny, '--warmup', '0', '--shape', 'B', '--variant', 'full/pinned', '--json'], io)).toBe(0);
+    const results = JSON.parse(io.out()) as { shape: string; rows: { variant: string }[] }[];
+    expect(results.map((result) => result.shape)).toEqual(['A', 'B']);
+    expect(results.map((result) => result.rows.map((row) => row.variant).sort())).toEqual([
+      ['dirty-pages', 'full/pinned'],
+      ['dirty-pages', 'full/pinned'],
+    ]);
+  });
 });

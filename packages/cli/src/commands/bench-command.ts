@@ -6,6 +6,8 @@ import { listenForInterrupt } from '../interrupt-signal.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
 import { parsePositiveInteger } from '../byte-size.js';
+import { refuseWithout } from '../option-dependencies.js';
+import { checkOutputPaths } from '../output-path.js';
 import { collectValues } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import { runSlurmBenchAction } from './slurm-bench-action.js';
@@ -23,6 +25,8 @@ interface BenchOptions extends RuntimeCommandOptions {
   readonly timeLimit?: string;
 }
 
+/** The options that mean something only with --slurm. */
+const slurmOnlyFlags = ['--partition', '--nodes', '--bundle', '--node-executable', '--time-limit'];
 
 /** `kreplay bench`: a preset's sweep with its baselines, written as JSON (and HTML), summarised as a table. */
 export function benchCommand(io: CliIo): Command {
@@ -36,8 +40,10 @@ export function benchCommand(io: CliIo): Command {
     .option('--bundle <dir>', 'with --slurm: folder with kreplay.mjs and kreplay.node, visible to every node')
     .option('--node-executable <path>', 'with --slurm: Node.js on the nodes', process.execPath)
     .option('--time-limit <time>', 'with --slurm: Slurm time limit per task, e.g. 01:00:00')
-    .action(async (options: BenchOptions) => {
+    .action(async (options: BenchOptions, command: Command) => {
+      refuseWithout(command, { flag: '--slurm', present: options.slurm === true }, slurmOnlyFlags);
       if (options.slurm) return runSlurmBenchAction(io, options);
+      await checkOutputPaths('bench', { '--out': options.out, '--html': options.html });
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       using interruption = listenForInterrupt(io, 'writing what was measured so far');
       let progress: Progress | undefined;
@@ -46,9 +52,10 @@ export function benchCommand(io: CliIo): Command {
         signal: interruption.signal,
         onProgress: ({ done, total }) => (progress ??= createProgress(io, `bench ${options.preset}`, total)).update(done),
       }).finally(() => progress?.done());
+      // The table first: if writing fails after all, what was measured is still on stdout.
+      io.stdout(formatReportTable(report));
       await writeBenchReport(options.out, report);
       if (options.html !== undefined) await writeHtmlReport(options.html, report);
-      io.stdout(formatReportTable(report));
       if (!report.complete) {
         const message = `[cli] [bench] interrupted: wrote the ${report.rows.length} runs measured so far to ${options.out} (complete: false). Run kreplay bench again to measure everything.`;
         throw new KreplayError({ packageName: 'cli', component: 'bench', message });

@@ -1,8 +1,8 @@
-import { writeFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { KreplayError } from '@kreplay/native';
-import { compareByDevice, compareReports, formatComparison, formatDeviceComparison, readBenchReport, renderDeviceComparisonHtml } from '@kreplay/bench';
+import { compareByDevice, compareReports, formatComparison, formatDeviceComparison, readBenchReport, renderDeviceComparisonHtml, writeReportFile } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
+import { checkOutputPaths } from '../output-path.js';
 
 interface CompareOptions {
   readonly threshold: number;
@@ -53,9 +53,10 @@ export function compareCommand(io: CliIo): Command {
 
 /** `kreplay compare --by-device`: reports of several machines in one table (and page) grouped by device. */
 async function compareByDeviceAction(io: CliIo, paths: readonly string[], options: CompareOptions): Promise<void> {
+  await checkOutputPaths('compare', { '--out': options.out, '--html': options.html });
   const reports = await Promise.all(paths.map(async (source) => ({ source, report: await readBenchReport(source) })));
   const comparison = compareByDevice(reports);
-  if (options.out !== undefined) await writeFile(options.out, `${JSON.stringify(comparison, null, 2)}\n`);
-  if (options.html !== undefined) await writeFile(options.html, renderDeviceComparisonHtml(comparison));
   io.stdout(formatDeviceComparison(comparison));
+  if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(comparison, null, 2)}\n`);
+  if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
 }

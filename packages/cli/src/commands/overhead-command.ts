@@ -1,11 +1,11 @@
-import { writeFile } from 'node:fs/promises';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariants } from '@kreplay/bench';
+import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariants, writeReportFile } from '@kreplay/bench';
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
-import { collectValues } from '../repeatable-option.js';
+import { checkOutputPaths } from '../output-path.js';
+import { repeatableChoiceOption } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 
@@ -29,7 +29,7 @@ export function overheadCommand(io: CliIo): Command {
   return withRuntimeOptions(
     new Command('overhead').description('per-dispatch replay overhead of each strategy and tier against the run without replay, for workload shapes A and B'),
   )
-    .addOption(new Option('--shape <shape>', 'A (inference-like) or B (scattered writes); repeat for both').choices(['A', 'B']).argParser(collectValues as never))
+    .addOption(repeatableChoiceOption('--shape <shape>', 'A (inference-like) or B (scattered writes); repeat for both', ['A', 'B']))
     .option('--footprint <bytes>', 'device memory the workload holds', parseByteSize, 2 ** 30)
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'timed dispatches per variant', parsePositiveInteger, 1000)
@@ -37,11 +37,12 @@ export function overheadCommand(io: CliIo): Command {
     .option('--max-seconds <s>', 'stop timing a variant after this long', parsePositiveInteger, 30)
     .option('--warmup <n>', 'untimed dispatches before each timing (the JavaScript engine optimizes the per-dispatch code only after some thousand)', parseNonNegativeInteger, 2000)
     .option('--warmup-seconds <s>', 'stop each warm-up after this long', parsePositiveInteger, 2)
-    .addOption(new Option('--variant <name>', 'only this variant (repeatable)').choices(overheadVariants.map((variant) => variant.name)).argParser(collectValues as never))
+    .addOption(repeatableChoiceOption('--variant <name>', 'only this variant (repeatable)', overheadVariants.map((variant) => variant.name)))
     .option('--phase-timings', 'time every phase of each window with device events (slower; off by default)')
     .option('--out <file>', 'write the results as JSON')
     .option('--json', 'print the results as JSON')
     .action(async (options: OverheadCommandOptions) => {
+      await checkOutputPaths('overhead', { '--out': options.out });
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const results: OverheadResult[] = [];
       for (const shape of options.shape ?? ['A', 'B']) {
@@ -61,8 +62,9 @@ export function overheadCommand(io: CliIo): Command {
           }),
         );
       }
-      if (options.out !== undefined) await writeFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
+      // The results first: if writing fails after all, they are still on stdout.
       io.stdout(options.json ? `${JSON.stringify(results)}\n` : results.map(describeOverhead).join('\n'));
+      if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
     });
 }
 

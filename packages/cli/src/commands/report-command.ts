@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { formatReportTable, readBenchReport, writeHtmlReport } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
+import { checkOutputPaths } from '../output-path.js';
 
 /** `kreplay report`: a bench report as a terminal table, and optionally as an HTML page. */
 export function reportCommand(io: CliIo): Command {
@@ -9,8 +10,9 @@ export function reportCommand(io: CliIo): Command {
     .argument('<report>', 'a JSON report written by kreplay bench')
     .option('--html <file>', 'write a self-contained HTML report with charts')
     .action(async (path: string, options: { readonly html?: string }) => {
+      await checkOutputPaths('report', { '--html': options.html });
       const report = await readBenchReport(path);
-      if (options.html !== undefined) await writeHtmlReport(options.html, report);
       io.stdout(formatReportTable(report));
+      if (options.html !== undefined) await writeHtmlReport(options.html, report);
     });
 }

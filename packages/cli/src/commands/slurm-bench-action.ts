@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KreplayError } from '@kreplay/native';
-import { defaultSlurmTools, formatDeviceComparison, renderDeviceComparisonHtml, runSlurmBench } from '@kreplay/bench';
+import { defaultSlurmTools, formatDeviceComparison, renderDeviceComparisonHtml, runSlurmBench, writeReportFile } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { listenForInterrupt } from '../interrupt-signal.js';
+import { checkOutputPath, checkOutputPaths } from '../output-path.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
 
@@ -13,6 +13,9 @@ import type { Progress } from '../progress.js';
 export interface SlurmBenchOptions {
   readonly preset: string;
   readonly driver: string;
+  /** Host driver options, passed on to every node's bench. */
+  readonly agents?: number;
+  readonly deviceMemory?: number;
   readonly out: string;
   readonly html?: string;
   readonly partition: readonly string[];
@@ -33,19 +36,31 @@ function bundleDirectory(given: string | undefined): string {
   return fileURLToPath(new URL('../bundle', import.meta.url));
 }
 
+/** What every node's `kreplay bench` is given: the preset and the runtime options (its --out comes per task). */
+export function slurmBenchArguments(options: Pick<SlurmBenchOptions, 'preset' | 'driver' | 'agents' | 'deviceMemory'>): string[] {
+  return [
+    ...['--preset', options.preset, '--driver', options.driver],
+    ...(options.agents === undefined ? [] : ['--agents', String(options.agents)]),
+    ...(options.deviceMemory === undefined ? [] : ['--device-memory', String(options.deviceMemory)]),
+  ];
+}
+
 /**
  * Submits the preset as Slurm job arrays, waits (with progress; Ctrl-C stops waiting and merges what
  * arrived), and writes the by-device comparison as JSON (and HTML).
- * @throws SlurmError when submitting fails; KreplayError when some reports never arrived (after writing what did).
+ * @throws UsageError when an output path cannot be written (before submitting); SlurmError when
+ * submitting fails; KreplayError when some reports never arrived (after writing what did).
  */
 export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions): Promise<void> {
   const out = resolve(options.out);
   const tasksDirectory = `${out}.tasks`;
+  await checkOutputPaths('bench', { '--out': options.out, '--html': options.html });
+  await checkOutputPath(tasksDirectory, { kind: 'directory', command: 'bench', option: '--out (its task folder)' });
   using interruption = listenForInterrupt(io, 'merging the reports that arrived so far');
   let progress: Progress | undefined;
   const { arrays, comparison } = await runSlurmBench(
     {
-      benchArguments: ['--preset', options.preset, '--driver', options.driver],
+      benchArguments: slurmBenchArguments(options),
       nodes: options.nodes,
       partitions: options.partition,
       outDirectory: tasksDirectory,
@@ -61,9 +76,10 @@ export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions)
       onProgress: (finished, total) => (progress ??= createProgress(io, 'slurm tasks', total)).update(finished),
     },
   ).finally(() => progress?.done());
-  await writeFile(out, `${JSON.stringify(comparison, null, 2)}\n`);
-  if (options.html !== undefined) await writeFile(options.html, renderDeviceComparisonHtml(comparison));
+  // The table first: if writing fails after all, the comparison is still on stdout.
   io.stdout(formatDeviceComparison(comparison));
+  await writeReportFile(out, `${JSON.stringify(comparison, null, 2)}\n`);
+  if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
   if (!comparison.complete) {
     const message = `[cli] [bench] ${comparison.missing.length} of ${arrays.reduce((sum, array) => sum + array.tasks, 0)} report(s) did not arrive (first: ${comparison.missing[0] ?? 'an interrupted report'}); ${out} holds the ${comparison.devices.reduce((sum, device) => sum + device.sources.length, 0)} that did, marked incomplete. Look at the task logs in ${tasksDirectory}.`;
     throw new KreplayError({ packageName: 'cli', component: 'bench', message });
