@@ -4,7 +4,7 @@ import type { RuntimeCore } from './runtime-core.js';
 import { argumentError, formatAddress } from './validate.js';
 
 /** Device memory from {@link Agent.allocate}. */
-export class DeviceAllocation implements Allocation {
+export class DeviceAllocation implements Allocation, Disposable {
   readonly address: number;
   readonly bytes: number;
   readonly kind = 'device' as const;
@@ -45,5 +45,10 @@ export class DeviceAllocation implements Allocation {
     }
     this.#core.native.free(this.agentId, this.address);
     this.#core.memory.unregister(this, this.#state);
+  }
+
+  /** Frees it unless it was already freed (or its runtime disposed), for `using`. */
+  [Symbol.dispose](): void {
+    if (!this.freed && !this.#core.disposed) this.free();
   }
 }

@@ -7,7 +7,7 @@ import type { RuntimeCore } from './runtime-core.js';
 import { argumentError, formatAddress } from './validate.js';
 
 /** Host memory from {@link Runtime.allocateHost}, usable by every agent's queues. */
-export class HostBuffer implements Allocation {
+export class HostBuffer implements Allocation, Disposable {
   readonly address: number;
   readonly bytes: number;
   readonly kind: 'host-pinned' | 'host-pageable';
@@ -74,6 +74,11 @@ export class HostBuffer implements Allocation {
     this.#detach();
     this.#core.native.freeHost(this.address, this.bytes);
     this.#core.memory.unregister(this, this.#state);
+  }
+
+  /** Frees it unless it was already freed (or its runtime disposed), for `using`. */
+  [Symbol.dispose](): void {
+    if (!this.freed && !this.#core.disposed) this.free();
   }
 
   #detach(): void {

@@ -1,5 +1,5 @@
 import { snapshotArgumentError } from './argument-error.js';
-import type { SnapshotStrategy } from './snapshot-strategy.js';
+import type { DisposableSnapshotStrategy } from './snapshot-strategy.js';
 import { snapshotSpecificationVersion } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
 import { allAllocationRanges, writableRanges } from './candidate-ranges.js';
@@ -26,9 +26,15 @@ export interface DirtyPagesStrategyOptions {
  * page; capture copies only pages changed since the mirror was taken (only the pages the last
  * window wrote, without hashing the rest, when nothing else was issued since it), and restores copy
  * back only the pages the kernel wrote (learned by hashing after pass 1, repeated from that list after).
+ *
+ * What it holds across dispatches: up to `maxMirrorSets` mirrors, each a staging lease (the
+ * mirrored bytes, a hash per page, two page lists) and a pinned host readback buffer. A mirror goes
+ * as soon as the tracker reports one of its allocations freed; the rest stay until `dispose()` (or
+ * the end of a `using` block), which the strategy's creator calls after disposing the engines
+ * that use it: an engine never disposes its strategy.
  * @throws ArgumentError when an option is invalid.
  */
-export function dirtyPagesStrategy(options: DirtyPagesStrategyOptions = {}): SnapshotStrategy {
+export function dirtyPagesStrategy(options: DirtyPagesStrategyOptions = {}): DisposableSnapshotStrategy {
   const tier = validateTierChoice(options.tier ?? 'auto', 'dirty-pages');
   const pageBytes = validatePageBytes(options.pageBytes ?? 65536, 'dirty-pages');
   const candidates = options.candidates ?? 'write-set';
@@ -65,5 +71,6 @@ export function dirtyPagesStrategy(options: DirtyPagesStrategyOptions = {}): Sna
       return { kind: 'ready', snapshot: createDirtyPagesSnapshot(dispatch, mirror, notes, onRelease) };
     },
     dispose: () => cache.dispose(),
+    [Symbol.dispose]: () => cache.dispose(),
   };
 }

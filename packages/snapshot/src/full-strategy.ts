@@ -1,4 +1,4 @@
-import type { SnapshotStrategy } from './snapshot-strategy.js';
+import type { DisposableSnapshotStrategy } from './snapshot-strategy.js';
 import { snapshotSpecificationVersion } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
 import { allAllocationRanges } from './candidate-ranges.js';
@@ -14,13 +14,17 @@ export interface FullStrategyOptions {
 /**
  * The reference behaviour: every tracked allocation of the agent is copied on capture and copied
  * back on every restore, whatever the kernel writes. Kept as the baseline.
+ * It keeps nothing across dispatches (each snapshot leases its staging and gives it back at
+ * release), so `dispose` does nothing; it is there so that every shipped strategy is disposed alike.
  * @throws ArgumentError when an option is invalid.
  */
-export function fullStrategy(options: FullStrategyOptions = {}): SnapshotStrategy {
+export function fullStrategy(options: FullStrategyOptions = {}): DisposableSnapshotStrategy {
   const tier = validateTierChoice(options.tier ?? 'auto', 'full');
   return {
     specificationVersion: snapshotSpecificationVersion,
     name: 'full',
+    dispose() {},
+    [Symbol.dispose]() {},
     prepare: (dispatch) => prepareCopySnapshot(dispatch, allAllocationRanges(dispatch.tracker, dispatch.agent.id), tier, []),
   };
 }

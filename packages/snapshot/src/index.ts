@@ -4,6 +4,7 @@
 export { snapshotSpecificationVersion } from './snapshot-strategy.js';
 export type {
   DispatchContext,
+  DisposableSnapshotStrategy,
   Snapshot,
   SnapshotPreparation,
   SnapshotStrategy,

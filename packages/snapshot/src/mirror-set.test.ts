@@ -11,7 +11,7 @@ const leaseAddress = 2 ** 40;
 function mirrorOf(rangeBytes: readonly number[], pageBytes: number, readback = new Uint8Array(0)): MirrorSet {
   const ranges = rangeBytes.map((bytes, index) => ({ address: (index + 1) * 2 ** 30, bytes, kind: 'device' as const }));
   const layout = layOutMirror(ranges, pageBytes);
-  const lease = { tier: 'device' as const, agentId: 0, address: leaseAddress, bytes: layout.bytes, release: () => undefined };
+  const lease = { tier: 'device' as const, agentId: 0, address: leaseAddress, bytes: layout.bytes, release: () => undefined, [Symbol.dispose]: () => undefined };
   return new MirrorSet('key', {} as Tracker, ranges, [1, 2, 3], layout, lease, { address: 2 ** 41, view: () => readback } as unknown as HostBuffer);
 }
 

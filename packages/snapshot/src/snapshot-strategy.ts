@@ -75,12 +75,33 @@ export interface WindowEnd {
   readonly completed: boolean;
 }
 
-/** A pluggable snapshot strategy. Implementations are factories returning plain objects. */
+/**
+ * A pluggable snapshot strategy. Implementations are factories returning plain objects.
+ *
+ * Ownership: whoever creates a strategy owns it and disposes it when done, after the engines that
+ * use it (a replay engine never disposes the strategy, staging, tracker or runtime it is given; one
+ * strategy may serve several engines). What a strategy keeps across dispatches (dirty-pages: a
+ * mirror per candidate set, with its page hashes, in leased staging, and a pinned readback buffer)
+ * stays held until `dispose`, or until the program frees the memory it mirrors. A snapshot holds
+ * its staging from `prepare` until `release`.
+ */
 export interface SnapshotStrategy {
   readonly specificationVersion: typeof snapshotSpecificationVersion;
   readonly name: string;
   /** Plan the snapshot of one dispatch. */
   prepare(dispatch: DispatchContext): SnapshotPreparation;
-  /** Drop what the strategy keeps across dispatches (mirrors, hashes). */
+  /**
+   * Drop what the strategy keeps across dispatches (mirrors, hashes): their staging goes back to
+   * the pools (a snapshot still held gives its own back at `release`). Idempotent; the strategy may
+   * be used again afterwards, starting cold.
+   */
   dispose?(): void;
+}
+
+/**
+ * A strategy whose owner disposes it with `dispose()` or `using` (what the shipped factories
+ * return). See {@link SnapshotStrategy} for what it holds and who disposes it.
+ */
+export interface DisposableSnapshotStrategy extends SnapshotStrategy, Disposable {
+  dispose(): void;
 }

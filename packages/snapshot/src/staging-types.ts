@@ -16,8 +16,8 @@ export interface StagingOptions {
   readonly reuse?: 'pooled' | 'per-dispatch';
 }
 
-/** A piece of staging memory held by a snapshot. */
-export interface StagingLease {
+/** A piece of staging memory held by a snapshot; `using` releases it. */
+export interface StagingLease extends Disposable {
   readonly tier: StagingTier;
   readonly agentId: number;
   readonly address: number;
@@ -41,13 +41,17 @@ export interface StagingUsage {
   readonly pooledBytes: number;
 }
 
-/** Staging pools and budgets shared by all agents of a process. */
-export interface Staging {
+/**
+ * Staging pools and budgets shared by all agents of a process. Its creator owns it: dispose it
+ * (`dispose()` or `using`) after the engines and strategies that lease from it, and before the
+ * runtime. Released leases stay pooled (device and pinned host memory) until `trim` or `dispose`.
+ */
+export interface Staging extends Disposable {
   /** Lease `bytes` on `agent` in the chosen tier; `auto` tries device, then pinned host. Never partial. */
   lease(agent: Agent, bytes: number, choice: StagingTierChoice): StagingResult;
   usage(): StagingUsage;
   /** Free pooled memory no lease holds. */
   trim(): void;
-  /** Free everything; leases still held become invalid. */
+  /** Free everything; leases still held become invalid. Idempotent. */
   dispose(): void;
 }

@@ -1,4 +1,4 @@
-import type { SnapshotStrategy } from './snapshot-strategy.js';
+import type { DisposableSnapshotStrategy } from './snapshot-strategy.js';
 import { snapshotSpecificationVersion } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
 import { allAllocationRanges, writableRanges } from './candidate-ranges.js';
@@ -15,13 +15,17 @@ export interface WriteSetStrategyOptions {
  * Copies only what the dispatch can write: its pointer arguments resolved through the tracker,
  * filtered by declared access (unknown counts as readwrite). When the arguments can reach memory
  * indirectly, the write set cannot be bounded: it falls back to `full` and says why in the notes.
+ * It keeps nothing across dispatches (each snapshot leases its staging and gives it back at
+ * release), so `dispose` does nothing; it is there so that every shipped strategy is disposed alike.
  * @throws ArgumentError when an option is invalid.
  */
-export function writeSetStrategy(options: WriteSetStrategyOptions = {}): SnapshotStrategy {
+export function writeSetStrategy(options: WriteSetStrategyOptions = {}): DisposableSnapshotStrategy {
   const tier = validateTierChoice(options.tier ?? 'auto', 'write-set');
   return {
     specificationVersion: snapshotSpecificationVersion,
     name: 'write-set',
+    dispose() {},
+    [Symbol.dispose]() {},
     prepare(dispatch) {
       const ranges = writableRanges(dispatch.resolution);
       if (ranges) return prepareCopySnapshot(dispatch, ranges, tier, []);

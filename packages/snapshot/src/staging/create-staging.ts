@@ -17,7 +17,9 @@ import { roundSlabBytes } from './slab-size.js';
 
 /**
  * Creates the staging of a process: pools of device and host memory kept across dispatches,
- * a host byte limit shared by all agents, and a device reserve per agent.
+ * a host byte limit shared by all agents, and a device reserve per agent. The caller owns it:
+ * dispose it (`dispose()`, or `using staging = createStaging(...)`) once its engines and strategies
+ * are disposed; until then released staging stays pooled.
  * @throws ArgumentError when an option is not a valid byte count or reuse mode.
  */
 export function createStaging(runtime: Runtime, tracker: Tracker, options: StagingOptions = {}): Staging {
@@ -86,7 +88,7 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
         outcome.leased = false;
         if (settings.reuse === 'per-dispatch') pool.drop(outcome);
       };
-      return { kind: 'leased', lease: { tier, agentId: agent.id, address: outcome.address, bytes, release } };
+      return { kind: 'leased', lease: { tier, agentId: agent.id, address: outcome.address, bytes, release, [Symbol.dispose]: release } };
     }
     return { kind: 'declined', reason: `no staging for ${bytes} bytes (${choice}): ${refusals.join('; ')}` };
   }
@@ -106,10 +108,12 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
     };
   }
 
+  const dispose = () => pool.all().forEach((slab) => pool.drop(slab));
   return {
     lease,
     usage,
     trim: () => pool.idle(() => true).forEach((slab) => pool.drop(slab)),
-    dispose: () => pool.all().forEach((slab) => pool.drop(slab)),
+    dispose,
+    [Symbol.dispose]: dispose,
   };
 }
