@@ -44,6 +44,7 @@ export { startRssSampler } from './measure/rss-sampler.js';
 export type { RssMeasurement, RssSampler } from './measure/rss-sampler.js';
 export type { RunControl, RunMeasurement, RunMemory, StopReason } from './measure/run-measurement.js';
 export { benchReportSchema, benchReportVersion } from './report/bench-report.js';
+export { benchReportJsonSchema, benchReportSchemaId } from './report/bench-report-json-schema.js';
 export type { BenchReport, BenchRow, ReportDevice } from './report/bench-report.js';
 export type { DispatchSample, SampleBytes } from './report/dispatch-sample.js';
 export type { AchievedBandwidth, PhaseMilliseconds, RowSummary } from './report/row-summary.js';

@@ -9,6 +9,7 @@ import { runCheckpointCell } from './measure/run-checkpoint-cell.js';
 import type { RunControl, RunMeasurement } from './measure/run-measurement.js';
 import { runReplayCell } from './measure/run-replay-cell.js';
 import { benchReportSchema, benchReportVersion } from './report/bench-report.js';
+import { benchReportSchemaId } from './report/bench-report-json-schema.js';
 import type { BenchReport } from './report/bench-report.js';
 import { buildRows } from './report/build-rows.js';
 import { gitCommit, machineInfo, reportVersions } from './report/machine-info.js';
@@ -81,6 +82,7 @@ export async function runBench(runtime: Runtime, options: RunBenchOptions): Prom
   const rows = buildRows(runs, ceilings, new Set(checkpoint.available ? [checkpoint.provider] : []));
   if (aborted()) notes.push(`interrupted after ${rows.length} of ${total} runs; the rows are what was measured until then`);
   return {
+    $schema: benchReportSchemaId,
     schema: benchReportSchema,
     version: benchReportVersion,
     complete: !aborted(),

@@ -12,7 +12,7 @@ import type { PassCostFit } from './pass-cost-fit.js';
 import type { RowRatios } from './row-ratios.js';
 import type { RowSummary } from './row-summary.js';
 
-/** The `schema` of every bench report. */
+/** The `schema` of every bench report: the kind of document (its JSON Schema is named by `$schema`). */
 export const benchReportSchema = 'kreplay-bench-report';
 
 /** The report version this package writes and reads. */
@@ -45,6 +45,11 @@ export interface ReportDevice extends AgentInfo {
 
 /** A benchmark report: the machine, what was configured, and everything measured. */
 export interface BenchReport {
+  /**
+   * The JSON Schema the report follows ({@link benchReportSchemaId}); written by this package,
+   * absent from reports written before the schema was published (they are read all the same).
+   */
+  readonly $schema?: string;
   readonly schema: typeof benchReportSchema;
   readonly version: typeof benchReportVersion;
   /** False when the run was interrupted: the rows are what was measured until then. */

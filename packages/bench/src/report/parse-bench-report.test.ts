@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { KreplayError } from '@kreplay/native';
 import { syntheticReport } from '../test-support/synthetic-report.js';
 import { BenchReportError } from './bench-report-error.js';
+import { benchReportJsonSchema, benchReportSchemaId } from './bench-report-json-schema.js';
 import { parseBenchReport, readBenchReport } from './parse-bench-report.js';
 import { writeBenchReport } from './write-report-files.js';
 
@@ -44,12 +46,65 @@ describe('bench report files', () => {
     expect(rejection(JSON.stringify({ ...syntheticReport(), version: 2 })).message).toContain('version 2; this kreplay reads version 1');
   });
 
-  it('rejects a report missing what a report holds, naming the path', () => {
+  it('rejects a report missing what a report holds, naming the field', () => {
     const report = syntheticReport();
-    expect(rejection(JSON.stringify({ ...report, rows: undefined })).message).toContain('rows is missing');
+    expect(rejection(JSON.stringify({ ...report, rows: undefined })).message).toContain('is a malformed bench report: rows is missing');
     const badRow = { ...report.rows[0], summary: { bytesPerDispatch: {} } };
-    expect(rejection(JSON.stringify({ ...report, rows: [badRow] })).message).toContain('rows[0].summary.meanDispatchMs');
-    expect(rejection(JSON.stringify({ ...report, fits: [{ key: 'x' }] })).message).toContain('fits[0]');
+    expect(rejection(JSON.stringify({ ...report, rows: [badRow] })).message).toContain('rows[0].summary.meanDispatchMs is missing');
+    expect(rejection(JSON.stringify({ ...report, fits: [{ key: 'x' }] })).message).toMatch(/fits\[0\]\.\w+ is missing/);
+    const wrongType = { ...report.rows[1]!, passes: 'five' };
+    expect(rejection(JSON.stringify({ ...report, rows: [report.rows[0], wrongType] })).message).toContain('rows[1].passes is "five", not integer');
+  });
+
+  it('rejects negative byte counts and times, naming the field', () => {
+    const report = syntheticReport();
+    const [row] = report.rows;
+    const negativeBytes = { ...row!, summary: { ...row!.summary, bytesPerDispatch: { ...row!.summary.bytesPerDispatch, copied: -5 } } };
+    expect(rejection(JSON.stringify({ ...report, rows: [negativeBytes] })).message).toContain('rows[0].summary.bytesPerDispatch.copied is negative (-5)');
+    const negativeTime = { ...row!, samples: [{ ...row!.samples[0]!, passMs: [1, -0.5] }] };
+    expect(rejection(JSON.stringify({ ...report, rows: [negativeTime] })).message).toContain('rows[0].samples[0].passMs[1] is negative (-0.5)');
+    expect(rejection(JSON.stringify({ ...report, durationSeconds: -1 })).message).toContain('durationSeconds is negative (-1)');
+    // A fitted coefficient may come out negative; that is data, not a malformed report.
+    const fits = report.fits.map((fit) => ({ ...fit, perPassMs: -0.25 }));
+    expect(parseBenchReport(JSON.stringify({ ...report, fits }), 'r.json').fits[0]!.perPassMs).toBe(-0.25);
+  });
+
+  it('rejects two rows (or two fits) of one configuration', () => {
+    const report = syntheticReport();
+    const rows = [...report.rows, report.rows[1]!];
+    expect(rejection(JSON.stringify({ ...report, rows })).message).toContain(`rows[${report.rows.length}].key "${report.rows[1]!.key}" repeats rows[1]`);
+    const fits = [report.fits[0]!, report.fits[0]!];
+    expect(rejection(JSON.stringify({ ...report, fits })).message).toContain('fits[1].key');
+  });
+
+  it('publishes its JSON Schema as a file equal to the object it validates with, and reports reference it', () => {
+    const file = JSON.parse(readFileSync(new URL('../../schema/bench-report.schema.json', import.meta.url), 'utf8')) as unknown;
+    // If this fails after a change to the schema object: pnpm --filter @kreplay/bench build && node scripts/write-report-schema.mjs
+    expect(file).toEqual(JSON.parse(JSON.stringify(benchReportJsonSchema)));
+    expect(benchReportJsonSchema.$id).toBe(benchReportSchemaId);
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { files: string[]; exports: Record<string, unknown> };
+    expect(manifest.files).toContain('schema');
+    expect(manifest.exports['./schema/bench-report.schema.json']).toBe('./schema/bench-report.schema.json');
+    expect(syntheticReport().$schema).toBe(benchReportSchemaId);
+    const { $schema: _, ...older } = syntheticReport();
+    expect(parseBenchReport(JSON.stringify(older), 'older.json').schema).toBe('kreplay-bench-report');
+  });
+
+  it('reads every bench report among the examples; refuses the other JSON there as foreign', () => {
+    const examples = new URL('../../examples/', import.meta.url);
+    const files = readdirSync(examples).filter((name) => name.endsWith('.json'));
+    let reports = 0;
+    for (const name of files) {
+      const text = readFileSync(new URL(name, examples), 'utf8');
+      const value = JSON.parse(text) as { schema?: unknown };
+      if (value.schema === 'kreplay-bench-report') {
+        expect(parseBenchReport(text, name).rows.length).toBeGreaterThan(0);
+        reports += 1;
+      } else {
+        expect(() => parseBenchReport(text, name)).toThrow(/is not a kreplay bench report/);
+      }
+    }
+    expect(reports).toBeGreaterThan(0);
   });
 
   it('names a missing file', async () => {

@@ -2,24 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { BenchReportError } from './bench-report-error.js';
 import { benchReportSchema, benchReportVersion } from './bench-report.js';
 import type { BenchReport } from './bench-report.js';
+import { benchReportProblem } from './validate-bench-report.js';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Each check: a path into the report, and whether the value there is well-formed. */
-const rowChecks: ReadonlyArray<readonly [string, (row: Record<string, unknown>) => boolean]> = [
-  ['key', (row) => typeof row.key === 'string'],
-  ['variant', (row) => typeof row.variant === 'string'],
-  ['passes', (row) => typeof row.passes === 'number'],
-  ['footprintBytes', (row) => typeof row.footprintBytes === 'number'],
-  ['summary.meanDispatchMs', (row) => isObject(row.summary) && typeof row.summary.meanDispatchMs === 'number'],
-  ['summary.bytesPerDispatch', (row) => isObject(row.summary) && isObject(row.summary.bytesPerDispatch)],
-  ['samples', (row) => Array.isArray(row.samples)],
-];
-
 /**
- * Parses and checks the text of a bench report. `source` names it in errors (a file path).
+ * Parses and checks the text of a bench report against its JSON Schema
+ * ({@link benchReportJsonSchema}); `source` names it in errors (a file path).
  * @throws BenchReportError when the text is not JSON, not a kreplay bench report, of another
- * version, or missing what a report holds.
+ * version, not valid against the schema (naming the field: missing, of the wrong type, negative),
+ * or when two rows or two fits share a configuration key.
  */
 export function parseBenchReport(text: string, source: string): BenchReport {
   let value: unknown;
@@ -35,19 +27,8 @@ export function parseBenchReport(text: string, source: string): BenchReport {
   if (value.version !== benchReportVersion) {
     throw new BenchReportError(source, `is a bench report of version ${JSON.stringify(value.version)}; this kreplay reads version ${benchReportVersion}`, 'Use the kreplay version that wrote it, or run the benchmark again');
   }
-  const missing = (path: string) => new BenchReportError(source, `is a malformed bench report: ${path} is missing or of the wrong type`, 'Run the benchmark again to write a whole report');
-  for (const field of ['rows', 'fits', 'skipped', 'notes', 'devices'] as const) if (!Array.isArray(value[field])) throw missing(field);
-  for (const field of ['machine', 'configuration', 'baselines', 'versions'] as const) if (!isObject(value[field])) throw missing(field);
-  if (typeof value.complete !== 'boolean') throw missing('complete');
-  if (!isObject(value.baselines) || !Array.isArray(value.baselines.copyCeilings)) throw missing('baselines.copyCeilings');
-  for (const [index, row] of (value.rows as unknown[]).entries()) {
-    if (!isObject(row)) throw missing(`rows[${index}]`);
-    const failed = rowChecks.find(([, check]) => !check(row));
-    if (failed) throw missing(`rows[${index}].${failed[0]}`);
-  }
-  for (const [index, fit] of (value.fits as unknown[]).entries()) {
-    if (!isObject(fit) || typeof fit.key !== 'string' || typeof fit.perPassMs !== 'number' || typeof fit.fixedMs !== 'number') throw missing(`fits[${index}]`);
-  }
+  const problem = benchReportProblem(value);
+  if (problem !== null) throw new BenchReportError(source, `is a malformed bench report: ${problem}`, 'Pass a report written by kreplay bench --out, unchanged');
   return value as unknown as BenchReport;
 }
 

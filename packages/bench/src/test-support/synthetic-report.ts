@@ -1,4 +1,5 @@
 import type { BenchReport, BenchRow } from '../report/bench-report.js';
+import { benchReportSchemaId } from '../report/bench-report-json-schema.js';
 import { cellKey } from '../sweep/bench-cell.js';
 import type { PassCostFit } from '../report/pass-cost-fit.js';
 import { benchPresets } from '../sweep/bench-presets.js';
@@ -62,6 +63,7 @@ export function syntheticReport(costs: SyntheticCosts = {}): BenchReport {
   const { perPassMs = 2, fixedMs = 1, bytesPerPass = 8 * MiB, standardErrorMs = 0.01, ceilingBytesPerSecond = 50e9 } = costs;
   const rows = ['reference', 'dirty-pages'].flatMap((variant) => [2, 5].map((passes) => syntheticRow(variant, passes, fixedMs, perPassMs, bytesPerPass)));
   return {
+    $schema: benchReportSchemaId,
     schema: 'kreplay-bench-report',
     version: 1,
     complete: true,
