@@ -1,17 +1,23 @@
 import { createReplayEngine, fixedPasses } from '@kreplay/replay';
-import type { DispatchResult, VerifyMode } from '@kreplay/replay';
+import type { DeclineCode, DispatchResult, VerifyMode } from '@kreplay/replay';
 import { addByteAccounts, bytesCopied, createStaging, emptyByteAccount } from '@kreplay/snapshot';
-import type { ByteAccount, StagingTierChoice } from '@kreplay/snapshot';
+import type { ByteAccount, SnapshotStrategy, StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import type { Queue, Runtime } from '@kreplay/native';
 import { secondsSince } from './statistics.js';
 import { strategyByName } from './strategy-by-name.js';
+import { addToVerificationTally, emptyVerificationTally, verifiedOfTally } from './verification-tally.js';
+import type { VerificationTally } from './verification-tally.js';
 import { createScatterWorkload } from './workloads/scatter-workload.js';
 import type { ScatterWorkload } from './workloads/scatter-workload.js';
 
 /** Options of {@link runReplayExperiment}. */
 export interface ReplayExperimentOptions {
-  readonly strategy: string;
+  /**
+   * A shipped strategy's name (made with `tier`, disposed at the end), or a strategy of your own
+   * (yours to dispose; `tier` is then only the tier reported until a dispatch names its own).
+   */
+  readonly strategy: string | SnapshotStrategy;
   readonly tier: StagingTierChoice;
   readonly footprintBytes: number;
   readonly writeFraction: number;
@@ -65,8 +71,18 @@ export interface ReplayExperimentResult {
   readonly processPeakRssBytes: number;
   readonly seconds: number;
   readonly replayedDispatches: number;
+  /** The reason of each declined dispatch, in order. */
   readonly declined: readonly string[];
-  /** True when every dispatch verified, false when one did not, null with verification off. */
+  /** How many dispatches were declined, by decline code (absent codes: none). */
+  readonly declinedByReason: Readonly<Partial<Record<DeclineCode, number>>>;
+  /** How many dispatches came to each verification status (`not-run`: declined, one pass, or verification off). */
+  readonly verification: VerificationTally;
+  /**
+   * What the dispatches prove together: false when a replayed dispatch failed verification (a
+   * mismatch); true when some were verified and none failed or was left incomplete; null when
+   * nothing was proven (no dispatch verified: verification off, every dispatch declined, one pass;
+   * or a verification could not be completed).
+   */
   readonly verified: boolean | null;
   readonly notes: readonly string[];
 }
@@ -81,7 +97,8 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
   const agents = options.allAgents ? runtime.agents : runtime.agents.slice(0, 1);
   const tracker = createTracker(runtime);
   const staging = createStaging(runtime, tracker, { hostBytesLimit: options.hostBytesLimit, reuse: options.reuse });
-  const strategy = strategyByName(options.strategy, { tier: options.tier });
+  const owned = typeof options.strategy === 'string';
+  const strategy = typeof options.strategy === 'string' ? strategyByName(options.strategy, { tier: options.tier }) : options.strategy;
   const workloads: ScatterWorkload[] = [];
   const queues: Queue[] = [];
   const engine = createReplayEngine({
@@ -94,9 +111,10 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
     verify: options.verify,
   });
   let bytes = emptyByteAccount();
-  let verified: boolean | null = options.verify === 'off' ? null : true;
+  let verification = emptyVerificationTally();
   let tier = options.tier as string;
   const declined: string[] = [];
+  const declinedByReason: Partial<Record<DeclineCode, number>> = {};
   const notes = new Set<string>();
   try {
     for (const agent of agents) {
@@ -116,8 +134,9 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
           agentBytes += bytesCopied(result.bytes);
           if (result.replayed) replayedDispatches += 1;
           if (result.declineReason) declined.push(result.declineReason);
+          if (result.declineCode) declinedByReason[result.declineCode] = (declinedByReason[result.declineCode] ?? 0) + 1;
           if (result.tier) tier = result.tier;
-          if (verified !== null && result.verified === false) verified = false;
+          verification = addToVerificationTally(verification, result);
           result.notes.forEach((note) => notes.add(note));
           if (agentIndex === 0) options.onDispatch?.(index, result);
         }
@@ -146,13 +165,15 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
       seconds,
       replayedDispatches: perAgent.reduce((sum, agent) => sum + agent.replayedDispatches, 0),
       declined,
-      verified,
+      declinedByReason,
+      verification,
+      verified: verifiedOfTally(verification),
       notes: [...notes],
     };
   } finally {
     for (const queue of queues) await queue.dispose();
     await engine.dispose();
-    strategy.dispose?.();
+    if (owned) strategy.dispose?.();
     workloads.forEach((workload) => workload.free());
     staging.dispose();
     tracker.dispose();

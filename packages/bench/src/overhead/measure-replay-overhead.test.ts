@@ -52,4 +52,10 @@ describe('measureReplayOverhead', () => {
     expect(writeSet!.bytesCopiedPerDispatch! / full!.bytesCopiedPerDispatch!).toBeCloseTo(0.25, 1);
     expect(writeSet!.verified).toBeNull();
   });
+
+  it('one pass verifies nothing: verified null, not false', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const result = await measureReplayOverhead(runtime, { shape: 'B', footprintBytes: 4 * 2 ** 20, dispatches: 2, warmupDispatches: 1, passes: 1, variants: ['full/device'] });
+    expect(result.rows[0]).toMatchObject({ variant: 'full/device', available: true, verified: null });
+  });
 });

@@ -6,6 +6,7 @@ import { createTracker } from '@kreplay/tracker';
 import type { Tracker } from '@kreplay/tracker';
 import { cuptiCheckpointProvider } from '../baselines/cupti-checkpoint-provider.js';
 import { strategyByName } from '../strategy-by-name.js';
+import { addToVerificationTally, emptyVerificationTally, verifiedOfTally } from '../verification-tally.js';
 import { createScatterWorkload } from '../workloads/scatter-workload.js';
 import type { ScatterWorkload } from '../workloads/scatter-workload.js';
 import { measureDeviceRates } from './device-rates.js';
@@ -73,7 +74,11 @@ export interface OverheadRow {
   readonly bytesCopiedPerDispatch: number | null;
   readonly bytesHashedPerDispatch: number | null;
   readonly declined: number;
-  /** Whether the verification dispatches (verify `full`) verified; null when not run. */
+  /**
+   * What the verification dispatches (verify `full`) prove together: false when one found a
+   * mismatch, true when some verified and none was a mismatch or incomplete, null when nothing was
+   * proven (none run, one pass, all declined, or a verification incomplete).
+   */
   readonly verified: boolean | null;
   /** overheadMs over the physical floor (two reads of the candidates plus the dirty bytes); dirty-pages only. */
   readonly floorRatio: number | null;
@@ -209,11 +214,12 @@ async function runVariant(
     const replay = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
     const warmup = await warmUp(settings, replay);
     const timed = await timeInterleaved(dispatches, async (index) => account(await replay(warmup.warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
-    let verified: boolean | null = null;
+    let verification = emptyVerificationTally();
     for (let index = 0; index < verifyDispatches; index += 1) {
       const result = await verifier.dispatch({ queue, ...workload.dispatch(warmup.warmupDispatches + timed.dispatches + index) });
-      verified = (verified ?? true) && result.verified === true;
+      verification = addToVerificationTally(verification, result);
     }
+    const verified = verifiedOfTally(verification);
     return {
       variant: variant.name,
       available: true,
