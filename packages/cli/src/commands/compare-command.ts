@@ -1,8 +1,11 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { KreplayError } from '@kreplay/native';
-import { compareByDevice, compareReports, formatComparison, formatDeviceComparison, readBenchReport, renderDeviceComparisonHtml, writeReportFile } from '@kreplay/bench';
+import { BenchReportError, compareByDevice, compareReports, formatComparison, formatDeviceComparison, readBenchReport, renderDeviceComparisonHtml, writeReportFile } from '@kreplay/bench';
+import type { BenchReport } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
+import { refuseWithout } from '../option-dependencies.js';
 import { checkOutputPaths } from '../output-path.js';
+import { UsageError } from '../usage-error.js';
 
 interface CompareOptions {
   readonly threshold: number;
@@ -20,7 +23,30 @@ function parseThreshold(text: string): number {
   return value;
 }
 
-/** `kreplay compare`: drift between two bench reports, as a gate (exit 1 on a regression). */
+/**
+ * Reads a report the comparison cannot do without: a file that is missing, not JSON, not a bench
+ * report or not valid against its schema is unusable input (exit 2, the bench message as it is).
+ */
+async function readInput(command: Command, path: string): Promise<BenchReport> {
+  try {
+    return await readBenchReport(path);
+  } catch (error) {
+    if (error instanceof BenchReportError) command.error(`kreplay: ${error.message}`, { exitCode: 2, code: 'kreplay.compare.input' });
+    throw error;
+  }
+}
+
+/** Refuses a report without rows: comparing with it would pass a gate on nothing. */
+function requireRows(path: string, report: BenchReport, role: 'base' | 'head'): void {
+  if (report.rows.length > 0) return;
+  throw new UsageError('compare', `${path}: rows is empty, so the ${role} report measured nothing to compare`, 'Pass a report of a bench run that measured at least one row (kreplay bench --out)');
+}
+
+/**
+ * `kreplay compare`: drift between two bench reports, as a gate: exit 1 on a regression only; exit 2
+ * for unusable input (a file missing, not a valid bench report, a report without rows, two reports
+ * sharing no configuration) and for options that need --by-device.
+ */
 export function compareCommand(io: CliIo): Command {
   return new Command('compare')
     .description('compare two bench reports metric by metric; exit 1 when one regressed beyond the threshold')
@@ -30,16 +56,19 @@ export function compareCommand(io: CliIo): Command {
     .option('--html <file>', 'with --by-device: also write a self-contained HTML page with charts')
     .option('--out <file>', 'with --by-device: also write the merged comparison as JSON')
     .action(async (paths: string[], options: CompareOptions, command: Command) => {
-      if (options.byDevice) return compareByDeviceAction(io, paths, options);
+      refuseWithout(command, { flag: '--by-device', present: options.byDevice === true }, ['--html', '--out']);
+      if (options.byDevice) return compareByDeviceAction(io, command, paths, options);
       if (paths.length !== 2) {
         command.error(`error: compare takes a base and a head report, got ${paths.length}; pass two reports, or --by-device to merge several.`, { exitCode: 2 });
       }
       const [basePath, headPath] = paths as [string, string];
-      const [base, head] = await Promise.all([readBenchReport(basePath), readBenchReport(headPath)]);
+      const base = await readInput(command, basePath);
+      const head = await readInput(command, headPath);
+      requireRows(basePath, base, 'base');
+      requireRows(headPath, head, 'head');
       const comparison = compareReports(base, head, { threshold: options.threshold });
       if (comparison.changes.length === 0) {
-        const message = `[cli] [compare] ${basePath} and ${headPath} share no configuration, so nothing was compared. Compare reports of the same preset.`;
-        throw new KreplayError({ packageName: 'cli', component: 'compare', message });
+        throw new UsageError('compare', `${basePath} and ${headPath} share no configuration (row, fit or ceiling key), so nothing was compared`, 'Compare reports of the same preset');
       }
       io.stdout(formatComparison(comparison));
       const { regressions } = comparison;
@@ -52,9 +81,10 @@ export function compareCommand(io: CliIo): Command {
 }
 
 /** `kreplay compare --by-device`: reports of several machines in one table (and page) grouped by device. */
-async function compareByDeviceAction(io: CliIo, paths: readonly string[], options: CompareOptions): Promise<void> {
+async function compareByDeviceAction(io: CliIo, command: Command, paths: readonly string[], options: CompareOptions): Promise<void> {
   await checkOutputPaths('compare', { '--out': options.out, '--html': options.html });
-  const reports = await Promise.all(paths.map(async (source) => ({ source, report: await readBenchReport(source) })));
+  const reports: { source: string; report: BenchReport }[] = [];
+  for (const source of paths) reports.push({ source, report: await readInput(command, source) });
   const comparison = compareByDevice(reports);
   io.stdout(formatDeviceComparison(comparison));
   if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(comparison, null, 2)}\n`);
