@@ -1,6 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import { openRuntime } from '@kreplay/native';
+import { runReplayExperiment } from '@kreplay/bench';
+import type { ReplayExperimentOptions } from '@kreplay/bench';
+import { fullStrategy } from '@kreplay/snapshot';
+import type { SnapshotStrategy } from '@kreplay/snapshot';
+import { describeReplay, verificationFailure } from './commands/replay-command.js';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
+
+/** A broken strategy: the full strategy's snapshots, except that restore does nothing. */
+function restoreNothing(inner: SnapshotStrategy): SnapshotStrategy {
+  return {
+    specificationVersion: inner.specificationVersion,
+    name: 'restore-nothing',
+    prepare(dispatch) {
+      const prepared = inner.prepare(dispatch);
+      if (prepared.kind !== 'ready') return prepared;
+      const { snapshot } = prepared;
+      const { ranges, tier, notes } = snapshot;
+      return {
+        kind: 'ready',
+        snapshot: { ranges, tier, notes, capture: () => snapshot.capture(), restore() {}, finish: () => snapshot.finish(), account: () => snapshot.account(), release: (end) => snapshot.release(end) },
+      };
+    },
+    dispose: () => inner.dispose?.(),
+  };
+}
+
+const experiment: ReplayExperimentOptions = { strategy: 'full', tier: 'device', footprintBytes: 1 << 20, writeFraction: 0.25, dispatches: 3, passes: 3, verify: 'full' };
 
 async function replayJson(strategy: string, extra: string[] = []): Promise<Record<string, unknown>> {
   const io = recordingIo();
@@ -40,6 +67,55 @@ describe('kreplay replay', () => {
     const io = recordingIo();
     expect(await runCli(['replay', '--driver', 'host', '--footprint', '1MiB', '--dispatches', '2', '--json'], io)).toBe(0);
     expect(JSON.parse(io.out())).toMatchObject({ verified: null });
+  });
+
+  it('says "nothing verified", with the declines by reason, when every dispatch was declined', async () => {
+    const args = ['replay', '--driver', 'host', '--footprint', '1MiB', '--dispatches', '3', '--passes', '3', '--strategy', 'full', '--tier', 'host-pinned', '--host-limit', '4', '--verify', 'full'];
+    const io = recordingIo();
+    expect(await runCli(args, io)).toBe(0);
+    expect(io.out()).toMatch(/replayed 0\/3; nothing verified\n/);
+    expect(io.out()).toMatch(/ {2}declined 3: snapshot-declined 3\n/);
+    expect(io.out()).not.toMatch(/verified (true|false)/);
+    const json = recordingIo();
+    expect(await runCli([...args, '--json'], json)).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({ verified: null, declinedByReason: { 'snapshot-declined': 3 }, verification: { 'not-run': 3 } });
+  });
+
+  it('says "nothing verified" with one pass', async () => {
+    const args = ['replay', '--driver', 'host', '--footprint', '1MiB', '--dispatches', '2', '--passes', '1', '--verify', 'full'];
+    const io = recordingIo();
+    expect(await runCli(args, io)).toBe(0);
+    expect(io.out()).toMatch(/replayed 0\/2; nothing verified\n/);
+    const json = recordingIo();
+    expect(await runCli([...args, '--json'], json)).toBe(0);
+    expect(JSON.parse(json.out())).toMatchObject({ verified: null });
+  });
+
+  it('counts the verified dispatches of a run that verified', async () => {
+    const io = recordingIo();
+    expect(await runCli(['replay', '--driver', 'host', '--footprint', '1MiB', '--dispatches', '2', '--passes', '3', '--verify', 'restore'], io)).toBe(0);
+    expect(io.out()).toMatch(/replayed 2\/2; verified 2\/2 replayed\n/);
+  });
+
+  it('fails, after printing the results, when a replayed dispatch failed verification', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const strategy = restoreNothing(fullStrategy({ tier: 'device' }));
+    const result = await runReplayExperiment(runtime, { ...experiment, strategy, verify: 'restore' });
+    strategy.dispose?.();
+    expect(describeReplay(result)).toMatch(/replayed 3\/3; verification FAILED for 3 dispatch\(es\)\n/);
+    const error = verificationFailure(result);
+    expect(error?.message).toMatch(/^\[cli\] \[replay\] 3 of 3 replayed dispatch\(es\) failed verification/);
+  });
+
+  it('tells a verification that could not be completed from a mismatch, and does not fail for it', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    runtime.injectFault({ operation: 'hash', count: 1_000_000 });
+    const result = await runReplayExperiment(runtime, experiment);
+    runtime.clearFaults();
+    const text = describeReplay(result);
+    expect(text).toMatch(/replayed 3\/3; verification incomplete for 3 dispatch\(es\)/);
+    expect(text).not.toMatch(/FAILED/);
+    expect(verificationFailure(result)).toBeUndefined();
   });
 
   it('refuses bad input with a one-line reason', async () => {

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { openRuntime } from '@kreplay/native';
+import { KreplayError, openRuntime } from '@kreplay/native';
 import { formatBytes, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { StagingTierChoice } from '@kreplay/snapshot';
@@ -24,7 +24,11 @@ interface ReplayOptions extends RuntimeCommandOptions {
   readonly json?: boolean;
 }
 
-/** `kreplay replay`: the default workload through the replay engine, and what it cost. */
+/**
+ * `kreplay replay`: the default workload through the replay engine, and what it cost. With
+ * `--verify restore|full`, a replayed dispatch that failed verification makes it fail (exit 1)
+ * after the results are printed.
+ */
 export function replayCommand(io: CliIo): Command {
   return withRuntimeOptions(new Command('replay').description('replay a scatter-write workload and report bytes and time'))
     .option('--footprint <bytes>', 'device memory the workload holds', parseByteSize, 64 * 2 ** 20)
@@ -55,17 +59,52 @@ export function replayCommand(io: CliIo): Command {
         onDispatch: (index) => progress.update(index + 1),
       }).finally(() => progress.done());
       io.stdout(options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
+      const failed = verificationFailure(result);
+      if (failed !== undefined) throw failed;
     });
+}
+
+/**
+ * The error of an experiment in which a replayed dispatch failed verification (a mismatch);
+ * undefined when none did. A verification that could not be completed is no failure: it proved
+ * nothing either way, and the summary says so.
+ */
+export function verificationFailure(result: ReplayExperimentResult): KreplayError | undefined {
+  const { mismatch } = result.verification;
+  if (mismatch === 0) return undefined;
+  const replayed = result.replayedDispatches;
+  const message = `[cli] [replay] ${mismatch} of ${replayed} replayed dispatch(es) failed verification: memory before a pass, or a pass's output, differed from pass 1's. Run with --json to see which, and try another --strategy to tell a strategy's fault from a nondeterministic kernel.`;
+  return new KreplayError({ packageName: 'cli', component: 'replay', message });
+}
+
+/** What the experiment's verification came to, in words: `nothing verified` when no dispatch was. */
+export function describeVerification(result: ReplayExperimentResult): string {
+  const { verified, mismatch, incomplete } = result.verification;
+  const parts: string[] = [];
+  if (mismatch > 0) parts.push(`verification FAILED for ${mismatch} dispatch(es)`);
+  if (incomplete > 0) parts.push(`verification incomplete for ${incomplete} dispatch(es) (a hash could not be taken; nothing proven either way)`);
+  if (verified > 0) parts.push(`verified ${verified}/${result.replayedDispatches} replayed`);
+  return parts.length === 0 ? 'nothing verified' : parts.join('; ');
+}
+
+/** The declines counted by reason, e.g. `declined 3: snapshot-declined 3`; empty when none. */
+export function describeDeclines(result: ReplayExperimentResult): string {
+  const counts = Object.entries(result.declinedByReason).filter(([, count]) => (count ?? 0) > 0);
+  if (counts.length === 0) return '';
+  const total = counts.reduce((sum, [, count]) => sum + (count ?? 0), 0);
+  return `declined ${total}: ${counts.map(([code, count]) => `${code} ${count}`).join(', ')}`;
 }
 
 /** The terminal summary of a replay experiment. */
 export function describeReplay(result: ReplayExperimentResult): string {
+  const declines = describeDeclines(result);
   const share = result.bytesModel > 0 ? ((100 * result.bytesCopied) / result.bytesModel).toFixed(2) : '0';
   const lines = [
     `${result.strategy} on ${result.driver} (${result.tier}): ${result.dispatches} dispatches x ${result.passes} passes over ${formatBytes(result.footprintBytes)}`,
     `  copied ${formatBytes(result.bytesCopied)} = ${share}% of the reference design's ${formatBytes(result.bytesModel)}`,
     `  hashed ${formatBytes(result.bytesHashed)}; host staging high-water ${formatBytes(result.hostHighWaterBytes)}${result.hostBytesLimit === null ? '' : ` of a ${formatBytes(result.hostBytesLimit)} limit`}`,
-    `  ${result.seconds.toFixed(3)} s; replayed ${result.replayedDispatches}/${result.dispatches * result.agents.length}; verified ${String(result.verified)}`,
+    `  ${result.seconds.toFixed(3)} s; replayed ${result.replayedDispatches}/${result.dispatches * result.agents.length}; ${describeVerification(result)}`,
+    ...(declines === '' ? [] : [`  ${declines}`]),
     ...(result.agents.length > 1
       ? [
           ...result.agents.map((agent) => `  agent ${agent.agentId}: ${formatBytes(agent.bytesCopied)} copied, ${(agent.bytesPerSecond / 1e9).toFixed(2)} GB/s`),
