@@ -56,4 +56,11 @@ describe('kreplay overhead', () => {
       ['dirty-pages', 'full/pinned'],
     ]);
   });
+
+  it('says nothing verified with one pass, not verified false', async () => {
+    const io = recordingIo();
+    expect(await runCli([...tiny, '--passes', '1', '--warmup', '0'], io)).toBe(0);
+    expect(io.out()).toMatch(/dirty-pages +overhead .*, nothing verified/);
+    expect(io.out()).not.toMatch(/verified (false|null)/);
+  });
 });
