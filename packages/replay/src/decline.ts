@@ -7,7 +7,9 @@ export type DeclineCode =
   | 'cross-device'
   | 'unresolved-arguments'
   | 'snapshot-declined'
-  | 'capture-failed';
+  | 'capture-failed'
+  /** A range only: memory a dispatch reaches was freed or allocated again after the range was requested. */
+  | 'allocations-changed';
 
 /** A decline: its kind and a reason in plain words. */
 export interface Decline {

@@ -62,7 +62,7 @@ export function resolveEngineOptions(options: ReplayEngineOptions): ResolvedEngi
     );
   }
   const providerMethods = ['passCount', 'beginPass', 'endPass'];
-  if (!hasMethods(passes, providerMethods) || passes.specificationVersion !== passProviderSpecificationVersion || typeof passes.name !== 'string' || (passes.collect !== undefined && typeof passes.collect !== 'function')) {
+  if (!hasMethods(passes, providerMethods) || passes.specificationVersion !== passProviderSpecificationVersion || typeof passes.name !== 'string' || !optionalMethods(passes, ['collect', 'beginDispatch', 'endDispatch', 'collectRange'])) {
     throw invalid(
       'passes',
       `passes ${describeValue((passes as { name?: unknown } | undefined)?.name)} is not a pass provider of specification version ${passProviderSpecificationVersion}`,
@@ -83,4 +83,9 @@ export function resolveEngineOptions(options: ReplayEngineOptions): ResolvedEngi
 
 function invalid(argument: string, what: string, fix: string) {
   return replayArgumentError('engine', argument, what, fix);
+}
+
+/** Whether each of the provider's optional hooks is absent or a function. */
+function optionalMethods(provider: PassProvider, names: readonly (keyof PassProvider)[]): boolean {
+  return names.every((name) => provider[name] === undefined || typeof provider[name] === 'function');
 }

@@ -3,7 +3,11 @@ import type { DispatchRequest } from './dispatch-request.js';
 import type { DispatchResult } from './dispatch-result.js';
 import { resolveEngineOptions, type ReplayEngineOptions } from './engine-options.js';
 import { HashBufferPool } from './hash-buffer-pool.js';
+import { acceptRange } from './prepare-range.js';
+import { rangeDispatchRequests, type RangeRequest } from './range-request.js';
+import type { RangeResult } from './range-result.js';
 import { runDispatch, type EngineContext } from './run-dispatch.js';
+import { runRange } from './run-range.js';
 import { leaseRuntimeWindowLocks } from './runtime-window-locks.js';
 import { validateRequest } from './validate-request.js';
 
@@ -22,6 +26,21 @@ export interface ReplayEngine extends AsyncDisposable {
    * @throws {DisposedError} (rejects) after `dispose()`.
    */
   dispatch(request: DispatchRequest): Promise<DispatchResult>;
+  /**
+   * Runs a sequence of dispatches on one queue through one replay window: captured once before the
+   * first, the whole sequence run in every pass (each dispatch sees what the earlier ones wrote),
+   * restored between passes. Every pass starts from the same memory, and afterwards memory is as
+   * one run of the sequence leaves it. The strategy sees one dispatch context for the whole range
+   * (see `DispatchContext.dispatches`). Declined ranges (any dispatch that would be declined alone,
+   * memory a dispatch reaches freed or allocated again after this call, a snapshot over budget) run
+   * the sequence exactly once, with the reason in the result.
+   * @throws {ArgumentError} (rejects) when the request is malformed, a dispatch names another queue,
+   * the tracker refuses a dispatch's arguments, or memory a dispatch reaches was freed after this
+   * call (before the range's turn on its queue came) and is not allocated again.
+   * @throws {ReplayPluginError} (rejects) when a strategy or pass-provider hook throws.
+   * @throws {DisposedError} (rejects) after `dispose()`.
+   */
+  dispatchRange(request: RangeRequest): Promise<RangeResult>;
   /**
    * Waits for the dispatches in flight, then frees the engine's own buffers and its share of the
    * runtime's window locks. The strategy, staging, tracker and runtime belong to the caller and are
@@ -55,6 +74,20 @@ export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
         return Promise.reject(error);
       }
       const running = serializer.run(request.queue.id, () => runDispatch(context, request));
+      inFlight.add(running);
+      const forget = () => inFlight.delete(running);
+      running.then(forget, forget);
+      return running;
+    },
+    dispatchRange(request) {
+      if (disposing !== undefined) return Promise.reject(disposedError());
+      let range;
+      try {
+        range = acceptRange(settings, rangeDispatchRequests(request, settings.runtime));
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const running = serializer.run(request.queue.id, () => runRange(context, range));
       inFlight.add(running);
       const forget = () => inFlight.delete(running);
       running.then(forget, forget);

@@ -31,6 +31,15 @@ export async function runReplayWindow(window: ReplayWindow): Promise<WindowOutco
   return runPhasesWithRecovery(window, replayPhases(window));
 }
 
+/**
+ * Runs the given phases of a window (from {@link replayPhases}) with the recovery of
+ * {@link runReplayWindow}: a range's window, whose passes run a sequence of dispatches.
+ * @throws {ReplayPluginError} when a strategy or pass-provider hook throws (the queue is drained first).
+ */
+export async function runReplayPhases(window: ReplayWindow, phases: WindowPhase[]): Promise<WindowOutcome> {
+  return runPhasesWithRecovery(window, phases);
+}
+
 async function runPhasesWithRecovery(window: ReplayWindow, phases: WindowPhase[]): Promise<WindowOutcome> {
   let from = 0;
   let earlierFailureForgiven = false;

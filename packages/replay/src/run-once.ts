@@ -14,11 +14,11 @@ export interface RunOnceOutcome {
 /**
  * Runs the dispatch exactly once, as pass 1 (the provider's hooks around it), with no snapshot,
  * and waits once. When the kernel fails, memory is as the failed kernel left it: `mayHaveWritten`
- * is reported as not restored.
+ * is reported as not restored. `pass` is the phase of pass 1 when it is not {@link passPhase}'s (a range's).
  * @throws {ReplayPluginError} when a pass-provider hook throws (the queue is drained first).
  */
-export async function runOnce(target: PassTarget, mayHaveWritten: readonly MemoryRange[]): Promise<RunOnceOutcome> {
-  const phases = [passPhase(target, 1)];
+export async function runOnce(target: PassTarget, mayHaveWritten: readonly MemoryRange[], pass?: WindowPhase): Promise<RunOnceOutcome> {
+  const phases = [pass ?? passPhase(target, 1)];
   const outcome = await runPhases(target.queue, phases, 0, target.phaseTimings, target.clock);
   if (outcome.kind === 'completed') return { phases };
   return {

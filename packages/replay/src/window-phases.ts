@@ -58,15 +58,16 @@ export function finishPhase(window: ReplayWindow): WindowPhase {
 /**
  * The whole window, in queue order: capture, [hash], then per pass: pass, [hash], and before the
  * next pass: restore, [hash]; finally finish. Hashes are taken when verification is on.
+ * `passOf` makes the phase of a pass (a range's runs its whole sequence); default {@link passPhase}.
  */
-export function replayPhases(window: ReplayWindow): WindowPhase[] {
+export function replayPhases(window: ReplayWindow, passOf?: (pass: number) => WindowPhase): WindowPhase[] {
   const { verification, snapshot, strategy, passCount } = window;
   const hash = (point: HashPoint): WindowPhase[] =>
     verification ? [phase('hash', 0, () => verification.plan.enqueueHash(window.queue, point), point)] : [];
   const phases = [phase('capture', 0, () => runPluginHook(strategy, 'snapshot.capture', () => snapshot.capture()))];
   phases.push(...hash({ kind: 'baseline' }));
   for (let pass = 1; pass <= passCount; pass += 1) {
-    phases.push(passPhase(window, pass));
+    phases.push(passOf === undefined ? passPhase(window, pass) : passOf(pass));
     if (verification?.mode === 'full') phases.push(...hash({ kind: 'pass', pass }));
     if (pass < passCount) phases.push(restorePhase(window, pass + 1), ...hash({ kind: 'restore', pass: pass + 1 }));
   }

@@ -1,0 +1,34 @@
+import type { DispatchRequest } from './dispatch-request.js';
+import type { PassScope } from './pass-provider.js';
+import { runPluginHook, type PluginIdentity } from './run-plugin-hook.js';
+import { phase, type WindowPhase } from './window-phase.js';
+import type { PassTarget } from './window-phases.js';
+
+/** What a range's pass enqueues: the whole sequence, with the provider's hooks around each dispatch. */
+export interface RangeTarget extends PassTarget {
+  /** The range's dispatches, in order, all on `queue`. */
+  readonly dispatches: readonly DispatchRequest[];
+  /** Handed to `beginPass`: how many dispatches each pass runs. */
+  readonly scope: PassScope;
+}
+
+/**
+ * The phase of pass `pass` of a range: beginPass, then per dispatch beginDispatch, its kernel,
+ * endDispatch, and endPass. One phase, so the window's recovery and timing treat the sequence as
+ * one pass.
+ */
+export function rangePassPhase(target: RangeTarget, pass: number): WindowPhase {
+  const { provider, queue, dispatches, scope } = target;
+  const identity: PluginIdentity = { kind: 'pass provider', name: provider.name };
+  return phase('pass', pass, () => {
+    runPluginHook(identity, 'beginPass', () => provider.beginPass(pass, queue, scope));
+    for (let index = 0; index < dispatches.length; index += 1) {
+      const { kernel, args, launch } = dispatches[index]!;
+      if (provider.beginDispatch !== undefined) runPluginHook(identity, 'beginDispatch', () => provider.beginDispatch!(pass, index, queue));
+      if (launch === undefined) queue.enqueueKernel(kernel, args);
+      else queue.enqueueKernel(kernel, args, launch);
+      if (provider.endDispatch !== undefined) runPluginHook(identity, 'endDispatch', () => provider.endDispatch!(pass, index, queue));
+    }
+    runPluginHook(identity, 'endPass', () => provider.endPass(pass, queue));
+  });
+}

@@ -1,0 +1,64 @@
+import type { KernelArguments, KernelDescriptor, KernelLaunch, Queue, Runtime } from '@kreplay/native';
+import type { DispatchRequest } from './dispatch-request.js';
+import { describeValue, replayArgumentError } from './validate.js';
+import { validateRequest } from './validate-request.js';
+
+/** One dispatch of a range. */
+export interface RangeDispatch {
+  /** Optional; when given it must be the range's queue (a range runs on one queue). */
+  readonly queue?: Queue;
+  readonly kernel: KernelDescriptor;
+  readonly args: KernelArguments;
+  /** The grid and block of a user kernel (runtime.loadKernel); absent for a built-in kernel. */
+  readonly launch?: KernelLaunch;
+  /** The kernel takes part in cross-device work: the range is run once, not replayed. */
+  readonly crossDevice?: boolean;
+  /** The dispatch is a graph launch: the range is run once, not replayed. */
+  readonly graph?: boolean;
+}
+
+/**
+ * A sequence of dispatches on one queue, replayed as one unit: captured once before the first,
+ * the whole sequence run in every pass, restored between passes.
+ */
+export interface RangeRequest {
+  /** The queue every dispatch of the range (and its capture, passes and restores) runs on. */
+  readonly queue: Queue;
+  /** The dispatches, in the order they run (at least one). */
+  readonly dispatches: readonly RangeDispatch[];
+}
+
+/**
+ * Checks a range request at the engine's boundary and returns its dispatches as dispatch requests
+ * on the range's queue (each checked like a single dispatch's request).
+ * @throws {ArgumentError} when the request is not an object, has no dispatches, a dispatch names
+ * another queue than the range's, or a dispatch is malformed.
+ */
+export function rangeDispatchRequests(request: RangeRequest, runtime: Runtime): DispatchRequest[] {
+  if (typeof request !== 'object' || request === null) {
+    throw invalid('request', `the range request is ${describeValue(request)}, not an object`, 'Pass { queue, dispatches: [{ kernel, args }, ...] }');
+  }
+  const { queue, dispatches } = request;
+  if (!Array.isArray(dispatches) || dispatches.length === 0) {
+    throw invalid('dispatches', `the dispatches of the range are ${describeValue(dispatches)}, not a non-empty array`, 'Pass at least one { kernel, args }');
+  }
+  return dispatches.map((dispatch: RangeDispatch, index) => {
+    if (typeof dispatch !== 'object' || dispatch === null) {
+      throw invalid('dispatches', `dispatch ${index} of the range is ${describeValue(dispatch)}, not an object`, 'Pass { kernel, args } for each dispatch');
+    }
+    if (dispatch.queue !== undefined && dispatch.queue !== queue) {
+      throw invalid(
+        'dispatches',
+        `dispatch ${index} of the range names queue ${describeValue(dispatch.queue?.id)}, not the range's queue ${describeValue(queue?.id)}; a range runs on one queue`,
+        'Split the dispatches into one range per queue, or leave the queue out of each dispatch',
+      );
+    }
+    const single: DispatchRequest = { ...dispatch, queue };
+    validateRequest(single, runtime);
+    return single;
+  });
+}
+
+function invalid(argument: string, what: string, fix: string) {
+  return replayArgumentError('dispatch', argument, what, fix);
+}
