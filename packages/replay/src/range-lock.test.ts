@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fixedPasses } from './fixed-passes.js';
 import { claimsConflict, RangeLock } from './range-lock.js';
 import { fakeRequest, fakeSetup } from './test-support/fake-setup.js';
@@ -52,31 +52,51 @@ describe('range lock', () => {
 
 describe('windows on several queues (fake runtime)', () => {
   it('runs a disjoint window on another queue alongside, and holds an overlapping writer back', async () => {
-    const setup = fakeSetup();
-    const engine = setup.engine({ strategy: testStrategy(), passes: fixedPasses(2) });
-    const shared = setup.buffer(1000, 0);
-    const other = setup.buffer(1000, 0);
-    const finished: string[] = [];
-    setup.runtime.injectFault({ operation: 'kernel', count: 1, delayMilliseconds: 60 });
-    const slow = engine.dispatch(fakeRequest(setup.queue(), 'increment', { buffer: shared.address, bytes: 1000 })).then((result) => {
-      finished.push('slow');
-      return result;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const disjoint = engine.dispatch(fakeRequest(setup.queue(), 'increment', { buffer: other.address, bytes: 1000 })).then((result) => {
-      finished.push('disjoint');
-      return result;
-    });
-    const overlapping = engine.dispatch(fakeRequest(setup.queue(), 'fill', { destination: shared.address, bytes: 1000, value: 9 })).then((result) => {
-      finished.push('overlapping');
-      return result;
-    });
-    const results = await Promise.all([slow, disjoint, overlapping]);
-    expect(finished).toEqual(['disjoint', 'slow', 'overlapping']);
-    expect(results.map((result) => result.replayed)).toEqual([true, true, true]);
-    expect(results[2]!.timings.lockWaitMs).toBeGreaterThan(10);
-    expect(shared.data[0]).toBe(9);
-    expect(other.data[0]).toBe(1);
+    // Fake timers make the delayed kernel a gate: it cannot finish until the test advances the
+    // clock past its delay, whatever the machine's load, so the order below is the lock's doing.
+    vi.useFakeTimers();
+    try {
+      const setup = fakeSetup();
+      const engine = setup.engine({ strategy: testStrategy(), passes: fixedPasses(2) });
+      const shared = setup.buffer(1000, 0);
+      const other = setup.buffer(1000, 0);
+      const operations: string[] = [];
+      /** A queue whose operations are also logged, in the order they ran across queues. */
+      const loggedQueue = (name: string) => {
+        const queue = setup.queue();
+        const push = queue.log.push.bind(queue.log);
+        queue.log.push = (...labels: string[]) => {
+          operations.push(...labels.map((label) => `${name}: ${label}`));
+          return push(...labels);
+        };
+        return queue;
+      };
+      const finished: string[] = [];
+      const settle = <T>(name: string, promise: Promise<T>) => promise.then((result) => (finished.push(name), result));
+      setup.runtime.injectFault({ operation: 'kernel', count: 1, delayMilliseconds: 60 });
+      const slow = settle('slow', engine.dispatch(fakeRequest(loggedQueue('slow'), 'increment', { buffer: shared.address, bytes: 1000 })));
+      const disjoint = settle('disjoint', engine.dispatch(fakeRequest(loggedQueue('disjoint'), 'increment', { buffer: other.address, bytes: 1000 })));
+      const overlapping = settle('overlapping', engine.dispatch(fakeRequest(loggedQueue('overlapping'), 'fill', { destination: shared.address, bytes: 1000, value: 9 })));
+      // Everything but the delayed kernel is due at once: the disjoint window runs to its end
+      // while the slow one is held, and the overlapping writer has not run anything yet.
+      await vi.advanceTimersByTimeAsync(30);
+      expect(finished).toEqual(['disjoint']);
+      expect(operations.filter((operation) => operation.startsWith('slow'))).toEqual(['slow: copy']);
+      expect(operations.some((operation) => operation.startsWith('overlapping'))).toBe(false);
+      expect(shared.data[0]).toBe(0);
+      await vi.runAllTimersAsync();
+      const results = await Promise.all([slow, disjoint, overlapping]);
+      expect(finished).toEqual(['disjoint', 'slow', 'overlapping']);
+      expect(results.map((result) => result.replayed)).toEqual([true, true, true]);
+      // The overlapping writer's first operation ran only after the slow window's last one.
+      const lastOfSlow = operations.findLastIndex((operation) => operation.startsWith('slow'));
+      const firstOfOverlapping = operations.findIndex((operation) => operation.startsWith('overlapping'));
+      expect(lastOfSlow).toBeLessThan(firstOfOverlapping);
+      expect(shared.data[0]).toBe(9);
+      expect(other.data[0]).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('with verification on, holds back writers of any memory it hashes', async () => {
