@@ -1,7 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { timeDispatches, timeInterleaved } from './dispatch-timing.js';
 
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+// The loops read performance.now(); a clock the test moves makes every turn and stop exact,
+// whatever the machine's load: each callback says how long it "took" by advancing it.
+let clock = 0;
+const takes = (milliseconds: number) => async () => void (clock += milliseconds);
+
+beforeEach(() => {
+  clock = 0;
+  vi.spyOn(performance, 'now').mockImplementation(() => clock);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('timeInterleaved', () => {
   it('alternates turns of the variant with as many baseline dispatches, with the same indices, until the count', async () => {
@@ -10,40 +21,43 @@ describe('timeInterleaved', () => {
       8,
       async (index) => {
         log.push(`replay ${index}`);
-        await sleep(30); // a turn lasts about 100 ms: a few replays each
+        clock += 30; // a turn lasts 100 ms: 4 replays of 30 ms reach it
       },
-      async (index) => void log.push(`baseline ${index}`),
+      async (index) => {
+        log.push(`baseline ${index}`);
+        clock += 1;
+      },
       60,
     );
-    expect(timed.dispatches).toBe(8);
-    const turns: { replays: number[]; baselines: number[] }[] = [];
-    for (const entry of log) {
-      const [kind, index] = entry.split(' ') as ['replay' | 'baseline', string];
-      if (kind === 'replay' && (turns.length === 0 || turns.at(-1)!.baselines.length > 0)) turns.push({ replays: [], baselines: [] });
-      turns.at(-1)![kind === 'replay' ? 'replays' : 'baselines'].push(Number(index));
-    }
-    expect(turns.length).toBeGreaterThanOrEqual(2);
-    for (const turn of turns) expect(turn.baselines).toEqual(turn.replays);
-    expect(turns.flatMap((turn) => turn.replays)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    // Replays slept 30 ms each; the baseline did nothing.
-    expect(timed.replayMs).toBeGreaterThanOrEqual(25);
-    expect(timed.baselineMs).toBeLessThan(timed.replayMs);
+    expect(log).toEqual([
+      'replay 0', 'replay 1', 'replay 2', 'replay 3', 'baseline 0', 'baseline 1', 'baseline 2', 'baseline 3',
+      'replay 4', 'replay 5', 'replay 6', 'replay 7', 'baseline 4', 'baseline 5', 'baseline 6', 'baseline 7',
+    ]);
+    expect(timed).toEqual({ dispatches: 8, replayMs: 30, baselineMs: 1 });
   });
 
   it('stops after maxSeconds, once at least one turn ran', async () => {
-    const timed = await timeInterleaved(1000, () => sleep(20), async () => undefined, 0.15);
-    expect(timed.dispatches).toBeGreaterThanOrEqual(1);
-    expect(timed.dispatches).toBeLessThan(1000);
+    // Turns of 5 replays (100 ms each turn); the second ends at 200 ms, past the 150 ms limit.
+    expect(await timeInterleaved(1000, takes(20), async () => undefined, 0.15)).toEqual({ dispatches: 10, replayMs: 20, baselineMs: 0 });
+    // A limit already passed still runs one whole turn.
+    clock = 0;
+    expect((await timeInterleaved(1000, takes(50), async () => undefined, 0)).dispatches).toBe(2);
   });
 });
 
 describe('timeDispatches', () => {
   it('times dispatches one after another and stops after maxSeconds', async () => {
-    const all = await timeDispatches(5, async () => undefined);
-    expect(all.dispatches).toBe(5);
-    const capped = await timeDispatches(1000, () => sleep(20), 0.1);
-    expect(capped.dispatches).toBeGreaterThanOrEqual(1);
-    expect(capped.dispatches).toBeLessThan(1000);
-    expect(capped.milliseconds).toBeGreaterThanOrEqual(15);
+    const indices: number[] = [];
+    const all = await timeDispatches(5, async (index) => {
+      indices.push(index);
+      clock += 2;
+    });
+    expect(indices).toEqual([0, 1, 2, 3, 4]);
+    expect(all).toEqual({ dispatches: 5, milliseconds: 2 });
+    clock = 0;
+    // 20 ms each: the limit of 100 ms is reached after the fifth.
+    expect(await timeDispatches(1000, takes(20), 0.1)).toEqual({ dispatches: 5, milliseconds: 20 });
+    clock = 0;
+    expect(await timeDispatches(1000, takes(20), 0)).toEqual({ dispatches: 1, milliseconds: 20 });
   });
 });
