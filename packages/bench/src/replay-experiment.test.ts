@@ -46,3 +46,34 @@ describe('runReplayExperiment: what it says was verified (host driver)', () => {
     expect(result.verification).toEqual({ verified: 0, mismatch: 0, incomplete: 3, 'not-run': 0 });
   });
 });
+
+describe('runReplayExperiment with range (host driver)', () => {
+  it('replays ranges of consecutive dispatches, listing each range and each dispatch', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const seen: number[] = [];
+    const result = await runReplayExperiment(runtime, { ...base, dispatches: 5, range: 2, onDispatch: (index) => seen.push(index) });
+    expect(result).toMatchObject({ range: 2, verified: true, replayedDispatches: 5 });
+    expect(result.ranges.map((range) => [range.firstDispatch, range.dispatches.length, range.passes, range.replayed])).toEqual([
+      [0, 2, 3, true],
+      [2, 2, 3, true],
+      [4, 1, 3, true],
+    ]);
+    for (const range of result.ranges) {
+      expect(range.bytesCopied).toBeGreaterThan(0);
+      expect(range.timings.passMs).toHaveLength(3);
+      for (const dispatch of range.dispatches) {
+        expect(dispatch.kernelName).toBe('scatterWrite');
+        expect(dispatch.collected).toHaveLength(3);
+      }
+    }
+    expect(result.bytesCopied).toBe(result.ranges.reduce((sum, range) => sum + range.bytesCopied, 0));
+    expect(seen).toEqual([1, 3, 4]);
+    expect(JSON.parse(JSON.stringify(result)).ranges).toHaveLength(3);
+  });
+
+  it('without range, lists no ranges; a range that is not a whole number >= 1 is refused', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    expect(await runReplayExperiment(runtime, base)).toMatchObject({ range: null, ranges: [] });
+    await expect(runReplayExperiment(runtime, { ...base, range: 0 })).rejects.toThrow(/range must be a whole number >= 1/);
+  });
+});

@@ -1,5 +1,5 @@
-import { createReplayEngine, fixedPasses } from '@kreplay/replay';
-import type { DeclineCode, DispatchResult, VerifyMode } from '@kreplay/replay';
+import { createReplayEngine, fixedPasses, timingPasses } from '@kreplay/replay';
+import type { DeclineCode, DispatchResult, RangeDispatch, VerifyMode } from '@kreplay/replay';
 import { addByteAccounts, bytesCopied, createStaging, emptyByteAccount } from '@kreplay/snapshot';
 import type { ByteAccount, SnapshotStrategy, StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
@@ -10,6 +10,10 @@ import { addToVerificationTally, emptyVerificationTally, verifiedOfTally } from 
 import type { VerificationTally } from './verification-tally.js';
 import { createScatterWorkload } from './workloads/scatter-workload.js';
 import type { ScatterWorkload } from './workloads/scatter-workload.js';
+import { benchArgumentError } from './argument-error.js';
+import { summarizeRange, type ReplayRangeSummary } from './replay-range-summary.js';
+
+export type { ReplayRangeSummary } from './replay-range-summary.js';
 
 /** Options of {@link runReplayExperiment}. */
 export interface ReplayExperimentOptions {
@@ -29,7 +33,13 @@ export interface ReplayExperimentOptions {
   readonly reuse?: 'pooled' | 'per-dispatch';
   /** Replay on every agent of the runtime at once (each its own queue and workload, one shared engine and host budget). Default: the first agent only. */
   readonly allAgents?: boolean;
-  /** Called after each dispatch, for progress. */
+  /**
+   * Replay ranges of this many consecutive dispatches (on one queue) as one unit each, through
+   * `engine.dispatchRange` (the last range may be shorter), with `timingPasses`, so that each
+   * dispatch of a range reports its device time per pass. Default: each dispatch on its own.
+   */
+  readonly range?: number;
+  /** Called after each dispatch (with `range`: after each range, with its last dispatch's index), for progress. */
   readonly onDispatch?: (index: number, result: DispatchResult) => void;
 }
 
@@ -51,6 +61,10 @@ export interface ReplayExperimentResult {
   /** Dispatches per agent. */
   readonly dispatches: number;
   readonly passes: number;
+  /** Dispatches per range (`range` option); null when each dispatch was replayed on its own. */
+  readonly range: number | null;
+  /** With `range`: every range, in order (per agent), with its bytes, passes, timings and per-dispatch values; empty otherwise. */
+  readonly ranges: readonly ReplayRangeSummary[];
   /** Footprint per agent. */
   readonly footprintBytes: number;
   /** Bytes copied, all directions, all dispatches, all agents. */
@@ -74,6 +88,7 @@ export interface ReplayExperimentResult {
   /** The reason of each declined dispatch, in order. */
   readonly declined: readonly string[];
   /** How many dispatches were declined, by decline code (absent codes: none). */
+  /** Declines by kind: of dispatches, or with `range` of ranges. */
   readonly declinedByReason: Readonly<Partial<Record<DeclineCode, number>>>;
   /** How many dispatches came to each verification status (`not-run`: declined, one pass, or verification off). */
   readonly verification: VerificationTally;
@@ -94,6 +109,10 @@ export interface ReplayExperimentResult {
  * @throws ArgumentError for bad options.
  */
 export async function runReplayExperiment(runtime: Runtime, options: ReplayExperimentOptions): Promise<ReplayExperimentResult> {
+  const range = options.range;
+  if (range !== undefined && (!Number.isSafeInteger(range) || range < 1)) {
+    throw benchArgumentError('replay-experiment', 'range', `range must be a whole number >= 1, got ${String(range)}`, 'Pass how many consecutive dispatches each range replays, or leave it out');
+  }
   const agents = options.allAgents ? runtime.agents : runtime.agents.slice(0, 1);
   const tracker = createTracker(runtime);
   const staging = createStaging(runtime, tracker, { hostBytesLimit: options.hostBytesLimit, reuse: options.reuse });
@@ -106,7 +125,7 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
     tracker,
     staging,
     strategy,
-    passes: fixedPasses(options.passes),
+    passes: range === undefined ? fixedPasses(options.passes) : timingPasses(options.passes),
     quiesce: options.quiesce ?? 'queue',
     verify: options.verify,
   });
@@ -116,6 +135,7 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
   const declined: string[] = [];
   const declinedByReason: Partial<Record<DeclineCode, number>> = {};
   const notes = new Set<string>();
+  const ranges: ReplayRangeSummary[] = [];
   try {
     for (const agent of agents) {
       workloads.push(await createScatterWorkload(agent, options));
@@ -127,18 +147,29 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
         const agentStart = process.hrtime.bigint();
         let agentBytes = 0;
         let replayedDispatches = 0;
-        for (let index = 0; index < options.dispatches; index += 1) {
-          const { kernel, args } = workloads[agentIndex]!.dispatch(index);
-          const result = await engine.dispatch({ queue: queues[agentIndex]!, kernel, args });
+        const step = range ?? 1;
+        for (let index = 0; index < options.dispatches; index += step) {
+          const count = Math.min(step, options.dispatches - index);
+          const queue = queues[agentIndex]!;
+          let result: DispatchResult;
+          if (range === undefined) {
+            const { kernel, args } = workloads[agentIndex]!.dispatch(index);
+            result = await engine.dispatch({ queue, kernel, args });
+          } else {
+            const dispatches: RangeDispatch[] = Array.from({ length: count }, (_, offset) => workloads[agentIndex]!.dispatch(index + offset));
+            const ranged = await engine.dispatchRange({ queue, dispatches });
+            ranges.push(summarizeRange(agent.id, index, ranged));
+            result = ranged;
+          }
           bytes = addByteAccounts(bytes, result.bytes);
           agentBytes += bytesCopied(result.bytes);
-          if (result.replayed) replayedDispatches += 1;
+          if (result.replayed) replayedDispatches += count;
           if (result.declineReason) declined.push(result.declineReason);
           if (result.declineCode) declinedByReason[result.declineCode] = (declinedByReason[result.declineCode] ?? 0) + 1;
           if (result.tier) tier = result.tier;
           verification = addToVerificationTally(verification, result);
           result.notes.forEach((note) => notes.add(note));
-          if (agentIndex === 0) options.onDispatch?.(index, result);
+          if (agentIndex === 0) options.onDispatch?.(index + count - 1, result);
         }
         const seconds = secondsSince(agentStart);
         return { agentId: agent.id, bytesCopied: agentBytes, seconds, bytesPerSecond: agentBytes / seconds, replayedDispatches };
@@ -152,6 +183,8 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
       tier,
       dispatches: options.dispatches,
       passes: options.passes,
+      range: range ?? null,
+      ranges,
       footprintBytes,
       bytesCopied: bytesCopied(bytes),
       bytesModel: agents.length * options.dispatches * footprintBytes * options.passes,
