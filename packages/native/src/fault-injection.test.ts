@@ -108,13 +108,21 @@ describe('fault injection on the host driver', () => {
 
   it('delays operations instead of failing them', async () => {
     const queue = agent().createQueue();
+    const other = agent().createQueue();
     const buffer = agent().allocate(8192);
-    runtime.injectFault({ operation: 'copy', delayMilliseconds: 80 });
-    const start = performance.now();
+    const filled = agent().allocate(4096);
+    await agent().write(buffer.address, new Uint8Array(4096).fill(0xab));
+    runtime.injectFault({ operation: 'copy', delayMilliseconds: 200 });
     queue.enqueueCopy([{ source: buffer.address, destination: buffer.address + 4096, bytes: 4096 }]);
+    const copied = queue.recordEvent();
+    // Order, not time: work enqueued later on another queue is done while the delayed copy is held.
+    other.enqueueKernel(runtime.kernels.fill, { destination: filled.address, bytes: 4096, value: 0x01020304 });
+    await other.synchronize();
+    expect(copied.completed, 'the delayed copy finished before the later work of another queue').toBe(false);
     await queue.synchronize();
-    expect(performance.now() - start).toBeGreaterThanOrEqual(75);
-    await queue.dispose();
+    expect(copied.completed).toBe(true);
+    expect(await agent().read(buffer.address + 4096, 4096)).toEqual(new Uint8Array(4096).fill(0xab));
+    await Promise.all([queue.dispose(), other.dispose()]);
   });
 
   it('validates fault specs', () => {

@@ -61,11 +61,22 @@ export function describeDispose(options: ResolvedDriverTestOptions): void {
         const agent = runtime.agents[0]!;
         const queue = agent.createQueue();
         const buffer = agent.allocate(smallBytes);
-        runtime.injectFault({ operation: 'kernel', count: 1, delayMilliseconds: 100 });
+        // The fill is held back long enough that it is still queued when dispose is called.
+        runtime.injectFault({ operation: 'kernel', count: 1, delayMilliseconds: 200 });
         queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes: smallBytes, value: 7 });
-        const started = performance.now();
+        const reached = queue.recordEvent();
+        const settled: string[] = [];
+        const waited = reached.synchronize().then(
+          () => void settled.push('resolved'),
+          (error: unknown) => void settled.push(`rejected: ${String(error)}`),
+        );
+        const queuedAtDispose = !reached.completed;
         await runtime.dispose();
-        expect(performance.now() - started).toBeLessThan(5000);
+        // The queue's worker marks the event after the fill; dispose joined it, so by now it has run.
+        expect(queuedAtDispose, 'the fill was still queued when dispose was called').toBe(true);
+        expect(reached.completed, 'the work queued before dispose had completed when dispose resolved').toBe(true);
+        await waited;
+        expect(settled).toEqual(['resolved']);
       });
     });
 

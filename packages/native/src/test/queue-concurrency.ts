@@ -23,18 +23,15 @@ export function describeQueueConcurrency(options: ResolvedDriverTestOptions): vo
       const slow = suite.createQueue();
       const fast = suite.createQueue();
       runtime.injectFault({ operation: 'copy', count: 1, agentId: agent.id, delayMilliseconds });
-      const started = performance.now();
       slow.enqueueCopy([{ source: source.address, destination: destination.address, bytes: largeBytes }]);
       const slowDone = slow.recordEvent();
       fast.enqueueKernel(runtime.kernels.fill, { destination: filled.address, bytes: smallBytes, value: 0x5eed1234 });
       await fast.synchronize();
-      const fastMilliseconds = performance.now() - started;
+      // Order, not time: the other queue's work is done and visible while the delayed copy is not.
       expect(slowDone.completed, 'the delayed queue finished before the other queue').toBe(false);
-      expect(fastMilliseconds).toBeLessThan(delayMilliseconds);
       expectSameBytes(await agent.read(filled.address, smallBytes), fillReference(smallBytes, 0x5eed1234), 'the other queue’s fill');
       await slow.synchronize();
       expect(slowDone.completed).toBe(true);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(delayMilliseconds * 0.9);
       expectSameBytes(await agent.read(destination.address, largeBytes), data, 'the delayed copy');
     });
 
