@@ -148,4 +148,25 @@ describe('kreplay replay', () => {
     expect(result.verified).toBe(true);
     expect(result.aggregateBytesPerSecond).toBeGreaterThan(0);
   });
+
+  it('--range K replays ranges of K consecutive dispatches, listing per-dispatch values and each range', async () => {
+    const result = (await replayJson('dirty-pages', ['--dispatches', '10', '--range', '4'])) as Record<string, any>;
+    expect(result).toMatchObject({ range: 4, dispatches: 10, replayedDispatches: 10, verified: true });
+    expect(result.ranges.map((range: { firstDispatch: number; dispatches: unknown[] }) => [range.firstDispatch, range.dispatches.length])).toEqual([
+      [0, 4],
+      [4, 4],
+      [8, 2],
+    ]);
+    for (const range of result.ranges) {
+      expect(range).toMatchObject({ replayed: true, passes: 5, verified: true });
+      expect(range.bytesCopied).toBeGreaterThan(0);
+      expect(range.timings.passMs).toHaveLength(5);
+      for (const dispatch of range.dispatches) expect(dispatch).toMatchObject({ kernelName: 'scatterWrite', collected: expect.any(Array) });
+    }
+    const io = recordingIo();
+    expect(await runCli(['replay', '--driver', 'host', '--footprint', '4MiB', '--dispatches', '5', '--passes', '3', '--range', '2', '--verify', 'full'], io)).toBe(0);
+    expect(io.out()).toMatch(/\n {2}ranges of 2 dispatches: replayed 3\/3 ranges\n/);
+    expect(io.out()).toMatch(/verified 3\/3 replayed/);
+    expect(await runCli(['replay', '--driver', 'host', '--range', '0'], recordingIo())).toBe(2);
+  });
 });

@@ -21,6 +21,7 @@ interface ReplayOptions extends RuntimeCommandOptions {
   readonly quiesce: 'queue' | 'agent';
   readonly hostLimit?: number;
   readonly allAgents?: boolean;
+  readonly range?: number;
   readonly json?: boolean;
 }
 
@@ -41,6 +42,7 @@ export function replayCommand(io: CliIo): Command {
     .addOption(new Option('--quiesce <scope>', 'what to drain before a window').choices(['queue', 'agent']).default('queue'))
     .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
+    .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
     .option('--json', 'print one JSON object')
     .action(async (options: ReplayOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
@@ -56,6 +58,7 @@ export function replayCommand(io: CliIo): Command {
         quiesce: options.quiesce,
         hostBytesLimit: options.hostLimit,
         allAgents: options.allAgents ?? false,
+        ...(options.range === undefined ? {} : { range: options.range }),
         onDispatch: (index) => progress.update(index + 1),
       }).finally(() => progress.done());
       io.stdout(options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
@@ -72,19 +75,33 @@ export function replayCommand(io: CliIo): Command {
 export function verificationFailure(result: ReplayExperimentResult): KreplayError | undefined {
   const { mismatch } = result.verification;
   if (mismatch === 0) return undefined;
-  const replayed = result.replayedDispatches;
-  const message = `[cli] [replay] ${mismatch} of ${replayed} replayed dispatch(es) failed verification: memory before a pass, or a pass's output, differed from pass 1's. Run with --json to see which, and try another --strategy to tell a strategy's fault from a nondeterministic kernel.`;
+  const { unit, replayed } = verifiedUnits(result);
+  const message = `[cli] [replay] ${mismatch} of ${replayed} replayed ${unit} failed verification: memory before a pass, or a pass's output, differed from pass 1's. Run with --json to see which, and try another --strategy to tell a strategy's fault from a nondeterministic kernel.`;
   return new KreplayError({ packageName: 'cli', component: 'replay', message });
 }
 
 /** What the experiment's verification came to, in words: `nothing verified` when no dispatch was. */
 export function describeVerification(result: ReplayExperimentResult): string {
   const { verified, mismatch, incomplete } = result.verification;
+  const { unit, replayed } = verifiedUnits(result);
   const parts: string[] = [];
-  if (mismatch > 0) parts.push(`verification FAILED for ${mismatch} dispatch(es)`);
-  if (incomplete > 0) parts.push(`verification incomplete for ${incomplete} dispatch(es) (a hash could not be taken; nothing proven either way)`);
-  if (verified > 0) parts.push(`verified ${verified}/${result.replayedDispatches} replayed`);
+  if (mismatch > 0) parts.push(`verification FAILED for ${mismatch} ${unit}`);
+  if (incomplete > 0) parts.push(`verification incomplete for ${incomplete} ${unit} (a hash could not be taken; nothing proven either way)`);
+  if (verified > 0) parts.push(`verified ${verified}/${replayed} replayed`);
   return parts.length === 0 ? 'nothing verified' : parts.join('; ');
+}
+
+/** What verification counts: dispatches, or with `--range` ranges (each verified as one unit). */
+function verifiedUnits(result: ReplayExperimentResult): { readonly unit: string; readonly replayed: number } {
+  if (result.range === null) return { unit: 'dispatch(es)', replayed: result.replayedDispatches };
+  return { unit: 'range(s)', replayed: result.ranges.filter((range) => range.replayed).length };
+}
+
+/** `ranges of K: replayed R/N ranges`, with `--range`; empty without. */
+export function describeRanges(result: ReplayExperimentResult): string {
+  if (result.range === null) return '';
+  const replayed = result.ranges.filter((range) => range.replayed).length;
+  return `ranges of ${result.range} dispatches: replayed ${replayed}/${result.ranges.length} ranges`;
 }
 
 /** The declines counted by reason, e.g. `declined 3: snapshot-declined 3`; empty when none. */
@@ -104,6 +121,7 @@ export function describeReplay(result: ReplayExperimentResult): string {
     `  copied ${formatBytes(result.bytesCopied)} = ${share}% of the reference design's ${formatBytes(result.bytesModel)}`,
     `  hashed ${formatBytes(result.bytesHashed)}; host staging high-water ${formatBytes(result.hostHighWaterBytes)}${result.hostBytesLimit === null ? '' : ` of a ${formatBytes(result.hostBytesLimit)} limit`}`,
     `  ${result.seconds.toFixed(3)} s; replayed ${result.replayedDispatches}/${result.dispatches * result.agents.length}; ${describeVerification(result)}`,
+    ...(result.range === null ? [] : [`  ${describeRanges(result)}`]),
     ...(declines === '' ? [] : [`  ${declines}`]),
     ...(result.agents.length > 1
       ? [
