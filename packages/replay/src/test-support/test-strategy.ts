@@ -95,20 +95,15 @@ export function testStaging(runtime: FakeRuntime, tracker: Tracker, hostBytesLim
       highWater = Math.max(highWater, leasedBytes);
       let held = true;
       const tier = choice === 'auto' ? 'host-pinned' : choice;
+      const release = () => {
+        if (!held) return;
+        held = false;
+        leasedBytes -= bytes;
+        buffer.free();
+      };
       return {
         kind: 'leased',
-        lease: {
-          tier,
-          agentId: agent.id,
-          address: buffer.address,
-          bytes,
-          release() {
-            if (!held) return;
-            held = false;
-            leasedBytes -= bytes;
-            buffer.free();
-          },
-        },
+        lease: { tier, agentId: agent.id, address: buffer.address, bytes, release, [Symbol.dispose]: release },
       };
     },
     usage(): StagingUsage {
@@ -116,5 +111,6 @@ export function testStaging(runtime: FakeRuntime, tracker: Tracker, hostBytesLim
     },
     trim() {},
     dispose() {},
+    [Symbol.dispose]() {},
   };
 }
