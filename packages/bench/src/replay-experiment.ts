@@ -87,10 +87,9 @@ export interface ReplayExperimentResult {
   readonly replayedDispatches: number;
   /** The reason of each declined dispatch, in order. */
   readonly declined: readonly string[];
-  /** How many dispatches were declined, by decline code (absent codes: none). */
-  /** Declines by kind: of dispatches, or with `range` of ranges. */
+  /** How many dispatches (with `range`: ranges) were declined, by decline code (absent codes: none). */
   readonly declinedByReason: Readonly<Partial<Record<DeclineCode, number>>>;
-  /** How many dispatches came to each verification status (`not-run`: declined, one pass, or verification off). */
+  /** How many dispatches (with `range`: ranges) came to each verification status (`not-run`: declined, one pass, or verification off). */
   readonly verification: VerificationTally;
   /**
    * What the dispatches prove together: false when a replayed dispatch failed verification (a
