@@ -8,7 +8,7 @@ export type {
   NativeCallBenchmarkResult,
 } from './native-call-benchmark.js';
 export { mean, median, secondsSince } from './statistics.js';
-export { createScatterWorkload } from './workloads/scatter-workload.js';
+export { createScatterWorkload, validateScatterWorkloadOptions } from './workloads/scatter-workload.js';
 export type { ScatterWorkload, ScatterWorkloadOptions, WorkloadDispatch } from './workloads/scatter-workload.js';
 export { strategyByName, strategyNames } from './strategy-by-name.js';
 export type { StrategyName } from './strategy-by-name.js';

@@ -52,3 +52,12 @@ export function parseFraction(text: string): number {
   }
   return value;
 }
+
+/** Parses a share in [0, 1], such as --input-share (0 allowed). */
+export function parseShare(text: string): number {
+  const value = Number(text);
+  if (!/^\s*\d*\.?\d+(e-?\d+)?\s*$/i.test(text) || !(value >= 0 && value <= 1)) {
+    throw new InvalidArgumentError(`"${text}" is not a share in [0, 1].`);
+  }
+  return value;
+}

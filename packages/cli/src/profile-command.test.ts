@@ -1,3 +1,6 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { describeProfile } from './commands/profile-command.js';
 import { parseDeclaredArgument, parseDimensions } from './profile-workload.js';
@@ -46,5 +49,37 @@ describe('kreplay profile', () => {
     expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel range');
     expect(text).toContain('gpu__time_duration.sum                            198.400 us');
     expect(text).toContain('17.28 %');
+  });
+
+  it('refuses a bad workload or workload option with exit 2 before opening the driver (cuda is absent here)', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-profile-'));
+    const ptx = join(directory, 'k.ptx');
+    await writeFile(ptx, '// not compiled before the driver opens\n');
+    await writeFile(join(directory, 'args.json'), '[{"name": "data", "type": "pointer",');
+    const metrics = ['--metrics', 'gpu__time_duration.sum'];
+    for (const [args, pattern] of [
+      [['--input-share', 'abc'], /^error: option '--input-share <f>' argument 'abc' is invalid\. "abc" is not a share in \[0, 1\]\./],
+      [['--input-share', '1.5'], /^error: option '--input-share <f>' argument '1\.5' is invalid\./],
+      [['--input-share', '0.5'], /^kreplay: \[cli\] \[profile\] --input-share 0\.5 does not fit the scatter workload: stateShare \+ inputShare must be <= 1, got 1\.3/],
+      [['--footprint', '64KiB'], /^kreplay: \[cli\] \[profile\] --footprint 65536 does not fit the scatter workload: footprintBytes must be a whole number >= 262144/],
+      [['sideways'], /^kreplay: \[cli\] \[profile\] unknown workload "sideways"; use scatter or ptx:<file>:<kernel>\./],
+      [['ptx:nothing'], /^kreplay: \[cli\] \[profile\] "ptx:nothing" is not ptx:<file>:<kernel>\./],
+      [[`ptx:${ptx}:scale`], /^kreplay: \[cli\] \[profile\] a ptx workload needs --grid and --block\./],
+      [[`ptx:${join(directory, 'missing.ptx')}:scale`, '--grid', '1', '--block', '32'], /^kreplay: \[cli\] \[profile\] ptx:.*missing\.ptx:scale: .*missing\.ptx cannot be read \(ENOENT\)\./],
+      [[`ptx:${ptx}:scale`, '--grid', '1', '--block', '32', '--args', join(directory, 'args.json')], /^kreplay: \[cli\] \[profile\] --args .*args\.json: is not JSON/],
+      [[`ptx:${ptx}:scale`, '--grid', '1', '--block', '32', '--args', join(directory, 'none.json')], /^kreplay: \[cli\] \[profile\] --args .*none\.json: cannot be read \(ENOENT\)/],
+      [[`ptx:${ptx}:scale`, '--grid', '1', '--block', '32', '--input-share', '0.1'], /^kreplay: \[cli\] \[profile\] --input-share only applies with the scatter workload\./],
+      [['--arg', 'n=u32::4'], /^kreplay: \[cli\] \[profile\] --arg only applies with a ptx workload\./],
+      [['--grid', '4'], /^kreplay: \[cli\] \[profile\] --grid only applies with a ptx workload\./],
+    ] as const) {
+      const io = recordingIo();
+      expect(await runCli(['profile', ...metrics, ...args], io), args.join(' ')).toBe(2);
+      expect(io.err()).toMatch(pattern);
+      expect(io.err()).not.toMatch(/driver/);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+    }
+    const none = recordingIo();
+    expect(await runCli(['profile', '--metrics', ' , '], none)).toBe(2);
+    expect(none.err()).toMatch(/^kreplay: \[cli\] \[profile\] --metrics names no metric \(" , "\)\. Pass CUPTI metric names/);
   });
 });

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { createScatterWorkload } from '@kreplay/bench';
+import { ArgumentError } from '@kreplay/native';
+import { createScatterWorkload, validateScatterWorkloadOptions } from '@kreplay/bench';
+import type { ScatterWorkloadOptions } from '@kreplay/bench';
 import type { Access, Agent, DeviceAllocation, KernelArguments, KernelDescriptor, KernelLaunch, KernelParameter, ParameterType } from '@kreplay/native';
 import { parseByteSize } from './byte-size.js';
+import { UsageError } from './usage-error.js';
 
 /** One declared argument of a PTX kernel: `name=type:access:value` (a pointer's value is the bytes to allocate). */
 export interface DeclaredArgument {
@@ -58,8 +61,11 @@ export function parseDimensions(text: string): [number, number, number] {
   return [parts[0]!, parts[1] ?? 1, parts[2] ?? 1];
 }
 
+/** The scatter workload's options that `kreplay profile` sets. */
+export type ScatterProfileOptions = Required<Pick<ScatterWorkloadOptions, 'footprintBytes' | 'writeFraction' | 'inputShare'>>;
+
 /** The scatter workload of @kreplay/bench: one scatter-write kernel per dispatch, the seed changing with it. */
-export async function scatterProfileWorkload(agent: Agent, options: { footprintBytes: number; writeFraction: number; inputShare: number }): Promise<ProfileWorkload> {
+export async function scatterProfileWorkload(agent: Agent, options: ScatterProfileOptions): Promise<ProfileWorkload> {
   const workload = await createScatterWorkload(agent, options);
   return {
     description: `scatter (${options.footprintBytes} bytes, write fraction ${options.writeFraction}, input share ${options.inputShare})`,
@@ -97,4 +103,89 @@ export async function ptxProfileWorkload(agent: Agent, spec: string, declared: r
     dispatch: () => ({ kernel, args, launch }),
     free: () => allocations.forEach((allocation) => allocation.free()),
   };
+}
+
+/** The workload options of `kreplay profile`, as parsed. */
+export interface ProfileWorkloadOptions {
+  readonly footprint: number;
+  readonly writeFraction: number;
+  readonly inputShare: number;
+  readonly arg?: readonly DeclaredArgument[];
+  readonly args?: string;
+  readonly grid?: [number, number, number];
+  readonly block?: [number, number, number];
+}
+
+/** A profile workload checked before any driver is opened: what {@link createProfileWorkload} makes. */
+export type ProfileWorkloadPlan =
+  | { readonly kind: 'scatter'; readonly options: ScatterProfileOptions }
+  | { readonly kind: 'ptx'; readonly spec: string; readonly declared: readonly DeclaredArgument[]; readonly launch: KernelLaunch };
+
+const scatterFlags: Readonly<Record<string, keyof ProfileWorkloadOptions>> = { '--footprint': 'footprint', '--write-fraction': 'writeFraction', '--input-share': 'inputShare' };
+const ptxFlags = ['--arg', '--args', '--grid', '--block'];
+/** The scatter workload's option behind each of its arguments. */
+const scatterFlagOf: Readonly<Record<string, string>> = { footprintBytes: '--footprint', writeFraction: '--write-fraction', inputShare: '--input-share', stateShare: '--input-share' };
+
+function usage(what: string): UsageError {
+  return new UsageError('profile', what, 'See kreplay profile --help');
+}
+
+function scatterPlan(options: ProfileWorkloadOptions, given: (flag: string) => boolean): ProfileWorkloadPlan {
+  const misplaced = ptxFlags.find(given);
+  if (misplaced !== undefined) throw usage(`${misplaced} only applies with a ptx workload`);
+  const scatter = { footprintBytes: options.footprint, writeFraction: options.writeFraction, inputShare: options.inputShare };
+  try {
+    validateScatterWorkloadOptions(scatter);
+  } catch (error) {
+    if (!(error instanceof ArgumentError)) throw error;
+    const flag = scatterFlagOf[error.argument] ?? error.argument;
+    const value = options[scatterFlags[flag] ?? 'footprint'];
+    throw usage(`${flag} ${String(value)} does not fit the scatter workload: ${error.message.replace(/^\[bench\] \[workload\] /, '').replace(/\.$/, '')}`);
+  }
+  return { kind: 'scatter', options: scatter };
+}
+
+function declaredArguments(options: ProfileWorkloadOptions): readonly DeclaredArgument[] {
+  if (options.args === undefined) return options.arg ?? [];
+  if (options.arg !== undefined) throw usage('--arg and --args both declare the arguments; use one of them');
+  try {
+    return readDeclaredArguments(options.args);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== undefined) throw usage(`--args ${options.args}: cannot be read (${code})`);
+    if (error instanceof SyntaxError) throw usage(`--args ${options.args}: is not JSON (${error.message})`);
+    throw usage(`--args ${options.args}: ${(error as Error).message.replace(/\.$/, '')}`);
+  }
+}
+
+function ptxPlan(spec: string, options: ProfileWorkloadOptions, given: (flag: string) => boolean): ProfileWorkloadPlan {
+  const misplaced = Object.keys(scatterFlags).find(given);
+  if (misplaced !== undefined) throw usage(`${misplaced} only applies with the scatter workload`);
+  const [, path] = /^ptx:(.+):([^:]+)$/.exec(spec) ?? [];
+  if (path === undefined) throw usage(`"${spec}" is not ptx:<file>:<kernel>`);
+  if (options.grid === undefined || options.block === undefined) throw usage('a ptx workload needs --grid and --block');
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (error) {
+    throw usage(`${spec}: ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return { kind: 'ptx', spec, declared: declaredArguments(options), launch: { grid: options.grid, block: options.block } };
+}
+
+/**
+ * Checks a profile workload and its options without a driver: the spec, the options of its kind
+ * (and none of the other kind's), the PTX file and the declared arguments.
+ * `given` says whether the user gave an option (not its default).
+ * @throws UsageError naming the option at fault.
+ */
+export function planProfileWorkload(spec: string, options: ProfileWorkloadOptions, given: (flag: string) => boolean): ProfileWorkloadPlan {
+  if (spec === 'scatter') return scatterPlan(options, given);
+  if (spec.startsWith('ptx:')) return ptxPlan(spec, options, given);
+  throw usage(`unknown workload "${spec}"; use scatter or ptx:<file>:<kernel>`);
+}
+
+/** Makes a planned workload on `agent`: its memory, filled, and its dispatches. */
+export function createProfileWorkload(agent: Agent, plan: ProfileWorkloadPlan): Promise<ProfileWorkload> {
+  if (plan.kind === 'scatter') return scatterProfileWorkload(agent, plan.options);
+  return ptxProfileWorkload(agent, plan.spec, plan.declared, plan.launch);
 }

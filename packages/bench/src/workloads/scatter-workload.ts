@@ -41,12 +41,11 @@ function checkShare(name: string, value: number, allowZero: boolean): number {
 }
 
 /**
- * The default replay workload: the footprint spread over a few allocations; the kernel reads its
- * input and writes `writeFraction` of the footprint's pages, scattered over a large read-write
- * state buffer. So write-set cannot shrink it much, but dirty-pages can.
- * @throws ArgumentError when an option is out of range.
+ * Checks the options of {@link createScatterWorkload} without an agent, so a caller can refuse them
+ * before opening a driver, and returns them with their defaults.
+ * @throws ArgumentError when an option is out of range (its `argument` names the option).
  */
-export async function createScatterWorkload(agent: Agent, options: ScatterWorkloadOptions): Promise<ScatterWorkload> {
+export function validateScatterWorkloadOptions(options: ScatterWorkloadOptions): Required<ScatterWorkloadOptions> {
   const pageBytes = options.pageBytes ?? 65536;
   const writeFraction = checkShare('writeFraction', options.writeFraction, false);
   const stateShare = checkShare('stateShare', options.stateShare ?? 0.8, false);
@@ -57,6 +56,17 @@ export async function createScatterWorkload(agent: Agent, options: ScatterWorklo
   if (stateShare + inputShare > 1) {
     throw benchArgumentError('workload', 'stateShare', `stateShare + inputShare must be <= 1, got ${stateShare + inputShare}`, 'Lower one of them');
   }
+  return { footprintBytes: options.footprintBytes, writeFraction, stateShare, inputShare, pageBytes };
+}
+
+/**
+ * The default replay workload: the footprint spread over a few allocations; the kernel reads its
+ * input and writes `writeFraction` of the footprint's pages, scattered over a large read-write
+ * state buffer. So write-set cannot shrink it much, but dirty-pages can.
+ * @throws ArgumentError when an option is out of range.
+ */
+export async function createScatterWorkload(agent: Agent, options: ScatterWorkloadOptions): Promise<ScatterWorkload> {
+  const { pageBytes, writeFraction, stateShare, inputShare } = validateScatterWorkloadOptions(options);
   const roundToPages = (bytes: number) => Math.max(pageBytes, Math.floor(bytes / pageBytes) * pageBytes);
   const stateBytes = roundToPages(options.footprintBytes * stateShare);
   const inputBytes = inputShare === 0 ? 0 : roundToPages(options.footprintBytes * inputShare);

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { KreplayError, openRuntime } from '@kreplay/native';
-import type { DriverChoice, KernelLaunch, ProfilerRange } from '@kreplay/native';
+import { openRuntime } from '@kreplay/native';
+import type { DriverChoice, ProfilerRange } from '@kreplay/native';
 import { strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import type { CuptiCollected } from '@kreplay/replay';
@@ -8,10 +8,12 @@ import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import type { CliIo } from '../cli-io.js';
-import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { parseByteSize, parseFraction, parsePositiveInteger, parseShare } from '../byte-size.js';
 import { driverOption } from '../driver-option.js';
-import { parseDeclaredArgument, parseDimensions, ptxProfileWorkload, readDeclaredArguments, scatterProfileWorkload } from '../profile-workload.js';
-import type { DeclaredArgument, ProfileWorkload } from '../profile-workload.js';
+import { wasGiven } from '../option-dependencies.js';
+import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
+import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
+import { UsageError } from '../usage-error.js';
 
 interface ProfileOptions {
   readonly driver: DriverChoice;
@@ -72,20 +74,23 @@ export function profileCommand(io: CliIo): Command {
     .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
     .option('--footprint <bytes>', 'scatter: device memory the workload holds', parseByteSize, 2 ** 30)
     .option('--write-fraction <f>', "scatter: fraction of the footprint's pages each dispatch writes", parseFraction, 0.25)
-    .option('--input-share <f>', 'scatter: share of the footprint the kernel reads (0: one kernel per dispatch)', Number, 0)
+    .option('--input-share <f>', 'scatter: share of the footprint the kernel reads (0: one kernel per dispatch)', parseShare, 0)
     .option('--arg <name=type:access:value>', 'ptx: a declared argument, in order (a pointer value is the bytes to allocate)', (text: string, previous?: DeclaredArgument[]) => parseDeclaredArgument(text, previous))
     .option('--args <file.json>', 'ptx: declared arguments from a JSON file [{ name, type, access?, value }]')
     .option('--grid <x,y,z>', 'ptx: grid dimensions', parseDimensions)
     .option('--block <x,y,z>', 'ptx: block dimensions', parseDimensions)
     .option('--json', 'print one JSON object')
-    .action(async (workloadSpec: string, options: ProfileOptions) => {
-      const report = await profile(workloadSpec, options);
+    .action(async (workloadSpec: string, options: ProfileOptions, command: Command) => {
+      // Everything the user gave is checked before the driver opens (which may fail for its own reasons).
+      const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
+      if (metrics.length === 0) throw new UsageError('profile', `--metrics names no metric ("${options.metrics}")`, 'Pass CUPTI metric names separated by commas, e.g. --metrics gpu__time_duration.sum');
+      const plan = planProfileWorkload(workloadSpec, options, (flag) => wasGiven(command, flag));
+      const report = await profile(plan, metrics, options);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
     });
 }
 
-async function profile(workloadSpec: string, options: ProfileOptions): Promise<ProfileReport> {
-  const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
+async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], options: ProfileOptions): Promise<ProfileReport> {
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
   const started = performance.now();
@@ -99,7 +104,7 @@ async function profile(workloadSpec: string, options: ProfileOptions): Promise<P
   const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
   const queue = agent.createQueue();
   try {
-    workload = await makeWorkload(workloadSpec, options, agent);
+    workload = await createProfileWorkload(agent, plan);
     const rows: ProfileRow[] = [];
     for (let index = 0; index < options.dispatches; index += 1) {
       const { kernel, args, launch } = workload.dispatch(index);
@@ -139,23 +144,6 @@ async function profile(workloadSpec: string, options: ProfileOptions): Promise<P
     tracker.dispose();
     await passes.dispose();
   }
-}
-
-async function makeWorkload(spec: string, options: ProfileOptions, agent: Parameters<typeof scatterProfileWorkload>[0]): Promise<ProfileWorkload> {
-  if (spec === 'scatter') {
-    return scatterProfileWorkload(agent, { footprintBytes: options.footprint, writeFraction: options.writeFraction, inputShare: options.inputShare });
-  }
-  if (spec.startsWith('ptx:')) {
-    const declared = options.args !== undefined ? readDeclaredArguments(options.args) : (options.arg ?? []);
-    if (options.grid === undefined || options.block === undefined) throw usage('a ptx workload needs --grid and --block');
-    const launch: KernelLaunch = { grid: options.grid, block: options.block };
-    return ptxProfileWorkload(agent, spec, declared, launch);
-  }
-  throw usage(`unknown workload "${spec}"; use scatter or ptx:<file>:<kernel>`);
-}
-
-function usage(what: string): KreplayError {
-  return new KreplayError({ packageName: 'cli', component: 'profile', message: `[cli] [profile] ${what}. See kreplay profile --help.` });
 }
 
 function formatValue(value: number, unit: string): string {
