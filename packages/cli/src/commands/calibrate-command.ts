@@ -1,4 +1,4 @@
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import { formatBytes, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
@@ -11,12 +11,29 @@ interface CalibrateOptions extends RuntimeCommandOptions {
   readonly planBytes: number;
 }
 
+/** The smallest copy plan whose time says something about bandwidth rather than the call's fixed cost. */
+const minimumPlanBytes = 2 ** 20;
+
+/**
+ * Parses --plan-bytes: a byte size of at least 1 MiB (a 1-byte plan printed `0.00 GB/s`).
+ * @throws InvalidArgumentError below the minimum, saying it.
+ */
+function parsePlanBytes(text: string): number {
+  const bytes = parseByteSize(text);
+  if (bytes < minimumPlanBytes) {
+    throw new InvalidArgumentError(
+      `A copy plan below 1 MiB (${minimumPlanBytes} bytes) measures its fixed cost, not a rate; pass at least 1MiB (the empty copy plan line gives the fixed cost).`,
+    );
+  }
+  return bytes;
+}
+
 /** `kreplay calibrate`: what a native call and a copy plan cost on this machine. */
 export function calibrateCommand(io: CliIo): Command {
   return withRuntimeOptions(
     new Command('calibrate').description('measure what a native call, a copy plan and a replay window cost'),
   )
-    .option('--plan-bytes <bytes>', 'bytes per copy plan', parseByteSize, 64 * 2 ** 20)
+    .option('--plan-bytes <bytes>', 'bytes per copy plan (at least 1MiB)', parsePlanBytes, 64 * 2 ** 20)
     .option('--json', 'print one JSON object')
     .action(async (options: CalibrateOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
