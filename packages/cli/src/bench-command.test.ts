@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { existsSync, watch } from 'node:fs';
+import type { FSWatcher } from 'node:fs';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -137,6 +138,35 @@ describe('kreplay bench interrupted by Ctrl-C', () => {
     expect(partial.complete).toBe(false);
     expect(partial.notes.some((note) => note.startsWith('interrupted after'))).toBe(true);
   }, 30_000);
+});
+
+describe('kreplay bench interrupted twice', () => {
+  it('keeps the earlier report at --out whole when the second Ctrl-C lands while the new one is written', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-bench-sigint-twice-'));
+    const out = join(directory, 'r.json');
+    const earlier = `${JSON.stringify({ schema: 'kreplay-bench-report', earlier: true })}\n`;
+    await writeFile(out, earlier);
+    const child = spawn(process.execPath, [binPath, 'bench', '--preset', 'quick', '--driver', 'host', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.resume();
+    const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? String(code))));
+    // The first Ctrl-C once the bench runs; the second the moment anything changes in the folder
+    // after it, that is when the report starts being written (the worst moment for it).
+    let watcher: FSWatcher | undefined;
+    setTimeout(() => {
+      watcher = watch(directory, () => child.kill('SIGINT'));
+      child.kill('SIGINT');
+    }, 3000);
+    const code = await exited;
+    watcher?.close();
+    expect(stderr).toMatch(/interrupted; writing what was measured so far/);
+    // 130: the second Ctrl-C quit at once; 1: the report was written first; SIGINT: the second came after the bench stopped listening.
+    expect(['1', '130', 'SIGINT']).toContain(code);
+    expect(await readdir(directory)).toEqual(['r.json']);
+    const text = await readFile(out, 'utf8');
+    if (text !== earlier) expect((JSON.parse(text) as BenchReport).schema).toBe('kreplay-bench-report');
+  }, 60_000);
 });
 
 describe('kreplay bench options that need --slurm', () => {
