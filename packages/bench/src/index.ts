@@ -13,7 +13,7 @@ export type { ScatterWorkload, ScatterWorkloadOptions, WorkloadDispatch } from '
 export { strategyByName, strategyNames } from './strategy-by-name.js';
 export type { StrategyName } from './strategy-by-name.js';
 export { runReplayExperiment } from './replay-experiment.js';
-export type { AgentReplayResult, ReplayExperimentOptions, ReplayExperimentResult } from './replay-experiment.js';
+export type { AgentReplayResult, ReplayExperimentOptions, ReplayExperimentResult, ReplayRangeSummary } from './replay-experiment.js';
 export { verifiedOfTally } from './verification-tally.js';
 export type { VerificationTally } from './verification-tally.js';
 export { measureWindowCost } from './window-cost-benchmark.js';
