@@ -63,4 +63,10 @@ describe('kreplay overhead', () => {
     expect(io.out()).toMatch(/dirty-pages +overhead .*, nothing verified/);
     expect(io.out()).not.toMatch(/verified (false|null)/);
   });
+
+  it('refuses --warmup-seconds with --warmup 0, which would ignore it', async () => {
+    const io = recordingIo();
+    expect(await runCli([...tiny, '--driver', 'cuda', '--warmup', '0', '--warmup-seconds', '5'], io)).toBe(2);
+    expect(io.err()).toBe('kreplay: [cli] [overhead] --warmup-seconds only applies with a warm-up, not --warmup 0. Leave out --warmup-seconds, or pass --warmup N.\n');
+  });
 });

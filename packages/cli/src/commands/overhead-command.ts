@@ -4,10 +4,12 @@ import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariant
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
+import { wasGiven } from '../option-dependencies.js';
 import { checkOutputPaths } from '../output-path.js';
 import { repeatableChoiceOption } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
+import { UsageError } from '../usage-error.js';
 
 interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly shape: WorkloadShape[];
@@ -41,7 +43,10 @@ export function overheadCommand(io: CliIo): Command {
     .option('--phase-timings', 'time every phase of each window with device events (slower; off by default)')
     .option('--out <file>', 'write the results as JSON')
     .option('--json', 'print the results as JSON')
-    .action(async (options: OverheadCommandOptions) => {
+    .action(async (options: OverheadCommandOptions, command: Command) => {
+      if (options.warmup === 0 && wasGiven(command, '--warmup-seconds')) {
+        throw new UsageError('overhead', '--warmup-seconds only applies with a warm-up, not --warmup 0', 'Leave out --warmup-seconds, or pass --warmup N');
+      }
       await checkOutputPaths('overhead', { '--out': options.out });
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const results: OverheadResult[] = [];
