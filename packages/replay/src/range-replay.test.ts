@@ -283,3 +283,20 @@ describe('declined ranges run the sequence exactly once', () => {
     freeAll(replayed, plain);
   });
 });
+
+describe('a device failure inside a range (host driver)', () => {
+  it('a kernel failing in the middle of pass 2 leaves memory as before the range, and says so', async () => {
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy({ tier: 'device' }), passes: fixedPasses(3) });
+    const [replayed, untouched] = await twins(11);
+    const queue = setup.agent.createQueue();
+    // Pass 1 runs kernels 0-2; the fifth kernel is dispatch 1 of pass 2.
+    setup.runtime.injectFault({ operation: 'kernel', after: 4, count: 1 });
+    const result = await engine.dispatchRange({ queue, dispatches: sequence(replayed) });
+    setup.runtime.clearFaults();
+    expect(result).toMatchObject({ replayed: true, passes: 1, failure: { phase: 'pass', pass: 2, memory: 'pre-dispatch' } });
+    expectSameBytes(await readAll(setup.agent, replayed), await readAll(setup.agent, untouched));
+    await queue.dispose();
+    await engine.dispose();
+    freeAll(replayed, untouched);
+  });
+});
