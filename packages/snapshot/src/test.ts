@@ -7,3 +7,6 @@ export type { SnapshotStrategyTestOptions } from './test/test-snapshot-strategy.
 export { openStrategyFixture, randomBytes } from './test/strategy-fixture.js';
 export type { StrategyFixture } from './test/strategy-fixture.js';
 export { expectSameBytes, sameBytes } from './test/same-bytes.js';
+export { checkByteAccount } from './test/check-byte-account.js';
+export { meterCopies } from './test/copy-meter.js';
+export type { CopyMeter, MovedBytes } from './test/copy-meter.js';
