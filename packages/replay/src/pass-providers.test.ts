@@ -36,4 +36,26 @@ describe('pass providers', () => {
     expect(provider.collect(asQueue(second), [1])).toEqual([expect.any(Number), null]);
     expect(provider.collect(asQueue(second), [1, 2])).toEqual([]);
   });
+
+  it('timingPasses times each dispatch of a range in each pass, null where the pass did not complete', async () => {
+    const runtime = new FakeRuntime();
+    const queue = asQueue(runtime.agents[0]!.createQueue());
+    const provider = timingPasses(2);
+    for (const pass of [1, 2]) {
+      provider.beginPass(pass, queue, { dispatches: 3 });
+      for (const index of [0, 1, 2]) {
+        provider.beginDispatch(pass, index, queue);
+        provider.endDispatch(pass, index, queue);
+      }
+      provider.endPass(pass, queue);
+    }
+    await queue.synchronize();
+    const times = provider.collectRange(queue, [1], 3);
+    expect(times).toEqual([
+      [expect.any(Number), null],
+      [expect.any(Number), null],
+      [expect.any(Number), null],
+    ]);
+    expect(provider.collectRange(queue, [1, 2], 3)).toEqual([[], [], []]);
+  });
 });
