@@ -41,6 +41,8 @@ export interface CuptiCollected {
 /** A pass provider whose `collect` returns {@link CuptiCollected}; dispose it to stop profiling. */
 export interface CuptiPassProvider extends PassProvider {
   collect(queue: Queue, completedPasses: readonly number[]): CuptiCollected;
+  beginDispatch(pass: number, index: number, queue: Queue): void;
+  endDispatch(pass: number, index: number, queue: Queue): void;
   /** One {@link CuptiCollected} per dispatch of a range: each dispatch is its own CUPTI range, all in one pass. */
   collectRange(queue: Queue, completedPasses: readonly number[], dispatches: number): readonly CuptiCollected[];
   /** The profiler sessions by agent id. */

@@ -106,14 +106,17 @@ void CudaProfilerSession::endDispatch(const std::shared_ptr<Queue>& queue, std::
   cuda->enqueueControl([self] { self->endInRange(); });
 }
 
+bool CudaProfilerSession::flushesInRanges() const {
+  return kernelRange_ && scope_.flushBetweenDispatches && scope_.dispatches > 1;
+}
+
 std::uint32_t CudaProfilerSession::rangesPerPass() const {
   const std::uint32_t dispatches = std::max<std::uint32_t>(1, scope_.dispatches);
-  if (kernelRange_ && scope_.flushBetweenDispatches) return 2 * dispatches - 1;
-  return dispatches;
+  return flushesInRanges() ? 2 * dispatches - 1 : dispatches;
 }
 
 std::uint32_t CudaProfilerSession::rangeOf(std::uint32_t index) const {
-  return kernelRange_ && scope_.flushBetweenDispatches ? 2 * index : index;
+  return flushesInRanges() ? 2 * index : index;
 }
 
 void CudaProfilerSession::endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) {
@@ -156,9 +159,12 @@ void CudaProfilerSession::enable() {
 }
 
 void CudaProfilerSession::startDispatch() {
+  const std::uint32_t ranges = rangesPerPass();
+  // A profiler enabled for another number of ranges per pass keeps counting as it was first set up
+  // (on an H200 it recorded twice the earlier window's ranges): start from a fresh one.
+  if (profiler_ && counterDataRanges_ != 0 && counterDataRanges_ != ranges) disable();
   if (!profiler_) enable();
   const CuptiProfilerApi& api = library_->api;
-  const std::uint32_t ranges = rangesPerPass();
   if (counterDataRanges_ != ranges) {
     auto size = cuptiParams<CuptiRangeGetCounterDataSizeParams>(
         KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeGetCounterDataSizeParams, counterDataSize));
@@ -198,6 +204,9 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
       dispatchOpen_ = true;
       scope_ = scope;
       scope_.dispatches = std::max<std::uint32_t>(1, scope_.dispatches);
+      // CUPTI adds user ranges of one name together: each dispatch of a range gets its own name.
+      while (rangeNames_.size() < scope_.dispatches)
+        rangeNames_.push_back(std::string(kRangeName) + "-" + std::to_string(rangeNames_.size()));
       dispatch_ += 1;
       passesStopped_ = 0;
       allSubmitted_ = false;
@@ -223,7 +232,7 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
     api.check(api.cuptiRangeProfilerStart(&start), "cuptiRangeProfilerStart");
     started_ = true;
     if (kernelRange_ || scope_.dispatches > 1) return;  // a range pushes at each beginDispatch
-    pushRange(queue);
+    pushRange(queue, 0);
   } catch (const OperationFailure& failure) {
     fail("profiler-begin-pass", failure);
   } catch (const std::exception& exception) {
@@ -231,7 +240,7 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
   }
 }
 
-void CudaProfilerSession::pushRange(CudaQueue& queue) {
+void CudaProfilerSession::pushRange(CudaQueue& queue, std::uint32_t index) {
   // The range is pushed in stream order: the flush, then a short wait, keep the device busy while
   // the range is pushed and the dispatch's kernel launched, so that the range begins with the
   // kernel instead of waiting for its launch (which measured 30-60 us on an H200). It still holds
@@ -242,7 +251,7 @@ void CudaProfilerSession::pushRange(CudaQueue& queue) {
   auto push = cuptiParams<CuptiRangePushRangeParams>(
       KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangePushRangeParams, pRangeName));
   push.pRangeProfilerObject = profiler_;
-  push.pRangeName = kRangeName;
+  push.pRangeName = scope_.dispatches <= 1 ? kRangeName : rangeNames_.at(index).c_str();
   api.check(api.cuptiRangeProfilerPushRange(&push), "cuptiRangeProfilerPushRange");
   pushed_ = true;
 }
@@ -262,7 +271,7 @@ void CudaProfilerSession::beginInRange(CudaQueue& queue, std::uint32_t index) {
   if (released_ || error_ || !started_ || scope_.dispatches <= 1) return;
   try {
     if (!kernelRange_) {
-      pushRange(queue);
+      pushRange(queue, index);
     } else if (index > 0 && scope_.flushBetweenDispatches) {
       flushL2(queue);  // a range of its own, dropped when the values are read
     }
