@@ -113,10 +113,11 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
     throw benchArgumentError('replay-experiment', 'range', `range must be a whole number >= 1, got ${String(range)}`, 'Pass how many consecutive dispatches each range replays, or leave it out');
   }
   const agents = options.allAgents ? runtime.agents : runtime.agents.slice(0, 1);
-  const tracker = createTracker(runtime);
-  const staging = createStaging(runtime, tracker, { hostBytesLimit: options.hostBytesLimit, reuse: options.reuse });
-  const owned = typeof options.strategy === 'string';
-  const strategy = typeof options.strategy === 'string' ? strategyByName(options.strategy, { tier: options.tier }) : options.strategy;
+  // Disposed when the function returns or throws, after the finally below: strategy, staging, tracker.
+  using tracker = createTracker(runtime);
+  using staging = createStaging(runtime, tracker, { hostBytesLimit: options.hostBytesLimit, reuse: options.reuse });
+  using shipped = typeof options.strategy === 'string' ? strategyByName(options.strategy, { tier: options.tier }) : undefined;
+  const strategy = shipped ?? (options.strategy as SnapshotStrategy);
   const workloads: ScatterWorkload[] = [];
   const queues: Queue[] = [];
   const engine = createReplayEngine({
@@ -205,9 +206,6 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
   } finally {
     for (const queue of queues) await queue.dispose();
     await engine.dispose();
-    if (owned) strategy.dispose?.();
     workloads.forEach((workload) => workload.free());
-    staging.dispose();
-    tracker.dispose();
   }
 }

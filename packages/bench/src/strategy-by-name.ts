@@ -1,6 +1,6 @@
 import { benchArgumentError } from './argument-error.js';
 import { dirtyPagesStrategy, fullStrategy, writeSetStrategy } from '@kreplay/snapshot';
-import type { SnapshotStrategy, StagingTierChoice } from '@kreplay/snapshot';
+import type { DisposableSnapshotStrategy, StagingTierChoice } from '@kreplay/snapshot';
 
 /** The strategies kreplay ships, by name. */
 export const strategyNames = ['full', 'write-set', 'dirty-pages'] as const;
@@ -9,10 +9,11 @@ export const strategyNames = ['full', 'write-set', 'dirty-pages'] as const;
 export type StrategyName = (typeof strategyNames)[number];
 
 /**
- * Makes a shipped strategy from its name.
+ * Makes a shipped strategy from its name; the caller disposes it (`using`, or `dispose()` after the
+ * engines that use it).
  * @throws ArgumentError for a name that is not a shipped strategy.
  */
-export function strategyByName(name: string, options: { readonly tier: StagingTierChoice }): SnapshotStrategy {
+export function strategyByName(name: string, options: { readonly tier: StagingTierChoice }): DisposableSnapshotStrategy {
   switch (name) {
     case 'full':
       return fullStrategy(options);

@@ -1,6 +1,6 @@
 import type { Runtime } from '@kreplay/native';
-import { createReplayEngine, fixedPasses } from '@kreplay/replay';
-import { createStaging } from '@kreplay/snapshot';
+import { createReplayEngine, fixedPasses, type ReplayEngine } from '@kreplay/replay';
+import { createStaging, type DisposableSnapshotStrategy } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { median, secondsSince } from './statistics.js';
 import { strategyByName, strategyNames } from './strategy-by-name.js';
@@ -53,10 +53,11 @@ export async function measureWindowCost(runtime: Runtime, options: WindowCostOpt
   const repetitions = options.repetitions ?? 3;
   const footprintBytes = options.footprintBytes ?? 4096;
   const agent = runtime.agents[0]!;
-  const tracker = createTracker(runtime);
-  const staging = createStaging(runtime, tracker);
-  const buffer = agent.allocate(footprintBytes);
-  const queue = agent.createQueue();
+  // Disposed in reverse order when the function returns or throws, after the engines and strategies.
+  using tracker = createTracker(runtime);
+  using staging = createStaging(runtime, tracker);
+  using buffer = agent.allocate(footprintBytes);
+  await using queue = agent.createQueue();
   const kernel = runtime.kernels.fill;
   const args = { destination: buffer.address, bytes: footprintBytes, value: 7 };
   const timePerDispatch = async (dispatch: () => Promise<unknown>) => {
@@ -73,14 +74,16 @@ export async function measureWindowCost(runtime: Runtime, options: WindowCostOpt
     queue.enqueueKernel(kernel, args);
     return queue.synchronize();
   };
-  const engines = strategyNames.flatMap((name) =>
-    [true, false].map((phaseTimings) => {
-      const strategy = strategyByName(name, { tier: 'device' });
-      const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(2), phaseTimings });
-      return { name, phaseTimings, strategy, engine };
-    }),
-  );
+  const shipped: DisposableSnapshotStrategy[] = [];
+  const engines: { readonly name: string; readonly phaseTimings: boolean; readonly engine: ReplayEngine }[] = [];
   try {
+    for (const name of strategyNames) {
+      for (const phaseTimings of [true, false]) {
+        const strategy = strategyByName(name, { tier: 'device' });
+        shipped.push(strategy);
+        engines.push({ name, phaseTimings, engine: createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(2), phaseTimings }) });
+      }
+    }
     // Bare and windowed timings alternate, so drift of a shared machine hits every column alike.
     const bareSamples: number[] = [];
     const twoPassSamples: number[] = [];
@@ -110,13 +113,7 @@ export async function measureWindowCost(runtime: Runtime, options: WindowCostOpt
     });
     return { driver: runtime.driver, passes: 2, footprintBytes, bareDispatchMicroseconds, passesWithoutReplayMicroseconds, strategies };
   } finally {
-    for (const { engine, strategy } of engines) {
-      await engine.dispose();
-      strategy.dispose?.();
-    }
-    await queue.dispose();
-    buffer.free();
-    staging.dispose();
-    tracker.dispose();
+    for (const { engine } of engines) await engine.dispose();
+    for (const strategy of shipped) strategy.dispose();
   }
 }

@@ -194,10 +194,11 @@ async function runVariant(
     }
   }
   const { replay } = variant;
-  const staging = createStaging(runtime, tracker, { reuse: replay.reuse });
-  const strategy = strategyByName(replay.strategy, { tier: replay.tier });
-  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), quiesce: replay.quiesce, phaseTimings });
-  const verifier = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), verify: 'full' });
+  // Disposed in reverse order when the variant returns or throws: engines, strategy, staging.
+  using staging = createStaging(runtime, tracker, { reuse: replay.reuse });
+  using strategy = strategyByName(replay.strategy, { tier: replay.tier });
+  await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), quiesce: replay.quiesce, phaseTimings });
+  await using verifier = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(passes), verify: 'full' });
   let copied = 0;
   let hashed = 0;
   let declined = 0;
@@ -210,38 +211,31 @@ async function runVariant(
     hostAfter += result.timings.hostAfterWaitMs ?? 0;
     if (!result.replayed) declined += 1;
   };
-  try {
-    const replay = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
-    const warmup = await warmUp(settings, replay);
-    const timed = await timeInterleaved(dispatches, async (index) => account(await replay(warmup.warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
-    let verification = emptyVerificationTally();
-    for (let index = 0; index < verifyDispatches; index += 1) {
-      const result = await verifier.dispatch({ queue, ...workload.dispatch(warmup.warmupDispatches + timed.dispatches + index) });
-      verification = addToVerificationTally(verification, result);
-    }
-    const verified = verifiedOfTally(verification);
-    return {
-      variant: variant.name,
-      available: true,
-      note: declined > 0 ? `${declined} dispatch(es) declined` : null,
-      ...warmup,
-      dispatchesTimed: timed.dispatches,
-      replayMs: timed.replayMs,
-      passesWithoutReplayMs: timed.baselineMs,
-      overheadMs: timed.replayMs - timed.baselineMs,
-      hostBeforeEnqueueMs: hostBefore / timed.dispatches,
-      hostAfterWaitMs: hostAfter / timed.dispatches,
-      bytesCopiedPerDispatch: copied / timed.dispatches,
-      bytesHashedPerDispatch: hashed / timed.dispatches,
-      declined,
-      verified,
-    };
-  } finally {
-    await engine.dispose();
-    await verifier.dispose();
-    strategy.dispose?.();
-    staging.dispose();
+  const replayed = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
+  const warmup = await warmUp(settings, replayed);
+  const timed = await timeInterleaved(dispatches, async (index) => account(await replayed(warmup.warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
+  let verification = emptyVerificationTally();
+  for (let index = 0; index < verifyDispatches; index += 1) {
+    const result = await verifier.dispatch({ queue, ...workload.dispatch(warmup.warmupDispatches + timed.dispatches + index) });
+    verification = addToVerificationTally(verification, result);
   }
+  const verified = verifiedOfTally(verification);
+  return {
+    variant: variant.name,
+    available: true,
+    note: declined > 0 ? `${declined} dispatch(es) declined` : null,
+    ...warmup,
+    dispatchesTimed: timed.dispatches,
+    replayMs: timed.replayMs,
+    passesWithoutReplayMs: timed.baselineMs,
+    overheadMs: timed.replayMs - timed.baselineMs,
+    hostBeforeEnqueueMs: hostBefore / timed.dispatches,
+    hostAfterWaitMs: hostAfter / timed.dispatches,
+    bytesCopiedPerDispatch: copied / timed.dispatches,
+    bytesHashedPerDispatch: hashed / timed.dispatches,
+    declined,
+    verified,
+  };
 }
 
 /**
@@ -266,7 +260,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
   };
   checkWarmup(settings);
   const agent = runtime.agents[0]!;
-  const tracker = createTracker(runtime);
+  using tracker = createTracker(runtime); // disposed after the finally below, on every path
   const workload = await createScatterWorkload(agent, shapeWorkload(options.shape, footprintBytes, writeFraction));
   const queue = agent.createQueue();
   try {
@@ -323,6 +317,5 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
   } finally {
     await queue.dispose();
     workload.free();
-    tracker.dispose();
   }
 }

@@ -97,13 +97,14 @@ async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], op
   const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: options.range });
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
-  const tracker = createTracker(runtime);
-  const staging = createStaging(runtime, tracker);
-  const strategy = strategyByName(options.strategy, { tier: options.tier });
   let workload: ProfileWorkload | undefined;
-  const engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
-  const queue = agent.createQueue();
   try {
+    // Disposed in reverse order at the end of this block, on every path, before the finally below.
+    using tracker = createTracker(runtime);
+    using staging = createStaging(runtime, tracker);
+    using strategy = strategyByName(options.strategy, { tier: options.tier });
+    await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
+    await using queue = agent.createQueue();
     workload = await createProfileWorkload(agent, plan);
     const rows: ProfileRow[] = [];
     for (let index = 0; index < options.dispatches; index += 1) {
@@ -136,12 +137,7 @@ async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], op
       dispatches: rows,
     };
   } finally {
-    await queue.dispose();
-    await engine.dispose();
-    strategy.dispose?.();
     workload?.free();
-    staging.dispose();
-    tracker.dispose();
     await passes.dispose();
   }
 }
