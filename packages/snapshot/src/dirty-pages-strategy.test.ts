@@ -131,6 +131,38 @@ describe('dirty-pages', () => {
     expect(current.staging.usage().leasedBytes).toBe(0);
   });
 
+  it('listens to the tracker only while it keeps a mirror, so a strategy left undisposed leaves no listener behind', async () => {
+    fixture = await openStrategyFixture();
+    const current = fixture;
+    let listening = 0;
+    const tracker = {
+      ...current.tracker,
+      onChange: (listener: Parameters<typeof current.tracker.onChange>[0]) => {
+        listening += 1;
+        const off = current.tracker.onChange(listener);
+        let subscribed = true;
+        return () => {
+          if (subscribed) listening -= 1;
+          subscribed = false;
+          off();
+        };
+      },
+    };
+    const counted: StrategyFixture = { ...current, dispatch: (kernel, args) => ({ ...current.dispatch(kernel, args), tracker }) };
+    const workload = await allocateWorkload(current, 15, randomBytes);
+    const dirty = dirtyPagesStrategy({ tier: 'device', pageBytes: 4096, candidates: 'all' });
+    await replayByHand(counted, dirty, workload, 2, 1);
+    await replayByHand(counted, dirty, workload, 2, 2);
+    expect(listening).toBe(1);
+    workload.source.free();
+    expect(listening).toBe(0);
+    const rest = { ...workload, all: [workload.buffer, workload.untouched] };
+    await replayDispatchByHand(counted, dirty, { kernel: current.runtime.kernels.fill, args: { destination: rest.buffer.address, bytes: 4096, value: 3 } }, 2, () => readAll(current, rest));
+    expect(listening).toBe(1);
+    dirty.dispose();
+    expect(listening).toBe(0);
+  });
+
   it('refuses a page size that is not a power of two', () => {
     expect(() => dirtyPagesStrategy({ pageBytes: 5000 })).toThrow(ArgumentError);
     expect(() => dirtyPagesStrategy({ tier: 'disk' as never })).toThrow(/unknown staging tier/);
