@@ -21,7 +21,12 @@ describe('kreplay profile', () => {
     expect(await runCli(['profile', '--metrics', 'x', '--arg', 'data=pointer:sideways:1MiB'], recordingIo())).toBe(2);
     const badRange = recordingIo();
     expect(await runCli(['profile', '--metrics', 'x', '--range', 'everything'], badRange)).toBe(2);
-    expect(badRange.err()).toMatch(/--range.*everything.*kernel, dispatch/);
+    expect(badRange.err()).toMatch(/--range.*"everything" is not a whole number of dispatches per range >= 1/);
+    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some']] as const) {
+      const bad = recordingIo();
+      expect(await runCli(['profile', '--metrics', 'x', flag, value], bad)).toBe(2);
+      expect(bad.err()).toContain(value);
+    }
     expect(() => parseDeclaredArgument('count=u32:read:4')).toThrow(/for pointers only/);
     expect(parseDeclaredArgument('data=pointer:readwrite:1MiB')).toEqual([{ name: 'data', type: 'pointer', access: 'readwrite', value: 2 ** 20 }]);
     expect(parseDeclaredArgument('factor=f32::2.5', [{ name: 'n', type: 'u32', value: 1 }])).toEqual([
@@ -39,14 +44,19 @@ describe('kreplay profile', () => {
       chip: 'GH100',
       workload: 'scatter',
       strategy: 'dirty-pages',
-      range: 'kernel',
+      measure: 'kernel',
+      cacheControl: 'all',
+      range: 1,
       passes: 9,
       metrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
       units: { 'gpu__time_duration.sum': 'nanosecond', 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 'percent' },
       setupMs: 12,
-      dispatches: [{ dispatch: 0, replayed: true, passes: 9, wallMs: 30.5, bytesCopied: 1024, metrics: { 'gpu__time_duration.sum': 198400, 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 17.28 } }],
+      wallMs: 30.5,
+      dispatches: [{ dispatch: 0, range: null, replayed: true, passes: 9, wallMs: 30.5, bytesCopied: 1024, metrics: { 'gpu__time_duration.sum': 198400, 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 17.28 } }],
+      ranges: [],
     });
-    expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel range');
+    expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel measured; CUPTI setup 12.0 ms; 30.50 ms per dispatch');
+    expect(text).toContain('dispatch 0: 9 passes, 30.50 ms wall, 1.0 KiB copied');
     expect(text).toContain('gpu__time_duration.sum                            198.400 us');
     expect(text).toContain('17.28 %');
   });

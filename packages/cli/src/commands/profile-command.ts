@@ -1,9 +1,8 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import type { DriverChoice, ProfilerRange } from '@kreplay/native';
-import { strategyByName, strategyNames } from '@kreplay/bench';
+import type { DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
+import { formatBytes, strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
-import type { CuptiCollected } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
@@ -13,12 +12,17 @@ import { driverOption } from '../driver-option.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
+import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
+import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
 interface ProfileOptions {
   readonly driver: DriverChoice;
   readonly metrics: string;
-  readonly range: ProfilerRange;
+  /** Dispatches per range, or the old spelling of --measure. */
+  readonly range: number | ProfilerRange;
+  readonly measure: ProfilerRange;
+  readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
   readonly dispatches: number;
@@ -32,17 +36,7 @@ interface ProfileOptions {
   readonly json?: boolean;
 }
 
-/** One dispatch's row of `kreplay profile`. */
-export interface ProfileRow {
-  readonly dispatch: number;
-  readonly replayed: boolean;
-  readonly passes: number;
-  readonly wallMs: number;
-  readonly bytesCopied: number;
-  readonly metrics: Readonly<Record<string, number>> | null;
-  readonly error?: string;
-  readonly declineReason?: string;
-}
+export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 
 /** What `kreplay profile --json` prints. */
 export interface ProfileReport {
@@ -51,14 +45,32 @@ export interface ProfileReport {
   readonly chip: string;
   readonly workload: string;
   readonly strategy: string;
-  /** What each pass measured: the dispatch's kernel, or a range around the dispatch. */
-  readonly range: ProfilerRange;
+  /** What each pass measured: the dispatch's kernel, or a range pushed around the dispatch. */
+  readonly measure: ProfilerRange;
+  /** Whether the L2 was flushed before every dispatch of a range (`all`) or only before each pass (`none`). */
+  readonly cacheControl: ProfilerCacheControl;
+  /** Dispatches per range (1: one dispatch at a time). */
+  readonly range: number;
+  /** CUPTI's passes per dispatch (in a range: per run of the whole sequence). */
   readonly passes: number;
   readonly metrics: readonly string[];
   readonly units: Readonly<Record<string, string>>;
   /** Host milliseconds to load CUPTI and plan the metrics. */
   readonly setupMs: number;
+  /** Host milliseconds from the first dispatch to the last one's results. */
+  readonly wallMs: number;
   readonly dispatches: readonly ProfileRow[];
+  /** With --range K > 1: each range, in order; empty otherwise. */
+  readonly ranges: readonly ProfileRange[];
+}
+
+/** Parses --range: dispatches per range, or `kernel` / `dispatch` (the spelling of --measure before ranges). */
+function parseRange(text: string): number | ProfilerRange {
+  if (text === 'kernel' || text === 'dispatch') return text;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < 1) {
+    throw new InvalidArgumentError(`"${text}" is not a whole number of dispatches per range >= 1 (or kernel, dispatch: use --measure for those).`);
+  }
+  return Number(text);
 }
 
 /** `kreplay profile`: hardware counters of a dispatch on NVIDIA (CUPTI, user replay through the engine). */
@@ -68,7 +80,9 @@ export function profileCommand(io: CliIo): Command {
     .argument('[workload]', 'scatter (default) or ptx:<file>:<kernel>', 'scatter')
     .requiredOption('--metrics <a,b,c>', 'CUPTI metric names, comma separated')
     .addOption(driverOption().default('cuda' as DriverChoice))
-    .addOption(new Option('--range <range>', "what each pass measures: the dispatch's kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
+    .option('--range <K>', 'replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time)', parseRange, 1)
+    .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
+    .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
     .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes').choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
@@ -85,16 +99,19 @@ export function profileCommand(io: CliIo): Command {
       const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
       if (metrics.length === 0) throw new UsageError('profile', `--metrics names no metric ("${options.metrics}")`, 'Pass CUPTI metric names separated by commas, e.g. --metrics gpu__time_duration.sum');
       const plan = planProfileWorkload(workloadSpec, options, (flag) => wasGiven(command, flag));
-      const report = await profile(plan, metrics, options);
+      const report = await profile(plan, metrics, options, io);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
     });
 }
 
-async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], options: ProfileOptions): Promise<ProfileReport> {
+async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+  // `--range kernel|dispatch` is the spelling of --measure from before ranges.
+  const measure = typeof options.range === 'number' ? options.measure : options.range;
+  const rangeLength = typeof options.range === 'number' ? options.range : 1;
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
   const started = performance.now();
-  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: options.range });
+  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, cacheControl: options.cacheControl });
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   let workload: ProfileWorkload | undefined;
@@ -106,35 +123,30 @@ async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], op
     await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
     await using queue = agent.createQueue();
     workload = await createProfileWorkload(agent, plan);
-    const rows: ProfileRow[] = [];
-    for (let index = 0; index < options.dispatches; index += 1) {
-      const { kernel, args, launch } = workload.dispatch(index);
-      const result = await engine.dispatch({ queue, kernel, args, ...(launch && { launch }) });
-      const collected = result.collected as CuptiCollected | undefined;
-      rows.push({
-        dispatch: index,
-        replayed: result.replayed,
-        passes: result.passes,
-        wallMs: result.timings.wallMs,
-        bytesCopied: result.bytesCopied,
-        metrics: collected?.metrics ?? null,
-        ...(collected?.error && { error: `${collected.error.code}: ${collected.error.message}` }),
-        ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
-        ...(result.declineReason && { declineReason: result.declineReason }),
-      });
-    }
+    const progress = createProgress(io, 'profile', options.dispatches);
+    const profiledAt = performance.now();
+    const { rows, ranges } = await profileDispatches(engine, queue, workload, {
+      dispatches: options.dispatches,
+      range: rangeLength,
+      onProgress: (done) => progress.update(done),
+    }).finally(() => progress.done());
+    const wallMs = performance.now() - profiledAt;
     return {
       driver: runtime.driver,
       device: agent.info.name,
       chip: session.plan.chip,
       workload: workload.description,
       strategy: strategy.name,
-      range: session.range,
+      measure: session.range,
+      cacheControl: session.cacheControl,
+      range: rangeLength,
       passes: session.passCount,
       metrics,
       units: Object.fromEntries(metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
+      wallMs,
       dispatches: rows,
+      ranges,
     };
   } finally {
     workload?.free();
@@ -152,9 +164,19 @@ function formatValue(value: number, unit: string): string {
 /** The terminal form of a profile report: one block per dispatch. */
 export function describeProfile(report: ProfileReport): string {
   const width = Math.max(...report.metrics.map((metric) => metric.length));
-  const lines = [`${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch, strategy ${report.strategy}, ${report.range} range; CUPTI setup ${report.setupMs.toFixed(1)} ms`];
+  const ranged = report.range > 1 ? `, ranges of ${report.range} dispatches (cache control ${report.cacheControl})` : '';
+  const perKernel = report.dispatches.length > 0 ? `; ${(report.wallMs / report.dispatches.length).toFixed(2)} ms per dispatch` : '';
+  const lines = [
+    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
+  ];
+  for (const range of report.ranges) {
+    lines.push(`range of dispatches ${range.first}-${range.first + range.dispatches - 1}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall, ${formatBytes(range.bytesCopied)} copied${range.replayed ? '' : ' (not replayed)'}`);
+    if (range.declineReason) lines.push(`  declined: ${range.declineReason}`);
+    if (range.error) lines.push(`  error: ${range.error}`);
+  }
   for (const row of report.dispatches) {
-    lines.push(`dispatch ${row.dispatch}: ${row.passes} passes, ${row.wallMs.toFixed(2)} ms wall, ${row.bytesCopied} bytes copied${row.replayed ? '' : ' (not replayed)'}`);
+    const where = row.range === null ? `${row.wallMs.toFixed(2)} ms wall, ${formatBytes(row.bytesCopied)} copied` : `in range ${row.range}`;
+    lines.push(`dispatch ${row.dispatch}: ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`);
     if (row.declineReason) lines.push(`  declined: ${row.declineReason}`);
     if (row.error) lines.push(`  error: ${row.error}`);
     for (const metric of report.metrics) {

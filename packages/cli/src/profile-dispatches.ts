@@ -1,0 +1,103 @@
+import type { Queue } from '@kreplay/native';
+import type { DispatchResult, ReplayEngine } from '@kreplay/replay';
+import type { ProfileWorkload } from './profile-workload.js';
+
+/** What one dispatch's pass provider collected, as `kreplay profile` reads it. */
+export interface CollectedMetrics {
+  readonly metrics: Readonly<Record<string, number>> | null;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** One dispatch's row of `kreplay profile`. */
+export interface ProfileRow {
+  readonly dispatch: number;
+  /** The range the dispatch ran in (an index into `ranges`), or null when it ran on its own. */
+  readonly range: number | null;
+  readonly replayed: boolean;
+  readonly passes: number;
+  /** Host wall milliseconds of the dispatch; in a range, the range's wall time shared evenly by its dispatches. */
+  readonly wallMs: number;
+  /** Bytes the snapshot copied for the dispatch; in a range, the range's bytes shared evenly by its dispatches. */
+  readonly bytesCopied: number;
+  readonly metrics: Readonly<Record<string, number>> | null;
+  readonly error?: string;
+  readonly declineReason?: string;
+}
+
+/** One range of `kreplay profile --range K`: K consecutive dispatches replayed as one unit. */
+export interface ProfileRange {
+  /** The index of its first dispatch. */
+  readonly first: number;
+  readonly dispatches: number;
+  readonly replayed: boolean;
+  /** Passes of the whole sequence. */
+  readonly passes: number;
+  readonly wallMs: number;
+  readonly bytesCopied: number;
+  readonly declineReason?: string;
+  readonly error?: string;
+}
+
+/** What {@link profileDispatches} returns. */
+export interface ProfiledDispatches {
+  readonly rows: readonly ProfileRow[];
+  readonly ranges: readonly ProfileRange[];
+}
+
+/**
+ * Runs `dispatches` dispatches of `workload` on `queue` through `engine`: each on its own when
+ * `range` is 1, else in ranges of `range` consecutive dispatches (the last may be shorter), each
+ * replayed as one unit (`engine.dispatchRange`), with one row of metrics per dispatch. Calls
+ * `onProgress` with the dispatches done after each dispatch or range.
+ */
+export async function profileDispatches(
+  engine: ReplayEngine,
+  queue: Queue,
+  workload: ProfileWorkload,
+  options: { readonly dispatches: number; readonly range: number; readonly onProgress?: (done: number) => void },
+): Promise<ProfiledDispatches> {
+  const rows: ProfileRow[] = [];
+  const ranges: ProfileRange[] = [];
+  for (let first = 0; first < options.dispatches; first += options.range) {
+    const count = Math.min(options.range, options.dispatches - first);
+    const launches = Array.from({ length: count }, (_, offset) => {
+      const { kernel, args, launch } = workload.dispatch(first + offset);
+      return { kernel, args, ...(launch && { launch }) };
+    });
+    if (options.range === 1) {
+      const result = await engine.dispatch({ queue, ...launches[0]! });
+      rows.push(row(first, null, result, result.collected as CollectedMetrics | undefined, 1));
+    } else {
+      const result = await engine.dispatchRange({ queue, dispatches: launches });
+      const index = ranges.length;
+      ranges.push({
+        first,
+        dispatches: count,
+        replayed: result.replayed,
+        passes: result.passes,
+        wallMs: result.timings.wallMs,
+        bytesCopied: result.bytesCopied,
+        ...(result.declineReason && { declineReason: result.declineReason }),
+        ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
+      });
+      result.dispatches.forEach((dispatch, offset) => rows.push(row(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count)));
+    }
+    options.onProgress?.(first + count);
+  }
+  return { rows, ranges };
+}
+
+function row(dispatch: number, range: number | null, result: DispatchResult, collected: CollectedMetrics | undefined, share: number): ProfileRow {
+  return {
+    dispatch,
+    range,
+    replayed: result.replayed,
+    passes: result.passes,
+    wallMs: result.timings.wallMs / share,
+    bytesCopied: result.bytesCopied / share,
+    metrics: collected?.metrics ?? null,
+    ...(collected?.error && { error: `${collected.error.code}: ${collected.error.message}` }),
+    ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
+    ...(result.declineReason && { declineReason: result.declineReason }),
+  };
+}
