@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access, open, rm, stat } from 'node:fs/promises';
+import { access, open, realpath, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
@@ -47,7 +47,8 @@ async function canCreateIn(directory: string): Promise<string | null> {
 export async function checkOutputPath(path: string, options: OutputPathOptions): Promise<void> {
   const fail = (what: string, fix: string) => new UsageError(options.command, `${options.option} ${path}: ${what}`, fix);
   if (path.trim() === '') throw fail('is empty', 'Pass a path');
-  const target = resolve(path);
+  // A symbolic link is followed, as the atomic write replaces the file it points to.
+  const target = await realpath(path).catch(() => resolve(path));
   const existing = await statOrUndefined(target);
   if (options.kind === 'file' && existing?.isDirectory()) {
     throw fail('is a directory', `Pass a path to a file, e.g. ${join(path, options.option === '--html' ? 'report.html' : 'report.json')}`);
