@@ -51,7 +51,8 @@ export type { BenchReport, BenchRow, ReportDevice } from './report/bench-report.
 export type { DispatchSample, SampleBytes } from './report/dispatch-sample.js';
 export type { AchievedBandwidth, PhaseMilliseconds, RowSummary } from './report/row-summary.js';
 export type { RowRatios } from './report/row-ratios.js';
-export type { PassCostFit } from './report/pass-cost-fit.js';
+export { meaningfulFitRSquared, passCostFitCaveat } from './report/pass-cost-fit.js';
+export type { FitCoefficients, PassCostFit } from './report/pass-cost-fit.js';
 export type { MachineInfo, ReportVersions } from './report/machine-info.js';
 export { BenchReportError } from './report/bench-report-error.js';
 export { parseBenchReport, readBenchReport } from './report/parse-bench-report.js';

@@ -1,5 +1,6 @@
 import { exactBytes, formatBytes, formatMilliseconds, formatRate, formatRatio } from '../format-units.js';
 import type { BenchReport } from '../report/bench-report.js';
+import { meaningfulFitRSquared, passCostFitCaveat } from '../report/pass-cost-fit.js';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -44,13 +45,18 @@ export function resultTables(report: BenchReport): string {
     formatRatio(row.ratios.vsReference?.time ?? null), formatRatio(row.ratios.vsCopyCeiling?.hostLink ?? null), formatBytes(row.memory.rssPeakBytes),
     row.background ? `${(100 * row.background.throughputLost).toFixed(1)}%` : '-',
   ]);
-  const fits = report.fits.map((fit) => [
-    fit.key, `${formatMilliseconds(fit.fixedMs)} ± ${formatMilliseconds(fit.fixedStandardErrorMs)}`,
-    `${formatMilliseconds(fit.perPassMs)} ± ${formatMilliseconds(fit.perPassStandardErrorMs)}`, fit.rSquared.toFixed(3), String(fit.points),
-  ]);
+  const fits = report.fits.map((fit) => {
+    const caveat = passCostFitCaveat(fit);
+    return [
+      fit.key, `${formatMilliseconds(fit.fixedMs)} ± ${formatMilliseconds(fit.fixedStandardErrorMs)}`,
+      `${formatMilliseconds(fit.perPassMs)} ± ${formatMilliseconds(fit.perPassStandardErrorMs)}`, fit.rSquared.toFixed(3), String(fit.points),
+      caveat === null ? 'yes' : `not meaningful: ${caveat}`,
+    ];
+  });
   return [
     '<h2>Fixed and per-pass cost</h2>',
-    table(['configuration', 'fixed ms', 'per-pass ms', 'R²', 'points'], fits),
+    `<p class="note">A fit with a negative cost or an R² below ${meaningfulFitRSquared} is not meaningful: the pass count does not explain the dispatch times, so it is not charted.</p>`,
+    table(['configuration', 'fixed ms', 'per-pass ms', 'R²', 'points', 'meaningful'], fits),
     '<h2>Runs</h2>',
     table(['configuration', 'ms/dispatch', 'capture ms', 'restores ms', 'quiesce ms', 'copied', 'hashed', 'snapshot rate', 'time/ref', 'time/ceiling', 'RSS peak', 'stream loss'], rows),
   ].join('\n');

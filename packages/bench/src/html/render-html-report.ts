@@ -1,4 +1,5 @@
 import type { BenchReport } from '../report/bench-report.js';
+import { passCostFitCaveat } from '../report/pass-cost-fit.js';
 import { chartLibrarySource } from './chart-library.js';
 import { contextTables, escapeHtml, resultTables } from './html-tables.js';
 import { pageScript } from './page-script.js';
@@ -23,7 +24,11 @@ td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: right; } td:first
  * @throws KreplayError when Chart.js cannot be read.
  */
 export function renderHtmlReport(report: BenchReport): string {
-  const withoutSamples = { ...report, rows: report.rows.map(({ samples: _samples, ...row }) => row) };
+  const fits = report.fits.map((fit) => {
+    const caveat = passCostFitCaveat(fit);
+    return { ...fit, meaningful: caveat === null, caveat };
+  });
+  const withoutSamples = { ...report, fits, rows: report.rows.map(({ samples: _samples, ...row }) => row) };
   const data = JSON.stringify(withoutSamples).replace(/</g, '\\u003c');
   const title = `kreplay bench: ${report.configuration.preset} on ${report.driver}`;
   return `<!doctype html>

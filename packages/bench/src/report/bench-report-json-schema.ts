@@ -117,7 +117,11 @@ const passCostFit = objectOf({
   perPassStandardErrorMs: optionalAmount,
   rSquared: nullable('number'),
   points: count,
-});
+  // Whether the fit is a cost at all (no negative coefficient, R² at least 0.5), and why not; absent
+  // in reports written before they were added.
+  meaningful: boolean,
+  caveat: nullable('string'),
+}, ['meaningful', 'caveat']);
 
 const copyCeiling = objectOf({
   footprintBytes: count,

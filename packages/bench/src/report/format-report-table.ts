@@ -1,5 +1,6 @@
 import { formatBytes, formatMilliseconds, formatRatio, formatRate, exactBytes } from '../format-units.js';
 import type { BenchReport, BenchRow } from './bench-report.js';
+import { meaningfulFitRSquared, passCostFitCaveat } from './pass-cost-fit.js';
 import type { PassCostFit } from './pass-cost-fit.js';
 import { textTable } from './text-table.js';
 
@@ -29,7 +30,11 @@ function rowCells(row: BenchRow): string[] {
 const rowHeaders = ['variant', 'sweep', 'footprint', 'passes', 'dispatches', 'write', 'streams', 'ms/dispatch', 'copied/disp', 'hashed/disp', 'snapshot rate', 'time/ref', 'bytes/ref', 'time/link', 'time/d2d', 'ceiling eff', 'RSS peak', 'host staging', 'stream loss'];
 
 function fitCells(fit: PassCostFit): string[] {
-  return [fit.variant, exactBytes(fit.footprintBytes), fit.passes.join(','), plusMinus(fit.fixedMs, fit.fixedStandardErrorMs), plusMinus(fit.perPassMs, fit.perPassStandardErrorMs), fit.rSquared.toFixed(3), String(fit.points)];
+  const caveat = passCostFitCaveat(fit);
+  return [
+    fit.variant, exactBytes(fit.footprintBytes), fit.passes.join(','), plusMinus(fit.fixedMs, fit.fixedStandardErrorMs), plusMinus(fit.perPassMs, fit.perPassStandardErrorMs),
+    fit.rSquared.toFixed(3), String(fit.points), caveat === null ? 'yes' : `not meaningful: ${caveat}`,
+  ];
 }
 
 /** The terminal summary of a report: machine, baselines, every row with its ratios, the fits, and what was skipped. */
@@ -49,8 +54,8 @@ export function formatReportTable(report: BenchReport): string {
     'runs (ratios are row / baseline: below 1 is faster or smaller than the baseline):',
     textTable(rowHeaders, report.rows.map(rowCells), 2),
     '',
-    'fixed and per-pass cost per dispatch (least squares over the pass sweep, ± one standard error):',
-    textTable(['variant', 'footprint', 'passes', 'fixed ms', 'per-pass ms', 'R²', 'points'], report.fits.map(fitCells), 2),
+    `fixed and per-pass cost per dispatch (least squares over the pass sweep, ± one standard error; a fit is not meaningful with a negative cost or R² below ${meaningfulFitRSquared}):`,
+    textTable(['variant', 'footprint', 'passes', 'fixed ms', 'per-pass ms', 'R²', 'points', 'meaningful'], report.fits.map(fitCells), 2),
     ...report.skipped.map((cell) => `skipped ${cell.key}: ${cell.reason}`),
     ...report.notes.map((note) => `note: ${note}`),
   ];

@@ -21,6 +21,44 @@ export interface PassCostFit {
   readonly rSquared: number;
   /** Dispatch samples fitted (after the first of each run, when a run has more than one). */
   readonly points: number;
+  /**
+   * False when the fit says nothing about the costs: a negative or non-finite coefficient, or an
+   * R² below {@link meaningfulFitRSquared}. Reports and charts show such a fit as not meaningful.
+   * Absent in reports written before it was added: {@link passCostFitCaveat} judges any fit.
+   */
+  readonly meaningful?: boolean;
+  /** Why the fit is not meaningful; null when it is (absent where `meaningful` is). */
+  readonly caveat?: string | null;
+}
+
+/**
+ * The least R² a pass-cost fit needs to be shown as a cost: below it the pass count explains less
+ * than half of the spread of the dispatch times, so the slope and intercept are mostly noise.
+ */
+export const meaningfulFitRSquared = 0.5;
+
+/** The numbers of a fit that decide whether it is meaningful (a report's JSON turns NaN into null). */
+export interface FitCoefficients {
+  readonly fixedMs: number | null;
+  readonly perPassMs: number | null;
+  readonly rSquared: number | null;
+}
+
+/**
+ * Why a pass-cost fit is not meaningful, or null when it is: a coefficient that is not finite or is
+ * negative (a cost cannot be), or an R² below {@link meaningfulFitRSquared}. Works on fits read from
+ * reports written before fits carried `meaningful`.
+ */
+export function passCostFitCaveat(fit: FitCoefficients): string | null {
+  const { fixedMs, perPassMs, rSquared } = fit;
+  if (fixedMs === null || perPassMs === null || rSquared === null || ![fixedMs, perPassMs, rSquared].every(Number.isFinite)) {
+    return 'the fit is not finite (the times did not vary with the pass count)';
+  }
+  const reasons: string[] = [];
+  if (perPassMs < 0) reasons.push(`per-pass cost is negative (${perPassMs.toPrecision(3)} ms)`);
+  if (fixedMs < 0) reasons.push(`fixed cost is negative (${fixedMs.toPrecision(3)} ms)`);
+  if (rSquared < meaningfulFitRSquared) reasons.push(`R² ${rSquared.toFixed(3)} below ${meaningfulFitRSquared}`);
+  return reasons.length === 0 ? null : reasons.join('; ');
 }
 
 /** What the fit needs of a row. */
@@ -33,6 +71,11 @@ export interface FitInput {
   readonly streams: number;
   readonly passes: number;
   readonly samples: readonly DispatchSample[];
+}
+
+function judged(fixedMs: number, perPassMs: number, rSquared: number): { meaningful: boolean; caveat: string | null } {
+  const caveat = passCostFitCaveat({ fixedMs, perPassMs, rSquared });
+  return { meaningful: caveat === null, caveat };
 }
 
 /** Fits the pass-sweep rows of each configuration that has at least two pass counts. */
@@ -65,6 +108,7 @@ export function fitPassCosts(rows: readonly FitInput[]): PassCostFit[] {
       perPassStandardErrorMs: fit.slopeStandardError,
       rSquared: fit.rSquared,
       points: fit.points,
+      ...judged(fit.intercept, fit.slope, fit.rSquared),
     });
   }
   return fits;

@@ -1,6 +1,7 @@
 import type { BenchReport, BenchRow } from '../report/bench-report.js';
 import { benchReportSchemaId } from '../report/bench-report-json-schema.js';
 import { cellKey } from '../sweep/bench-cell.js';
+import { passCostFitCaveat } from '../report/pass-cost-fit.js';
 import type { PassCostFit } from '../report/pass-cost-fit.js';
 import { benchPresets } from '../sweep/bench-presets.js';
 
@@ -46,6 +47,7 @@ function syntheticFit(variant: string, fixedMs: number, perPassMs: number, stand
   return {
     key: `${variant}/64MiB/d4/w0.01/s1`, variant, footprintBytes: 64 * MiB, dispatches: 4, writeFraction: 0.01, streams: 1,
     passes: [2, 5], fixedMs, perPassMs, fixedStandardErrorMs: standardErrorMs, perPassStandardErrorMs: standardErrorMs, rSquared: 0.99, points: 8,
+    meaningful: passCostFitCaveat({ fixedMs, perPassMs, rSquared: 0.99 }) === null, caveat: passCostFitCaveat({ fixedMs, perPassMs, rSquared: 0.99 }),
   };
 }
 
