@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { KreplayError } from '@kreplay/native';
+import { ArgumentError, KreplayError } from '@kreplay/native';
 import { processIo } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { createProgram } from './program.js';
@@ -7,8 +7,9 @@ import { UsageError } from './usage-error.js';
 
 /**
  * Runs the kreplay CLI on `args` (without `node` and the script) and returns the exit code:
- * 0 on success, 1 when the work failed, 2 for a usage error (a bad option, or an output path that
- * cannot be written; nothing was measured). Failures are one line on stderr.
+ * 0 on success, 1 when the work failed, 2 for a usage error (a bad option, an option value a library
+ * refused with an ArgumentError, or an output path that cannot be written; nothing was measured).
+ * Failures are one line on stderr.
  */
 export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const program = createProgram(io);
@@ -21,7 +22,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo): Pr
     }
     const message = error instanceof KreplayError ? error.message : describeUnexpected(error);
     io.stderr(`kreplay: ${message.split('\n')[0]}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return error instanceof UsageError || error instanceof ArgumentError ? 2 : 1;
   }
 }
 
