@@ -54,3 +54,5 @@ for cache in $caches; do
   done
 done
 node "$here/summarize-profile-range.mjs" "$out" | tee "$out/summary.txt"
+# One file for machines that bring back only a few.
+tar -C "$out" -czf "$out.tar.gz" .
