@@ -82,7 +82,8 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
     it.skipIf(profilerReason !== null || cuda.fake)(`counts each dispatch of a range on its own (${range} range, cache control ${cacheControl})`, async () => {
       await using runtime = await openRuntime({ driver: 'cuda' });
       const agent = runtime.agents[0]!;
-      const sizes = [64 << 20, 256 << 20, 128 << 20, 32 << 20];
+      // Each larger than the L2 (50 MiB on an H200), so what a fill writes reaches DRAM within its range.
+      const sizes = [256 << 20, 512 << 20, 384 << 20, 320 << 20];
       const buffers = sizes.map((bytes) => agent.allocate(bytes));
       const queue = agent.createQueue();
       const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'];
