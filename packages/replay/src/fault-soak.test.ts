@@ -8,7 +8,7 @@
  * nothing the engines and strategies held is left behind.
  */
 import { describe, expect, it } from 'vitest';
-import type { DeviceAllocation, FaultSpec, Queue } from '@kreplay/native';
+import type { DeviceAllocation, FaultSpec, KernelArguments, KernelDescriptor, Queue } from '@kreplay/native';
 import { dirtyPagesStrategy, fullStrategy } from '@kreplay/snapshot';
 import { expectSameBytes } from '@kreplay/snapshot/test';
 import type { DispatchResult } from './dispatch-result.js';
@@ -54,7 +54,7 @@ describe('fault soak (host driver)', () => {
     ];
     const queues: Queue[] = [agent.createQueue(), agent.createQueue()];
     /** The i-th dispatch of a queue: the in-place stencil, which reads what the one before left, or a scatter write. */
-    const dispatchOf = (target: DeviceAllocation, index: number) =>
+    const dispatchOf = (target: DeviceAllocation, index: number): { kernel: KernelDescriptor; args: KernelArguments } =>
       index % 3 === 2
         ? { kernel: kernels.scatterWrite, args: { buffer: target.address, bytes: target.bytes, pageBytes: 4096, fraction: 0.25, seed: index, source: target.address, sourceBytes: 0 } }
         : { kernel: kernels.stencil, args: { buffer: target.address, count: elements } };
