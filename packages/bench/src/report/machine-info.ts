@@ -1,7 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Runtime } from '@kreplay/native';
+
+// Written by the CLI's bundle build (tsup `define`): the commit and bench version it was built from,
+// for a bundle copied to a machine without the repository.
+declare const KREPLAY_GIT_COMMIT_AT_BUILD: string | null | undefined;
+declare const KREPLAY_BENCH_VERSION: string | undefined;
 
 /** The machine a report was measured on. */
 export interface MachineInfo {
@@ -40,6 +47,7 @@ export function reportVersions(runtime: Runtime): ReportVersions {
 
 /** The version in the nearest package.json of @kreplay/bench above this module (src/ or dist/). */
 function benchVersion(): string {
+  if (typeof KREPLAY_BENCH_VERSION === 'string') return KREPLAY_BENCH_VERSION;
   for (let directory = new URL('.', import.meta.url); directory.pathname !== '/'; directory = new URL('..', directory)) {
     try {
       const manifest = JSON.parse(readFileSync(new URL('package.json', directory), 'utf8')) as { name?: string; version?: string };
@@ -51,12 +59,30 @@ function benchVersion(): string {
   return 'unknown';
 }
 
-/** `git rev-parse HEAD` in the working directory, or null when there is no git or no repository. */
-export function gitCommit(): string | null {
+const commitPattern = /^[0-9a-f]{7,64}$/;
+
+function commitOfThisCheckout(): string | null {
+  const options = { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 } as const;
   try {
-    const commit = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    const top = execFileSync('git', ['rev-parse', '--show-toplevel'], options).trim();
+    // Installed inside some other project's repository: its commit says nothing about kreplay.
+    if (!existsSync(join(top, 'packages', 'bench', 'package.json'))) return null;
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], options).trim();
     return /^[0-9a-f]{40,64}$/.test(commit) ? commit : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * The kreplay commit that measured, or null when it cannot be known. In order: `KREPLAY_GIT_COMMIT`
+ * (a hexadecimal hash, for a copy of the tree without `.git`), the commit the CLI bundle was built
+ * from, then `git rev-parse HEAD` in the checkout holding this module (not the working directory,
+ * which may be any folder).
+ */
+export function gitCommit(): string | null {
+  const fromEnvironment = process.env.KREPLAY_GIT_COMMIT?.trim().toLowerCase();
+  if (fromEnvironment !== undefined && commitPattern.test(fromEnvironment)) return fromEnvironment;
+  if (typeof KREPLAY_GIT_COMMIT_AT_BUILD === 'string' && commitPattern.test(KREPLAY_GIT_COMMIT_AT_BUILD)) return KREPLAY_GIT_COMMIT_AT_BUILD;
+  return commitOfThisCheckout();
 }
