@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import type { ExecFileSyncOptionsWithStringEncoding } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -62,7 +63,7 @@ function benchVersion(): string {
 const commitPattern = /^[0-9a-f]{7,64}$/;
 
 function commitOfThisCheckout(): string | null {
-  const options = { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 } as const;
+  const options: ExecFileSyncOptionsWithStringEncoding = { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 };
   try {
     const top = execFileSync('git', ['rev-parse', '--show-toplevel'], options).trim();
     // Installed inside some other project's repository: its commit says nothing about kreplay.
