@@ -20,9 +20,14 @@ export function exactBytes(bytes: number): string {
   return `${bytes}B`;
 }
 
-/** A rate in GB/s (decimal), or `-` when unknown. */
+/**
+ * A rate in GiB/s (binary, as byte sizes are) with three significant digits, whole above 100:
+ * `51.5 GiB/s`, `3632 GiB/s`, `0.0123 GiB/s`; `-` when unknown.
+ */
 export function formatRate(bytesPerSecond: number | null): string {
-  return bytesPerSecond === null || !Number.isFinite(bytesPerSecond) ? '-' : `${(bytesPerSecond / 1e9).toFixed(2)} GB/s`;
+  if (bytesPerSecond === null || !Number.isFinite(bytesPerSecond)) return '-';
+  const gibibytes = bytesPerSecond / 2 ** 30;
+  return `${Math.abs(gibibytes) >= 100 ? gibibytes.toFixed(0) : gibibytes.toPrecision(3)} GiB/s`;
 }
 
 /** Milliseconds with three significant digits, or `-` when unknown. */

@@ -13,6 +13,8 @@ export interface WindowCostOptions {
   readonly repetitions?: number;
   /** Bytes of the one buffer the tiny kernel writes. Default 4096. */
   readonly footprintBytes?: number;
+  /** Called after each round of timings (a warm-up round, then `repetitions`): `done` of `total` rounds. */
+  readonly onProgress?: (done: number, total: number) => void;
 }
 
 /** The window's cost for one strategy. */
@@ -93,6 +95,7 @@ export async function measureWindowCost(runtime: Runtime, options: WindowCostOpt
       const twoPassTime = await timePerDispatch(twoPasses);
       const windowTimes: number[] = [];
       for (const { engine } of engines) windowTimes.push(await timePerDispatch(() => engine.dispatch({ queue, kernel, args })));
+      options.onProgress?.(repetition + 1, repetitions + 1);
       if (repetition === 0) continue; // warm-up
       bareSamples.push(bareTime);
       twoPassSamples.push(twoPassTime);
