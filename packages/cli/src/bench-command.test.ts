@@ -100,7 +100,24 @@ describe('kreplay bench --preset quick on the host driver, end to end', () => {
     expect(existsSync(html)).toBe(true);
   });
 
-  it('refuses malformed, foreign and missing files in one line with exit 1, and usage errors with exit 2', async () => {
+  it('report --json prints the report it read, and compare --json (both forms) its comparison, as JSON alone', async () => {
+    const path = join(directory, 'r.json');
+    const reportIo = recordingIo();
+    expect(await runCli(['report', path, '--json'], reportIo)).toBe(0);
+    expect(JSON.parse(reportIo.out())).toEqual(report);
+    const compareIo = recordingIo();
+    expect(await runCli(['compare', path, path, '--json'], compareIo)).toBe(0);
+    const comparison = JSON.parse(compareIo.out()) as { regressions: unknown[]; changes: unknown[] };
+    expect(comparison.regressions).toEqual([]);
+    expect(comparison.changes.length).toBeGreaterThan(0);
+    const byDeviceIo = recordingIo();
+    const merged = join(directory, 'merged.json');
+    expect(await runCli(['compare', '--by-device', path, '--json', '-o', merged], byDeviceIo)).toBe(0);
+    expect(JSON.parse(byDeviceIo.out())).toEqual(JSON.parse(await readFile(merged, 'utf8')));
+    for (const io of [reportIo, compareIo, byDeviceIo]) expect(io.err()).toBe('');
+  });
+
+  it('refuses malformed and foreign files and usage errors in one line with exit 2', async () => {
     const foreign = join(directory, 'foreign.json');
     const broken = join(directory, 'broken.json');
     await writeFile(foreign, JSON.stringify({ name: 'package', version: '1.0.0' }));
@@ -110,7 +127,7 @@ describe('kreplay bench --preset quick on the host driver, end to end', () => {
       [['report', broken], /broken\.json: is not JSON/],
     ] as const) {
       const io = recordingIo();
-      expect(await runCli(args, io)).toBe(1);
+      expect(await runCli(args, io)).toBe(2);
       expect(io.err().trim().split('\n')).toHaveLength(1);
       expect(io.err()).toMatch(pattern);
       expect(io.err()).not.toMatch(/\n\s+at /);
@@ -123,49 +140,51 @@ describe('kreplay bench --preset quick on the host driver, end to end', () => {
   });
 });
 
-/** How an interrupted bench ended: its exit code or the signal that ended it, and its stderr. */
+/** How an interrupted bench ended: its exit code or the signal that ended it, and what it printed. */
 interface InterruptedBench {
   readonly exit: string;
+  readonly stdout: string;
   readonly stderr: string;
 }
 
 /**
- * Runs `kreplay bench --out out` on the host driver and sends Ctrl-C once it runs; `afterFirst` may
- * arrange more (it returns its cleanup). A Ctrl-C that came before the bench listened for it kills
- * the process without a word; then it runs again, waiting longer, so a loaded machine cannot fail it.
+ * Runs `kreplay bench --json --out out` on the host driver, its stderr a pipe, and sends Ctrl-C
+ * when its first progress line appears (it listens for Ctrl-C before it starts measuring, so no
+ * waiting for a fixed time, however loaded the machine); `afterFirst` may arrange more (it returns
+ * its cleanup).
  */
 async function interruptBench(out: string, afterFirst?: (child: ChildProcess) => () => void): Promise<InterruptedBench> {
-  for (const delayMs of [2000, 5000, 10_000, 20_000]) {
-    const child = spawn(process.execPath, [binPath, 'bench', '--preset', 'quick', '--driver', 'host', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdout?.resume();
-    const exited = new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? String(code))));
-    let cleanup: (() => void) | undefined;
-    const timer = setTimeout(() => {
-      cleanup = afterFirst?.(child);
+  const child = spawn(process.execPath, [binPath, 'bench', '--preset', 'quick', '--driver', 'host', '--json', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let cleanup: (() => void) | undefined;
+  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+    if (cleanup === undefined && /^bench quick: \d+\/\d+ runs/m.test(stderr)) {
+      cleanup = afterFirst?.(child) ?? (() => {});
       child.kill('SIGINT');
-    }, delayMs);
-    const exit = await exited;
-    clearTimeout(timer);
-    cleanup?.();
-    if (exit === 'SIGINT' && !stderr.includes('interrupted;')) continue;
-    return { exit, stderr };
-  }
-  throw new Error('kreplay bench never got to listen for Ctrl-C');
+    }
+  });
+  const exit = await new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? String(code))));
+  cleanup?.();
+  return { exit, stdout, stderr };
 }
 
 describe('kreplay bench interrupted by Ctrl-C', () => {
-  it('writes what it measured, marked incomplete, and exits non-zero', async () => {
+  it('writes what it measured, marked incomplete, prints it as JSON with --json, and exits 130', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'kreplay-bench-sigint-'));
     const out = join(directory, 'partial.json');
-    const { exit, stderr } = await interruptBench(out);
-    expect(exit).toBe('1');
-    expect(stderr).toMatch(/interrupted: wrote the \d+ runs measured so far/);
+    const { exit, stdout, stderr } = await interruptBench(out);
+    expect(stderr).toMatch(/interrupted; writing what was measured so far/);
+    expect(stderr).toMatch(/^kreplay: \[cli\] \[bench\] interrupted: wrote the \d+ runs measured so far to .*partial\.json \(complete: false\)\. Run kreplay bench again to measure everything\.$/m);
+    expect(exit).toBe('130');
     const partial = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
     expect(partial.complete).toBe(false);
     expect(partial.notes.some((note) => note.startsWith('interrupted after'))).toBe(true);
-  }, 120_000);
+    // stdout is the same report, as JSON and nothing else.
+    expect(JSON.parse(stdout)).toEqual(partial);
+  }, 300_000);
 
   it('keeps the earlier report at --out whole when the second Ctrl-C lands while the new one is written', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'kreplay-bench-sigint-twice-'));
@@ -179,12 +198,12 @@ describe('kreplay bench interrupted by Ctrl-C', () => {
       return () => watcher.close();
     });
     expect(stderr).toMatch(/interrupted; writing what was measured so far/);
-    // 130: the second Ctrl-C quit at once; 1: the report was written first; SIGINT: the second came after the bench stopped listening.
-    expect(['1', '130', 'SIGINT']).toContain(exit);
+    // 130 either way: the second Ctrl-C quit at once, or the report was written first; SIGINT: the second came after the bench stopped listening.
+    expect(['130', 'SIGINT']).toContain(exit);
     expect(await readdir(directory)).toEqual(['r.json']);
     const text = await readFile(out, 'utf8');
     if (text !== earlier) expect((JSON.parse(text) as BenchReport).schema).toBe('kreplay-bench-report');
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('kreplay bench options that need --slurm', () => {

@@ -25,6 +25,20 @@ export function parseByteSize(text: string): number {
   return bytes;
 }
 
+const binaryUnitNames = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+
+/**
+ * A byte size as help shows a default: exact, in the largest binary unit it is a whole number of,
+ * e.g. `64 MiB`, `1 GiB`, `4096 B` below 1 KiB or when not whole.
+ */
+export function describeByteSize(bytes: number): string {
+  for (let unit = binaryUnitNames.length - 1; unit > 0; unit -= 1) {
+    const size = 1024 ** unit;
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${binaryUnitNames[unit]}`;
+  }
+  return `${bytes} B`;
+}
+
 /** Parses a whole number of at least `minimum`; `what` names such a number in the error. */
 function parseWholeNumber(text: string, minimum: number, what: string): number {
   const value = Number(text);

@@ -13,9 +13,23 @@ describe('kreplay calibrate', () => {
     }
   });
 
-  it('measures copy plans of the minimum size in every segment count', async () => {
-    const io = recordingIo();
+  it('measures copy plans of the minimum size in every segment count, in GiB/s, with a progress line per step on stderr', async () => {
+    // A clock that moves 6 s at every reading: each step is a progress line.
+    let time = 0;
+    const io = recordingIo({ now: () => (time += 6000), progressIntervalMs: 5000 });
     expect(await runCli(['calibrate', '--driver', 'host', '--plan-bytes', '1MiB'], io)).toBe(0);
-    expect(io.out()).toMatch(/copy plan 1\.0 MiB in 1 segment\(s\): [\d.]+ GB\/s\n.*1\.0 MiB in 64 segment\(s\).*\n.*1\.0 MiB in 4096 segment\(s\)/);
+    expect(io.out()).toMatch(/copy plan 1\.0 MiB in 1 segment\(s\): [\d.]+ GiB\/s\n.*1\.0 MiB in 64 segment\(s\).*\n.*1\.0 MiB in 4096 segment\(s\)/);
+    expect(io.out()).not.toMatch(/GB\/s|calibrate:/);
+    const lines = io.err().trim().split('\n');
+    expect(lines.slice(0, -1)).toEqual([1, 2, 3, 4, 5].map((done) => expect.stringMatching(new RegExp(`^calibrate: ${done}/5 steps \\(${done * 20}%\\), [\\d.]+ steps/s, ETA \\d+ (s|min)`))));
+    expect(lines.at(-1)).toMatch(/^calibrate: 5\/5 steps \(100%\) in \d+ (s|min \d+ s), [\d.]+ steps\/s$/);
+  });
+
+  it('prints only JSON on stdout with --json, the progress going to stderr', async () => {
+    let time = 0;
+    const io = recordingIo({ now: () => (time += 6000), progressIntervalMs: 5000 });
+    expect(await runCli(['calibrate', '--driver', 'host', '--plan-bytes', '1MiB', '--json'], io)).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ driver: 'host', copyPlans: expect.any(Array), window: { passes: 2 } });
+    expect(io.err()).toMatch(/^calibrate: 1\/5 steps/);
   });
 });

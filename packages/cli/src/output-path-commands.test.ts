@@ -54,24 +54,28 @@ describe('output paths are checked before any work', () => {
     const directory = await mkdtemp(join(tmpdir(), 'kreplay-out-'));
     const out = join(directory, 'results', 'overhead.json');
     await mkdir(join(directory, 'results'));
-    // The folder goes away while the first variant is measured, after the check passed.
+    // The folder goes away while the first variant is measured (its progress bar drawn), after the check passed.
+    let removed = false;
     const io = terminalIo((text) => {
-      if (text.startsWith('shape A:')) void rm(join(directory, 'results'), { recursive: true });
+      if (removed || !text.startsWith('\r\x1b[Koverhead')) return;
+      removed = true;
+      void rm(join(directory, 'results'), { recursive: true });
     });
     expect(await runCli([...tinyOverhead, '--driver', 'host', '--out', out], io)).toBe(1);
     expect(io.out()).toMatch(/^shape A on .*\n  bare dispatch/);
     expect(io.out()).toMatch(/dirty-pages +overhead/);
-    expect(io.err()).toMatch(/\nkreplay: \[bench\] \[report\] .*overhead\.json: cannot be written \(ENOENT\)\. Choose a path in a writable directory\.\n$/);
+    // The bar is cleared before the one-line error.
+    expect(io.err()).toMatch(/\r\x1b\[Kkreplay: \[bench\] \[report\] .*overhead\.json: cannot be written \(ENOENT\)\. Choose a path in a writable directory\.\n$/);
   });
 
-  it('bench prints its table even when writing --out fails after measuring, then exits 1', async () => {
+  it('bench prints its table even when writing --out fails after an interruption, then exits 1', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'kreplay-out-'));
     await mkdir(join(directory, 'results'));
     const out = join(directory, 'results', 'r.json');
     // At the first progress line the folder goes away and Ctrl-C stops the bench early (to keep the test short).
     let interrupted = false;
     const io = terminalIo((text) => {
-      if (interrupted || !text.startsWith('\rbench quick')) return;
+      if (interrupted || !text.startsWith('\r\x1b[Kbench quick')) return;
       interrupted = true;
       void rm(join(directory, 'results'), { recursive: true }).then(() => process.emit('SIGINT'));
     });

@@ -69,4 +69,23 @@ describe('kreplay overhead', () => {
     expect(await runCli([...tiny, '--driver', 'cuda', '--warmup', '0', '--warmup-seconds', '5'], io)).toBe(2);
     expect(io.err()).toBe('kreplay: [cli] [overhead] --warmup-seconds only applies with a warm-up, not --warmup 0. Leave out --warmup-seconds, or pass --warmup N.\n');
   });
+
+  it('prints a progress line per variant on stderr when it is not a terminal, and pure JSON on stdout with --json', async () => {
+    // A clock that moves 6 s at every reading: every update is a line.
+    let time = 0;
+    const io = recordingIo({ now: () => (time += 6000), progressIntervalMs: 5000 });
+    expect(await runCli(['overhead', '--driver', 'host', '--shape', 'A', '--shape', 'B', '--footprint', '4MiB', '--dispatches', '2', '--passes', '2', '--warmup', '0', '--variant', 'dirty-pages', '--json'], io)).toBe(0);
+    expect((JSON.parse(io.out()) as unknown[]).length).toBe(2);
+    const lines = io.err().trim().split('\n');
+    expect(lines[0]).toBe('overhead: 0/2 variants (0%), 0.00 variants/s, ETA unknown');
+    expect(lines).toContainEqual(expect.stringMatching(/^overhead: 1\/2 variants \(50%\), [\d.]+ variants\/s, ETA \d+ s$/));
+    expect(lines.at(-1)).toMatch(/^overhead: 2\/2 variants \(100%\) in \d+ s, [\d.]+ variants\/s$/);
+  });
+
+  it('prints the rates it measured in GiB/s', async () => {
+    const io = recordingIo();
+    expect(await runCli([...tiny, '--warmup', '0'], io)).toBe(0);
+    expect(io.out()).toMatch(/hash [\d.]+ GiB\/s, copy [\d.]+ GiB\/s, pinned [\d.]+ GiB\/s D2H \/ [\d.]+ GiB\/s H2D; floor/);
+    expect(io.out()).not.toContain('GB/s');
+  });
 });

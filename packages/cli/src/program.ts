@@ -9,17 +9,19 @@ import { overheadCommand } from './commands/overhead-command.js';
 import { profileCommand } from './commands/profile-command.js';
 import { replayCommand } from './commands/replay-command.js';
 import { reportCommand } from './commands/report-command.js';
+import { exitCodesHelp } from './exit-codes.js';
 import { cliVersion } from './version.js';
 
-/** Builds the `kreplay` command tree, writing through `io`. */
+/** Builds the `kreplay` command tree, writing through `io`; every `--help` ends with the exit codes. */
 export function createProgram(io: CliIo): Command {
   const program = new Command('kreplay')
     .description('kernel replay for GPU profilers: restore only what a dispatch writes, and measure it')
     .version(cliVersion, '-v, --version')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .exitOverride();
+    .exitOverride()
+    .addHelpText('after', exitCodesHelp);
   for (const command of [infoCommand(io), demoCommand(io), replayCommand(io), profileCommand(io), calibrateCommand(io), overheadCommand(io), benchCommand(io), compareCommand(io), reportCommand(io)]) {
-    program.addCommand(command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }));
+    program.addCommand(command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).addHelpText('after', exitCodesHelp));
   }
   return program;
 }

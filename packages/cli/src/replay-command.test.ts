@@ -39,6 +39,17 @@ async function replayJson(strategy: string, extra: string[] = []): Promise<Recor
 }
 
 describe('kreplay replay', () => {
+  it('prints progress lines with done/total, rate and ETA on stderr when it is not a terminal, and pure JSON on stdout', async () => {
+    // A clock that moves 1 s at every reading, lines every 5 s of it.
+    let time = 0;
+    const io = recordingIo({ now: () => (time += 1000), progressIntervalMs: 5000 });
+    expect(await runCli(['replay', '--driver', 'host', '--footprint', '1MiB', '--dispatches', '12', '--passes', '2', '--json'], io)).toBe(0);
+    expect(JSON.parse(io.out())).toMatchObject({ dispatches: 12, passes: 2 });
+    expect(io.err()).toBe(
+      ['replay: 5/12 dispatches (41%), 1.00 dispatches/s, ETA 7 s', 'replay: 10/12 dispatches (83%), 1.00 dispatches/s, ETA 2 s', 'replay: 12/12 dispatches (100%) in 13 s, 0.923 dispatches/s', ''].join('\n'),
+    );
+  });
+
   it('full copies what the reference design copies, and verifies', async () => {
     const result = await replayJson('full');
     expect(result).toMatchObject({ strategy: 'full', dispatches: 20, passes: 5, footprintBytes: 64 * 2 ** 20, verified: true });

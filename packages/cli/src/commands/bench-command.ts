@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
-import { KreplayError, openRuntime } from '@kreplay/native';
+import { openRuntime } from '@kreplay/native';
 import { benchPreset, benchPresetNames, formatReportTable, runBench, writeBenchReport, writeHtmlReport } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
+import { InterruptedError } from '../interrupted-error.js';
 import { listenForInterrupt } from '../interrupt-signal.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
@@ -17,6 +18,7 @@ interface BenchOptions extends RuntimeCommandOptions {
   readonly preset: string;
   readonly out: string;
   readonly html?: string;
+  readonly json?: boolean;
   readonly slurm?: boolean;
   readonly partition: string[];
   readonly nodes: number;
@@ -28,12 +30,17 @@ interface BenchOptions extends RuntimeCommandOptions {
 /** The options that mean something only with --slurm. */
 const slurmOnlyFlags = ['--partition', '--nodes', '--bundle', '--node-executable', '--time-limit'];
 
-/** `kreplay bench`: a preset's sweep with its baselines, written as JSON (and HTML), summarised as a table. */
+/**
+ * `kreplay bench`: a preset's sweep with its baselines, written as JSON (and HTML), summarised as a
+ * table (or printed as the JSON report with --json). Ctrl-C stops between dispatches, writes what was
+ * measured (`complete: false`) and exits 130.
+ */
 export function benchCommand(io: CliIo): Command {
   return withRuntimeOptions(new Command('bench').description('measure what replay costs across a preset sweep, against baselines measured in the same run'))
     .addOption(new Option('--preset <name>', 'what to sweep').choices(benchPresetNames).default('quick'))
-    .requiredOption('--out <file>', 'where to write the JSON report')
+    .requiredOption('-o, --out <file>', 'where to write the JSON report')
     .option('--html <file>', 'also write a self-contained HTML report with charts')
+    .option('--json', 'print the report as JSON on stdout instead of the table (progress stays on stderr)')
     .option('--slurm', 'run the preset on Slurm nodes as job arrays and merge their reports by device (--out is the merged comparison)')
     .option('--partition <name>', 'with --slurm: a partition to run on (repeat for several; default: the default partition)', collectValues, [])
     .option('--nodes <n>', 'with --slurm: nodes (array tasks) per partition', parsePositiveInteger, 1)
@@ -50,15 +57,14 @@ export function benchCommand(io: CliIo): Command {
       const report = await runBench(runtime, {
         configuration: benchPreset(options.preset),
         signal: interruption.signal,
-        onProgress: ({ done, total }) => (progress ??= createProgress(io, `bench ${options.preset}`, total)).update(done),
+        onProgress: ({ done, total }) => (progress ??= createProgress(io, { label: `bench ${options.preset}`, total, unit: 'runs' })).update(done),
       }).finally(() => progress?.done());
-      // The table first: if writing fails after all, what was measured is still on stdout.
-      io.stdout(formatReportTable(report));
+      // The results first: if writing fails after all, what was measured is still on stdout.
+      io.stdout(options.json ? `${JSON.stringify(report)}\n` : formatReportTable(report));
       await writeBenchReport(options.out, report);
       if (options.html !== undefined) await writeHtmlReport(options.html, report);
       if (!report.complete) {
-        const message = `[cli] [bench] interrupted: wrote the ${report.rows.length} runs measured so far to ${options.out} (complete: false). Run kreplay bench again to measure everything.`;
-        throw new KreplayError({ packageName: 'cli', component: 'bench', message });
+        throw new InterruptedError('bench', `wrote the ${report.rows.length} runs measured so far to ${options.out} (complete: false)`, 'Run kreplay bench again to measure everything');
       }
     });
 }

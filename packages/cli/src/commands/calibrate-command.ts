@@ -1,10 +1,13 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { formatBytes, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
+import type { Runtime } from '@kreplay/native';
+import { formatBytes, formatRate, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
-import { parseByteSize } from '../byte-size.js';
+import { describeByteSize, parseByteSize } from '../byte-size.js';
+import { createProgress } from '../progress.js';
+import type { Progress } from '../progress.js';
 
 interface CalibrateOptions extends RuntimeCommandOptions {
   readonly json?: boolean;
@@ -15,7 +18,7 @@ interface CalibrateOptions extends RuntimeCommandOptions {
 const minimumPlanBytes = 2 ** 20;
 
 /**
- * Parses --plan-bytes: a byte size of at least 1 MiB (a 1-byte plan printed `0.00 GB/s`).
+ * Parses --plan-bytes: a byte size of at least 1 MiB (a 1-byte plan printed a rate of 0).
  * @throws InvalidArgumentError below the minimum, saying it.
  */
 function parsePlanBytes(text: string): number {
@@ -28,17 +31,29 @@ function parsePlanBytes(text: string): number {
   return bytes;
 }
 
+/** Rounds of window timings: one warm-up, then the repetitions whose median is reported. */
+const windowRepetitions = 3;
+
+/** The native calls, then the window cost, counting one step for the calls and one per round of window timings. */
+async function measureAll(runtime: Runtime, planBytes: number, progress: Progress) {
+  const result = await measureNativeCalls(runtime, { planBytes });
+  progress.update(1);
+  const window = await measureWindowCost(runtime, { repetitions: windowRepetitions, onProgress: (done) => progress.update(1 + done) });
+  return { result, window };
+}
+
 /** `kreplay calibrate`: what a native call and a copy plan cost on this machine. */
 export function calibrateCommand(io: CliIo): Command {
   return withRuntimeOptions(
     new Command('calibrate').description('measure what a native call, a copy plan and a replay window cost'),
   )
-    .option('--plan-bytes <bytes>', 'bytes per copy plan (at least 1MiB)', parsePlanBytes, 64 * 2 ** 20)
+    .addOption(new Option('--plan-bytes <bytes>', 'bytes per copy plan (at least 1MiB)').argParser(parsePlanBytes).default(64 * 2 ** 20, describeByteSize(64 * 2 ** 20)))
     .option('--json', 'print one JSON object')
     .action(async (options: CalibrateOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
-      const result = await measureNativeCalls(runtime, { planBytes: options.planBytes });
-      const window = await measureWindowCost(runtime);
+      // Steps: the native calls, then each round of window timings.
+      const progress = createProgress(io, { label: 'calibrate', total: 1 + windowRepetitions + 1, unit: 'steps' });
+      const { result, window } = await measureAll(runtime, options.planBytes, progress).finally(() => progress.done());
       if (options.json) {
         io.stdout(`${JSON.stringify({ ...result, window })}\n`);
         return;
@@ -47,8 +62,7 @@ export function calibrateCommand(io: CliIo): Command {
       io.stdout(`  empty copy plan: ${result.emptyPlanEnqueueMicroseconds.toFixed(2)} us enqueued, `);
       io.stdout(`${result.emptyPlanRoundTripMicroseconds.toFixed(1)} us with a wait\n`);
       for (const plan of result.copyPlans) {
-        const rate = `${(plan.bytesPerSecond / 1e9).toFixed(2)} GB/s`;
-        io.stdout(`  copy plan ${formatBytes(plan.bytes)} in ${plan.segments} segment(s): ${rate}\n`);
+        io.stdout(`  copy plan ${formatBytes(plan.bytes)} in ${plan.segments} segment(s): ${formatRate(plan.bytesPerSecond)}\n`);
       }
       io.stdout(`  bare dispatch (tiny kernel, waited for): ${window.bareDispatchMicroseconds.toFixed(1)} us\n`);
       for (const cost of window.strategies) {

@@ -12,6 +12,7 @@ interface CompareOptions {
   readonly byDevice?: boolean;
   readonly html?: string;
   readonly out?: string;
+  readonly json?: boolean;
 }
 
 /** Parses --threshold: a non-negative fraction such as 0.1. */
@@ -54,7 +55,8 @@ export function compareCommand(io: CliIo): Command {
     .option('--threshold <fraction>', 'relative change that counts as a regression', parseThreshold, 0.1)
     .option('--by-device', 'merge reports from several machines into one table grouped by device and host link')
     .option('--html <file>', 'with --by-device: also write a self-contained HTML page with charts')
-    .option('--out <file>', 'with --by-device: also write the merged comparison as JSON')
+    .option('-o, --out <file>', 'with --by-device: also write the merged comparison as JSON')
+    .option('--json', 'print the comparison as JSON on stdout instead of the table')
     .action(async (paths: string[], options: CompareOptions, command: Command) => {
       refuseWithout(command, { flag: '--by-device', present: options.byDevice === true }, ['--html', '--out']);
       if (options.byDevice) return compareByDeviceAction(io, command, paths, options);
@@ -70,7 +72,7 @@ export function compareCommand(io: CliIo): Command {
       if (comparison.changes.length === 0) {
         throw new UsageError('compare', `${basePath} and ${headPath} share no configuration (row, fit or ceiling key), so nothing was compared`, 'Compare reports of the same preset');
       }
-      io.stdout(formatComparison(comparison));
+      io.stdout(options.json ? `${JSON.stringify(comparison)}\n` : formatComparison(comparison));
       const { regressions } = comparison;
       if (regressions.length === 0) return;
       const first = regressions.slice(0, 3).map((change) => `${change.metric} of ${change.key}`).join('; ');
@@ -86,7 +88,7 @@ async function compareByDeviceAction(io: CliIo, command: Command, paths: readonl
   const reports: { source: string; report: BenchReport }[] = [];
   for (const source of paths) reports.push({ source, report: await readInput(command, source) });
   const comparison = compareByDevice(reports);
-  io.stdout(formatDeviceComparison(comparison));
+  io.stdout(options.json ? `${JSON.stringify(comparison)}\n` : formatDeviceComparison(comparison));
   if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(comparison, null, 2)}\n`);
   if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
 }

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { measureNativeCalls, runReplayExperiment, strategyNames } from '@kreplay/bench';
+import { formatRate, measureNativeCalls, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -28,7 +28,7 @@ export function demoCommand(io: CliIo): Command {
       io.stdout(`\nnative calls: an empty copy plan costs ${calls.emptyPlanEnqueueMicroseconds.toFixed(2)} us to enqueue, `);
       io.stdout(`${calls.emptyPlanRoundTripMicroseconds.toFixed(1)} us with a wait\n`);
       for (const plan of calls.copyPlans) {
-        io.stdout(`copy plan of ${plan.segments} segment(s): ${(plan.bytesPerSecond / 1e9).toFixed(2)} GB/s\n`);
+        io.stdout(`copy plan of ${plan.segments} segment(s): ${formatRate(plan.bytesPerSecond)}\n`);
       }
     },
   );

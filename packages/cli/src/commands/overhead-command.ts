@@ -1,11 +1,12 @@
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { formatBytes, formatMilliseconds, measureReplayOverhead, overheadVariants, writeReportFile } from '@kreplay/bench';
+import { formatBytes, formatMilliseconds, formatRate, measureReplayOverhead, overheadVariants, writeReportFile } from '@kreplay/bench';
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
-import { parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
+import { describeByteSize, parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
 import { wasGiven } from '../option-dependencies.js';
 import { checkOutputPaths } from '../output-path.js';
+import { createProgress } from '../progress.js';
 import { repeatableChoiceOption } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -32,16 +33,16 @@ export function overheadCommand(io: CliIo): Command {
     new Command('overhead').description('per-dispatch replay overhead of each strategy and tier against the run without replay, for workload shapes A and B'),
   )
     .addOption(repeatableChoiceOption('--shape <shape>', 'A (inference-like) or B (scattered writes); repeat for both', ['A', 'B']))
-    .option('--footprint <bytes>', 'device memory the workload holds', parseByteSize, 2 ** 30)
+    .addOption(new Option('--footprint <bytes>', 'device memory the workload holds').argParser(parseByteSize).default(2 ** 30, describeByteSize(2 ** 30)))
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'timed dispatches per variant', parsePositiveInteger, 1000)
     .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
-    .option('--max-seconds <s>', 'stop timing a variant after this long', parsePositiveInteger, 30)
+    .addOption(new Option('--max-seconds <s>', 'stop timing a variant after this many seconds').argParser(parsePositiveInteger).default(30, '30 s'))
     .option('--warmup <n>', 'untimed dispatches before each timing (the JavaScript engine optimizes the per-dispatch code only after some thousand)', parseNonNegativeInteger, 2000)
-    .option('--warmup-seconds <s>', 'stop each warm-up after this long', parsePositiveInteger, 2)
+    .addOption(new Option('--warmup-seconds <s>', 'stop each warm-up after this many seconds').argParser(parsePositiveInteger).default(2, '2 s'))
     .addOption(repeatableChoiceOption('--variant <name>', 'only this variant (repeatable)', overheadVariants.map((variant) => variant.name)))
     .option('--phase-timings', 'time every phase of each window with device events (slower; off by default)')
-    .option('--out <file>', 'write the results as JSON')
+    .option('-o, --out <file>', 'write the results as JSON')
     .option('--json', 'print the results as JSON')
     .action(async (options: OverheadCommandOptions, command: Command) => {
       if (options.warmup === 0 && wasGiven(command, '--warmup-seconds')) {
@@ -50,7 +51,11 @@ export function overheadCommand(io: CliIo): Command {
       await checkOutputPaths('overhead', { '--out': options.out });
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const results: OverheadResult[] = [];
-      for (const shape of options.shape ?? ['A', 'B']) {
+      const shapes = options.shape ?? ['A', 'B'];
+      const variantsPerShape = options.variant?.length ?? overheadVariants.length;
+      const progress = createProgress(io, { label: 'overhead', total: shapes.length * variantsPerShape, unit: 'variants' });
+      let variantsStarted = 0;
+      for (const shape of shapes) {
         results.push(
           await measureReplayOverhead(runtime, {
             shape,
@@ -63,10 +68,12 @@ export function overheadCommand(io: CliIo): Command {
             maxWarmupSeconds: options.warmupSeconds,
             phaseTimings: options.phaseTimings === true,
             ...(options.variant && { variants: options.variant }),
-            onVariant: (name) => io.interactive && io.stderr(`shape ${shape}: ${name}...\n`),
-          }),
+            // Counted when the next one starts: a variant is done when the one after it begins.
+            onVariant: () => progress.update(variantsStarted++),
+          }).finally(() => progress.update(variantsStarted)),
         );
       }
+      progress.done();
       // The results first: if writing fails after all, they are still on stdout.
       io.stdout(options.json ? `${JSON.stringify(results)}\n` : results.map(describeOverhead).join('\n'));
       if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
@@ -88,7 +95,7 @@ function warmupShare(row: OverheadRow): string {
 export function describeOverhead(result: OverheadResult): string {
   const lines = [
     `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)}, ${result.passes} passes, ${result.dispatches} dispatches after up to ${result.warmup.dispatches} warm-up (${result.warmup.maxSeconds} s), phases ${result.phaseTimings ? 'timed' : 'untimed'}`,
-    `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; ${result.passes} passes without replay ${formatMilliseconds(result.passesWithoutReplayMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${(result.rates.hashBytesPerSecond / 1e9).toFixed(0)} GB/s, copy ${(result.rates.copyBytesPerSecond / 1e9).toFixed(0)} GB/s, pinned ${(result.rates.pinnedDeviceToHostBytesPerSecond / 1e9).toFixed(1)}/${(result.rates.pinnedHostToDeviceBytesPerSecond / 1e9).toFixed(1)} GB/s; floor ${formatMilliseconds(result.floorMs)} ms`,
+    `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; ${result.passes} passes without replay ${formatMilliseconds(result.passesWithoutReplayMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${formatRate(result.rates.hashBytesPerSecond)}, copy ${formatRate(result.rates.copyBytesPerSecond)}, pinned ${formatRate(result.rates.pinnedDeviceToHostBytesPerSecond)} D2H / ${formatRate(result.rates.pinnedHostToDeviceBytesPerSecond)} H2D; floor ${formatMilliseconds(result.floorMs)} ms`,
     ...result.rows.map((row) =>
       row.available
         ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}${warmupShare(row)}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, ${row.verified === null ? 'nothing verified' : `verified ${String(row.verified)}`}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}${hostShare(row)}`

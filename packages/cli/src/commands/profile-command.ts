@@ -7,7 +7,7 @@ import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import type { CliIo } from '../cli-io.js';
-import { parseByteSize, parseFraction, parsePositiveInteger, parseShare } from '../byte-size.js';
+import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger, parseShare } from '../byte-size.js';
 import { driverOption } from '../driver-option.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
@@ -86,7 +86,7 @@ export function profileCommand(io: CliIo): Command {
     .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes').choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
-    .option('--footprint <bytes>', 'scatter: device memory the workload holds', parseByteSize, 2 ** 30)
+    .addOption(new Option('--footprint <bytes>', 'scatter: device memory the workload holds').argParser(parseByteSize).default(2 ** 30, describeByteSize(2 ** 30)))
     .option('--write-fraction <f>', "scatter: fraction of the footprint's pages each dispatch writes", parseFraction, 0.25)
     .option('--input-share <f>', 'scatter: share of the footprint the kernel reads (0: one kernel per dispatch)', parseShare, 0)
     .option('--arg <name=type:access:value>', 'ptx: a declared argument, in order (a pointer value is the bytes to allocate)', (text: string, previous?: DeclaredArgument[]) => parseDeclaredArgument(text, previous))
@@ -123,7 +123,7 @@ async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], op
     await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
     await using queue = agent.createQueue();
     workload = await createProfileWorkload(agent, plan);
-    const progress = createProgress(io, 'profile', options.dispatches);
+    const progress = createProgress(io, { label: 'profile', total: options.dispatches, unit: 'dispatches' });
     const profiledAt = performance.now();
     const { rows, ranges } = await profileDispatches(engine, queue, workload, {
       dispatches: options.dispatches,

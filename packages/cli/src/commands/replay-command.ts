@@ -1,11 +1,11 @@
 import { Command, Option } from 'commander';
 import { KreplayError, openRuntime } from '@kreplay/native';
-import { formatBytes, runReplayExperiment, strategyNames } from '@kreplay/bench';
+import { formatBytes, formatRate, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
-import { parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
 import { createProgress } from '../progress.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -32,7 +32,7 @@ interface ReplayOptions extends RuntimeCommandOptions {
  */
 export function replayCommand(io: CliIo): Command {
   return withRuntimeOptions(new Command('replay').description('replay a scatter-write workload and report bytes and time'))
-    .option('--footprint <bytes>', 'device memory the workload holds', parseByteSize, 64 * 2 ** 20)
+    .addOption(new Option('--footprint <bytes>', 'device memory the workload holds').argParser(parseByteSize).default(64 * 2 ** 20, describeByteSize(64 * 2 ** 20)))
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'dispatches to replay', parsePositiveInteger, 20)
     .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
@@ -46,7 +46,7 @@ export function replayCommand(io: CliIo): Command {
     .option('--json', 'print one JSON object')
     .action(async (options: ReplayOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
-      const progress = createProgress(io, 'replay', options.dispatches);
+      const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
         strategy: options.strategy,
         tier: options.tier,
@@ -125,8 +125,8 @@ export function describeReplay(result: ReplayExperimentResult): string {
     ...(declines === '' ? [] : [`  ${declines}`]),
     ...(result.agents.length > 1
       ? [
-          ...result.agents.map((agent) => `  agent ${agent.agentId}: ${formatBytes(agent.bytesCopied)} copied, ${(agent.bytesPerSecond / 1e9).toFixed(2)} GB/s`),
-          `  all agents: ${(result.aggregateBytesPerSecond / 1e9).toFixed(2)} GB/s`,
+          ...result.agents.map((agent) => `  agent ${agent.agentId}: ${formatBytes(agent.bytesCopied)} copied, ${formatRate(agent.bytesPerSecond)}`),
+          `  all agents: ${formatRate(result.aggregateBytesPerSecond)}`,
         ]
       : []),
     ...result.declined.slice(0, 3).map((reason) => `  declined: ${reason}`),

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { KreplayError } from '@kreplay/native';
 import { defaultSlurmTools, formatDeviceComparison, renderDeviceComparisonHtml, runSlurmBench, writeReportFile } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
+import { InterruptedError } from '../interrupted-error.js';
 import { listenForInterrupt } from '../interrupt-signal.js';
 import { checkOutputPath, checkOutputPaths } from '../output-path.js';
 import { createProgress } from '../progress.js';
@@ -18,6 +19,7 @@ export interface SlurmBenchOptions {
   readonly deviceMemory?: number;
   readonly out: string;
   readonly html?: string;
+  readonly json?: boolean;
   readonly partition: readonly string[];
   readonly nodes: number;
   readonly bundle?: string;
@@ -49,7 +51,8 @@ export function slurmBenchArguments(options: Pick<SlurmBenchOptions, 'preset' | 
  * Submits the preset as Slurm job arrays, waits (with progress; Ctrl-C stops waiting and merges what
  * arrived), and writes the by-device comparison as JSON (and HTML).
  * @throws UsageError when an output path cannot be written (before submitting); SlurmError when
- * submitting fails; KreplayError when some reports never arrived (after writing what did).
+ * submitting fails; InterruptedError after Ctrl-C, KreplayError when some reports never arrived
+ * (both after writing what did).
  */
 export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions): Promise<void> {
   const out = resolve(options.out);
@@ -73,15 +76,19 @@ export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions)
       signal: interruption.signal,
       onSubmitted: (submitted) =>
         io.stderr(`kreplay: submitted job array(s) ${submitted.map((array) => array.jobId).join(', ')}; reports go to ${tasksDirectory}\n`),
-      onProgress: (finished, total) => (progress ??= createProgress(io, 'slurm tasks', total)).update(finished),
+      onProgress: (finished, total) => (progress ??= createProgress(io, { label: 'bench --slurm', total, unit: 'tasks' })).update(finished),
     },
   ).finally(() => progress?.done());
-  // The table first: if writing fails after all, the comparison is still on stdout.
-  io.stdout(formatDeviceComparison(comparison));
+  // The results first: if writing fails after all, the comparison is still on stdout.
+  io.stdout(options.json ? `${JSON.stringify(comparison)}\n` : formatDeviceComparison(comparison));
   await writeReportFile(out, `${JSON.stringify(comparison, null, 2)}\n`);
   if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
   if (!comparison.complete) {
-    const message = `[cli] [bench] ${comparison.missing.length} of ${arrays.reduce((sum, array) => sum + array.tasks, 0)} report(s) did not arrive (first: ${comparison.missing[0] ?? 'an interrupted report'}); ${out} holds the ${comparison.devices.reduce((sum, device) => sum + device.sources.length, 0)} that did, marked incomplete. Look at the task logs in ${tasksDirectory}.`;
+    const arrived = comparison.devices.reduce((sum, device) => sum + device.sources.length, 0);
+    if (interruption.signal.aborted) {
+      throw new InterruptedError('bench', `stopped waiting; ${out} holds the ${arrived} report(s) that arrived, marked incomplete (the jobs keep running)`, `Merge all of them later with kreplay compare --by-device on the reports in ${tasksDirectory}`);
+    }
+    const message = `[cli] [bench] ${comparison.missing.length} of ${arrays.reduce((sum, array) => sum + array.tasks, 0)} report(s) did not arrive (first: ${comparison.missing[0] ?? 'an interrupted report'}); ${out} holds the ${arrived} that did, marked incomplete. Look at the task logs in ${tasksDirectory}.`;
     throw new KreplayError({ packageName: 'cli', component: 'bench', message });
   }
 }

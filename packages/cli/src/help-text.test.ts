@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { recordingIo } from './test-io.js';
+
+async function help(command: string): Promise<string> {
+  const io = recordingIo();
+  expect(await runCli([command, '--help'], io)).toBe(0);
+  return io.out().replace(/\s+/g, ' ');
+}
+
+describe('kreplay --help', () => {
+  it('shows byte-size defaults in binary units and durations with their unit', async () => {
+    expect(await help('replay')).toContain('device memory the workload holds (default: 64 MiB)');
+    expect(await help('calibrate')).toContain('bytes per copy plan (at least 1MiB) (default: 64 MiB)');
+    expect(await help('profile')).toContain('scatter: device memory the workload holds (default: 1 GiB)');
+    const overhead = await help('overhead');
+    expect(overhead).toContain('device memory the workload holds (default: 1 GiB)');
+    expect(overhead).toContain('stop timing a variant after this many seconds (default: 30 s)');
+    expect(overhead).toContain('stop each warm-up after this many seconds (default: 2 s)');
+    for (const command of ['info', 'demo', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) {
+      expect(await help(command), command).not.toMatch(/default: \d{5,}/);
+    }
+  });
+
+  it('gives --out the short form -o, and --json, on every command that has them', async () => {
+    for (const command of ['bench', 'overhead', 'compare']) expect(await help(command), command).toContain('-o, --out <file>');
+    for (const command of ['info', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) expect(await help(command), command).toContain('--json');
+  });
+});
