@@ -62,3 +62,13 @@ export type {
   PointerExtent,
   ProfilerRange,
 } from './runtime-types.js';
+
+export { readModuleImage } from './capture-module-image.js';
+export type {
+  ModuleCubin,
+  ModuleGlobal,
+  ModuleImage,
+  ModuleImageEntry,
+  ModuleKernel,
+  ModuleKernelParameter,
+} from './capture-module-image.js';

@@ -5,6 +5,7 @@ import type { MemoryInfo } from './runtime-types.js';
  * enqueue is one call whatever its length.
  * @internal
  */
+import type { ModuleImage } from './capture-module-image.js';
 import type { DriverChoice, DriverName, ProfilerRange } from './runtime-types.js';
 
 /** The outcome of an allocation attempt; address 0 means it failed. */
@@ -151,6 +152,8 @@ export interface NativeUnavailable {
 
 export interface NativeBinding {
   readonly version: string;
+  /** The capture subsystem's module-image reader; throws an Error with the reader's message when malformed. */
+  readModuleImage(bytes: Uint8Array): Omit<ModuleImage, 'hasPtx'>;
   /** CUPTI's host API without a device: what `metrics` need on `chip`. */
   planCuptiMetrics(chip: string, metrics: readonly string[]): Promise<NativeProfilerPlan | NativeFailure>;
   openRuntime(

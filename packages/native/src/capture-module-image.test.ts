@@ -1,0 +1,142 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findNvcc, nvcc } from './capture/nvcc.js';
+import { readModuleImage, type ModuleCubin, type ModuleKernel } from './capture-module-image.js';
+import { ArgumentError } from './errors/argument-error.js';
+
+// The reader on cubins and fatbins that nvcc builds from __fixtures__/parameters.cu at test time.
+// The expected layouts follow from the source by the C ABI: each parameter at the next multiple of
+// its alignment, the buffer padded to nothing more (CUDA packs the parameters in that order).
+const source = fileURLToPath(new URL('./capture/__fixtures__/parameters.cu', import.meta.url));
+const found = findNvcc();
+
+/** [size, alignment] of each parameter, as the source declares them. */
+const signatures: Record<string, readonly (readonly [number, number])[]> = {
+  scalars: [[1, 1], [2, 2], [4, 4], [8, 8], [4, 4], [8, 8], [8, 8]],
+  pointers: [[8, 8], [8, 8], [4, 4]],
+  // struct Padded { char; double; short; }: 24 bytes aligned to 8, then an int and a pointer.
+  padded_struct: [[24, 8], [4, 4], [8, 8]],
+  many_parameters: [...Array.from({ length: 20 }, () => [4, 4] as const), [8, 8]],
+  // apply<closure>(int n, closure): the lambda captures float*, float, const float* (24 bytes, align 8).
+  apply: [[4, 4], [24, 8]],
+};
+
+function expectedLayout(signature: readonly (readonly [number, number])[]) {
+  let end = 0;
+  const parameters = signature.map(([size, alignment], index) => {
+    const offset = Math.ceil(end / alignment) * alignment;
+    end = offset + size;
+    return { index, offset, size };
+  });
+  return { parameters, parameterBufferBytes: end };
+}
+
+function kernelNamed(cubin: ModuleCubin, name: string): ModuleKernel {
+  const kernel = cubin.kernels.find((candidate) => candidate.name === name || (name === 'apply' && candidate.name.startsWith('_Z5applyI')));
+  expect(kernel, `${name} among ${cubin.kernels.map((candidate) => candidate.name).join(', ')}`).toBeDefined();
+  return kernel!;
+}
+
+function expectFixtureCubin(cubin: ModuleCubin, architecture: number): void {
+  expect(cubin.architecture).toBe(architecture);
+  expect(cubin.kernels).toHaveLength(Object.keys(signatures).length);
+  for (const [name, signature] of Object.entries(signatures)) {
+    const kernel = kernelNamed(cubin, name);
+    expect({ parameters: kernel.parameters, parameterBufferBytes: kernel.parameterBufferBytes }, name).toEqual(expectedLayout(signature));
+    expect(kernel.registers, name).toBeGreaterThan(0);
+  }
+  const globals = Object.fromEntries(cubin.globals.map((global) => [global.name, global]));
+  expect(Object.keys(globals).sort()).toEqual(['constantCoefficients', 'deviceCounter', 'deviceTable']);
+  expect(globals.deviceCounter).toMatchObject({ constant: false, size: 4 });
+  expect(globals.deviceCounter!.section).toMatch(/^\.nv\.global/);
+  expect(globals.deviceTable).toMatchObject({ constant: false, size: 400 });
+  expect(globals.constantCoefficients).toMatchObject({ constant: true, size: 128 });
+  expect(globals.constantCoefficients!.section).toMatch(/^\.nv\.constant[1-9]/);
+}
+
+describe.skipIf('missing' in found)('readModuleImage on nvcc output', () => {
+  const nvccPath = 'path' in found ? found.path : '';
+  let folder = '';
+  const file = (name: string) => readFileSync(join(folder, name));
+
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'kreplay-module-image-'));
+    const common = ['--extended-lambda', source];
+    for (const architecture of [80, 90]) nvcc(nvccPath, ['-cubin', `-arch=sm_${architecture}`, '-o', join(folder, `sm_${architecture}.cubin`), ...common]);
+    const both = ['-gencode', 'arch=compute_80,code=sm_80', '-gencode', 'arch=compute_90,code=[sm_90,compute_90]'];
+    nvcc(nvccPath, ['-fatbin', ...both, '-o', join(folder, 'two.fatbin'), ...common]);
+    nvcc(nvccPath, ['-fatbin', '-Xfatbin', '-compress-all', ...both, '-o', join(folder, 'compressed.fatbin'), ...common]);
+  }, 180_000);
+  afterAll(() => {
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('a cubin: every kernel with the parameter layout its signature implies, and the globals', () => {
+    for (const architecture of [80, 90]) {
+      const image = readModuleImage(file(`sm_${architecture}.cubin`));
+      expect(image.fatbin).toBe(false);
+      expect(image.hasPtx).toBe(false);
+      expect(image.entries).toHaveLength(1);
+      expectFixtureCubin(image.entries[0]!.cubin!, architecture);
+    }
+  });
+
+  it('a fatbin of sm_80 and sm_90 plus compute_90 PTX: each cubin as when built alone', () => {
+    const image = readModuleImage(file('two.fatbin'));
+    expect(image.fatbin).toBe(true);
+    expect(image.hasPtx).toBe(true);
+    expect(image.entries.map(({ kind, architecture }) => ({ kind, architecture }))).toEqual([
+      { kind: 'cubin', architecture: 80 },
+      { kind: 'cubin', architecture: 90 },
+      { kind: 'ptx', architecture: 90 },
+    ]);
+    for (const entry of image.entries.filter((candidate) => candidate.kind === 'cubin')) {
+      expect(entry.compression).toBe('none');
+      expectFixtureCubin(entry.cubin!, entry.architecture);
+      expect(entry.cubin).toEqual(readModuleImage(file(`sm_${entry.architecture}.cubin`)).entries[0]!.cubin);
+      const payload = file('two.fatbin').subarray(entry.offset, entry.offset + entry.bytes);
+      expect(payload.equals(file(`sm_${entry.architecture}.cubin`))).toBe(true);
+    }
+  });
+
+  it('a compressed fatbin: the entries are listed with their compression, not described', () => {
+    const image = readModuleImage(file('compressed.fatbin'));
+    expect(image.hasPtx).toBe(true);
+    for (const entry of image.entries) {
+      expect(entry.compression, `${entry.kind} ${entry.architecture}`).toBe('zstd');
+      expect(entry.cubin).toBeNull();
+    }
+  });
+
+  it('the description is frozen all the way down', () => {
+    const image = readModuleImage(file('sm_90.cubin'));
+    expect(Object.isFrozen(image)).toBe(true);
+    expect(Object.isFrozen(image.entries[0]!.cubin!.kernels[0]!.parameters[0])).toBe(true);
+  });
+
+  it('a truncated cubin or fatbin is an ArgumentError saying what runs past the end', () => {
+    for (const name of ['sm_90.cubin', 'two.fatbin']) {
+      const bytes = file(name);
+      for (const size of [10, 64, Math.floor(bytes.length / 2), bytes.length - 1]) {
+        let thrown: unknown;
+        try {
+          readModuleImage(bytes.subarray(0, size));
+        } catch (error) {
+          thrown = error;
+        }
+        expect(thrown, `${name} cut to ${size}`).toBeInstanceOf(ArgumentError);
+        expect((thrown as Error).message).toMatch(/^\[native\] \[capture\] the module image is malformed: .*truncated image/);
+      }
+    }
+  });
+});
+
+describe('readModuleImage without a CUDA toolkit', () => {
+  it('rejects what is not a Uint8Array, and bytes that are no module image', () => {
+    expect(() => readModuleImage('cubin' as unknown as Uint8Array)).toThrow(ArgumentError);
+    expect(() => readModuleImage(new TextEncoder().encode('not a module'))).toThrow(/not a module image: neither an ELF cubin/);
+  });
+});

@@ -1,0 +1,39 @@
+// The capture subsystem's C++ test program (capture.cmake), run by capture-layout.test.ts. Without
+// arguments it runs every case and prints one line per case, "ok", "skip" or "not ok", a tab, its
+// name, and for the last two a tab and why; it exits 1 if one failed.
+//   kreplay-capture-test --write-capture <dir>   writes the crash-case capture (write-sample-capture.cpp)
+#include <cstring>
+#include <iostream>
+
+#include "capture/test/write-sample-capture.hpp"
+#include "drivers/hsa/test/test-harness.hpp"
+
+namespace kreplay::hsa::test {
+
+std::vector<TestCase>& registry() {
+  static std::vector<TestCase> cases;
+  return cases;
+}
+
+}  // namespace kreplay::hsa::test
+
+int main(int argc, char** argv) {
+  using namespace kreplay::hsa::test;
+  if (argc == 3 && std::strcmp(argv[1], "--write-capture") == 0) return kreplay::capture::test::writeSampleCapture(argv[2], std::cout);
+  int failed = 0;
+  for (const auto& test : registry()) {
+    try {
+      test.run();
+      std::cout << "ok\t" << test.name << "\n";
+    } catch (const Skip& skip) {
+      std::cout << "skip\t" << test.name << "\t" << skip.what() << "\n";
+    } catch (const std::exception& error) {
+      failed += 1;
+      std::string message = error.what();
+      for (auto& character : message) character = character == '\n' || character == '\t' ? ' ' : character;
+      std::cout << "not ok\t" << test.name << "\t" << message << "\n";
+    }
+    std::cout.flush();
+  }
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,84 @@
+// SHA-256, blob ids and the capture writer's files. The crash cases (a launch staged but never
+// committed, a truncated blob) are written by --write-capture and read by capture-folder.test.ts.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "capture/capture-writer.hpp"
+#include "capture/sha256.hpp"
+#include "drivers/hsa/test/test-harness.hpp"
+
+using namespace kreplay::capture;
+
+namespace {
+
+std::string text(const std::string& value) { return value; }
+
+std::string sha(const std::string& value) { return sha256Hex(reinterpret_cast<const std::uint8_t*>(value.data()), value.size()); }
+
+std::string temporaryFolder() {
+  char pattern[] = "/tmp/kreplay-capture-test-XXXXXX";
+  const char* made = ::mkdtemp(pattern);
+  if (made == nullptr) throw std::runtime_error("mkdtemp failed");
+  return made;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+}  // namespace
+
+TEST("sha256: the FIPS 180-4 examples and a message across many blocks") {
+  CHECK_EQ(sha(""), text("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+  CHECK_EQ(sha("abc"), text("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+  CHECK_EQ(sha("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+           text("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+  CHECK_EQ(sha(std::string(1000000, 'a')), text("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+}
+
+TEST("sha256: fed in pieces of every size it is the same digest") {
+  const std::string message(300, 'x');
+  for (std::size_t piece = 1; piece <= 130; ++piece) {
+    Sha256 hash;
+    for (std::size_t at = 0; at < message.size(); at += piece) {
+      hash.update(reinterpret_cast<const std::uint8_t*>(message.data()) + at, std::min(piece, message.size() - at));
+    }
+    const auto digest = hash.finish();
+    char hex[65];
+    for (int i = 0; i < 32; ++i) std::snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    CHECK_EQ(std::string(hex), sha(message));
+  }
+}
+
+TEST("capture writer: a blob is stored once under its id, and a second writer refuses the folder") {
+  const std::string folder = temporaryFolder();
+  CaptureWriter writer(folder, {"cuda", "sm_90", "test device", {"program", "--flag"}});
+  const std::string content = "page contents";
+  const auto* bytes = reinterpret_cast<const std::uint8_t*>(content.data());
+  const std::string id = writer.putBlob(bytes, content.size());
+  CHECK_EQ(id, sha(content).substr(0, 32) + "-13");
+  CHECK_EQ(writer.putBlob(bytes, content.size()), id);
+  CHECK_EQ(readFile(folder + "/blobs/" + id.substr(0, 2) + "/" + id), content);
+  CHECK_THROWS(CaptureWriter(folder, {}), "already holds a capture");
+  const std::string manifest = readFile(folder + "/manifest.json");
+  CHECK(manifest.find("\"complete\":false") != std::string::npos);
+  writer.countNotCaptured(NotCapturedReason::GraphLaunch);
+  writer.countNotCaptured(NotCapturedReason::GraphLaunch);
+  writer.finish();
+  const std::string finished = readFile(folder + "/manifest.json");
+  CHECK(finished.find("\"graph-launch\":2") != std::string::npos);
+  CHECK(finished.find("\"complete\":true") != std::string::npos);
+}
+
+TEST("capture writer: a folder it cannot create is an error naming it") {
+  CHECK_THROWS(CaptureWriter("/proc/kreplay-no-such/capture", {}), "could not create the folder /proc/kreplay-no-such/capture");
+}
