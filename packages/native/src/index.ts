@@ -72,3 +72,22 @@ export type {
   ModuleKernel,
   ModuleKernelParameter,
 } from './capture-module-image.js';
+
+export { readCaptureFolder } from './capture-folder.js';
+export type { ReadCaptureFolderOptions } from './capture-folder.js';
+export { captureBlobId, captureBlobPath } from './capture-blob.js';
+export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
+export type {
+  CaptureFolder,
+  CaptureLaunch,
+  CaptureLaunchAttribute,
+  CaptureLaunchShape,
+  CaptureManifest,
+  CaptureMemoryKind,
+  CaptureMemoryRange,
+  CaptureParameterSlot,
+  DamagedCaptureLaunch,
+  NotCapturedReason,
+} from './capture-folder-types.js';
+export { CaptureFormatError } from './errors/capture-format-error.js';
+export type { CaptureFormatErrorOptions } from './errors/capture-format-error.js';

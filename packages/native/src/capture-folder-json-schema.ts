@@ -1,0 +1,78 @@
+/**
+ * The JSON Schema (draft-07) of a capture folder's files, format version 1 (src/capture/FORMAT.md):
+ * `definitions.manifest` for manifest.json, `definitions.launch` for each launches/NNNNNNNN.json.
+ * What {@link readCaptureFolder} validates on read; relations between fields that a schema cannot
+ * state (page counts, slots inside the buffer) are checked after it. The same document ships as
+ * `@kreplay/native/schema/capture-folder.schema.json`.
+ */
+
+/** The `$id` of the capture folder schema. */
+export const captureFolderSchemaId = 'urn:kreplay:schema:capture-folder:1';
+
+const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
+const objectOf = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), properties });
+const arrayOf = (items: unknown, extra: Record<string, unknown> = {}) => ({ type: 'array', items, ...extra });
+const count = { type: 'integer', minimum: 0 };
+const string = { type: 'string' };
+
+/** The schema document. */
+export const captureFolderJsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: captureFolderSchemaId,
+  title: 'kreplay capture folder, format version 1',
+  definitions: {
+    count,
+    blobId: { type: 'string', pattern: '^[0-9a-f]{32}-(0|[1-9][0-9]*)$' },
+    address: { type: 'string', pattern: '^0x[0-9a-f]{1,16}$' },
+    pageHash: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+    dimension: arrayOf({ type: 'integer', minimum: 1, maximum: 4294967295 }, { minItems: 3, maxItems: 3 }),
+    manifest: objectOf({
+      format: { const: 'kreplay-capture' },
+      formatVersion: { const: 1 },
+      writer: objectOf({ name: string, version: string }),
+      driver: { type: 'string', minLength: 1 },
+      device: objectOf({ name: string, architecture: string }),
+      command: arrayOf(string),
+      complete: { type: 'boolean' },
+      notCaptured: {
+        ...objectOf({
+          'graph-launch': count,
+          'cooperative-launch': count,
+          'multi-device-launch': count,
+          'managed-memory': count,
+          'texture-or-surface': count,
+        }),
+        additionalProperties: count,
+      },
+    }),
+    launch: objectOf({
+      formatVersion: { const: 1 },
+      sequence: count,
+      function: { type: 'string', minLength: 1 },
+      module: ref('blobId'),
+      shape: objectOf({
+        grid: ref('dimension'),
+        block: ref('dimension'),
+        dynamicSharedBytes: count,
+        clusterDims: { oneOf: [ref('dimension'), { type: 'null' }] },
+        attributes: arrayOf(objectOf({ name: { type: 'string', minLength: 1 }, values: arrayOf({ type: 'integer' }) })),
+      }),
+      parameters: objectOf({
+        size: count,
+        buffer: { type: 'string', pattern: '^([0-9a-f]{2})*$' },
+        slots: arrayOf(objectOf({ index: count, offset: count, size: { type: 'integer', minimum: 1 } })),
+      }),
+      pageBytes: { type: 'integer', minimum: 1 },
+      memory: arrayOf(
+        objectOf({
+          base: ref('address'),
+          bytes: { type: 'integer', minimum: 1 },
+          kind: { enum: ['device', 'pool', 'vmm', 'host-pinned', 'host-registered', 'module-global'] },
+          label: string,
+          pagesBefore: arrayOf(ref('blobId')),
+          pageHashesAfter: arrayOf(ref('pageHash')),
+        }),
+      ),
+    }),
+  },
+} as const;

@@ -1,0 +1,87 @@
+import type { CaptureLaunch, CaptureMemoryRange, DamagedCaptureLaunch } from './capture-folder-types.js';
+import { captureJsonProblem } from './validate-capture-json.js';
+
+/** A launch record as the schema describes it (before conversion). */
+interface LaunchRecordJson {
+  readonly sequence: number;
+  readonly function: string;
+  readonly module: string;
+  readonly shape: CaptureLaunch['shape'];
+  readonly parameters: { readonly size: number; readonly buffer: string; readonly slots: CaptureLaunch['parameters'] };
+  readonly pageBytes: number;
+  readonly memory: readonly (Omit<CaptureMemoryRange, 'base' | 'pageHashesAfter'> & { readonly base: string; readonly pageHashesAfter: readonly string[] })[];
+}
+
+function blobLength(id: string): number {
+  return Number(id.slice(id.indexOf('-') + 1));
+}
+
+/** What the schema cannot say: the relations between fields. Returns the first problem. */
+function relationProblem(record: LaunchRecordJson, sequence: number): { readonly field: string; readonly problem: string } | null {
+  if (record.sequence !== sequence) return { field: 'sequence', problem: `is ${record.sequence}, but the file is named for launch ${sequence}` };
+  const { parameters } = record;
+  if (parameters.buffer.length !== parameters.size * 2) {
+    return { field: 'parameters.buffer', problem: `holds ${parameters.buffer.length / 2} bytes, not parameters.size (${parameters.size})` };
+  }
+  const indices = new Set<number>();
+  for (const [position, slot] of parameters.slots.entries()) {
+    if (slot.offset + slot.size > parameters.size) {
+      return { field: `parameters.slots[${position}]`, problem: `ends at byte ${slot.offset + slot.size}, past the ${parameters.size}-byte buffer` };
+    }
+    if (indices.has(slot.index)) return { field: `parameters.slots[${position}].index`, problem: `repeats parameter ${slot.index}` };
+    indices.add(slot.index);
+  }
+  for (const [position, range] of record.memory.entries()) {
+    const field = `memory[${position}]`;
+    const pages = Math.ceil(range.bytes / record.pageBytes);
+    if (!Number.isSafeInteger(Number(range.base)) || !Number.isSafeInteger(Number(range.base) + range.bytes)) {
+      return { field: `${field}.base`, problem: `${range.base} plus ${range.bytes} bytes is past the addresses this reader can hold (2^53)` };
+    }
+    if (range.pagesBefore.length !== pages) return { field: `${field}.pagesBefore`, problem: `lists ${range.pagesBefore.length} pages, not ${pages}` };
+    if (range.pageHashesAfter.length !== pages) return { field: `${field}.pageHashesAfter`, problem: `lists ${range.pageHashesAfter.length} hashes, not ${pages}` };
+    for (const [page, id] of range.pagesBefore.entries()) {
+      const expected = Math.min(record.pageBytes, range.bytes - page * record.pageBytes);
+      if (blobLength(id) !== expected) return { field: `${field}.pagesBefore[${page}]`, problem: `names a ${blobLength(id)}-byte blob, not a ${expected}-byte page` };
+    }
+  }
+  return null;
+}
+
+function bytesOfHex(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i += 1) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}
+
+/**
+ * Parses one launch record (`launches/NNNNNNNN.json`): JSON, the schema, then the relations between
+ * fields. Blobs are not checked here.
+ * @internal
+ */
+export function parseLaunchRecord(file: string, sequence: number, text: string): { readonly launch: CaptureLaunch } | { readonly damaged: DamagedCaptureLaunch } {
+  const damaged = (field: string | null, reason: string) => ({ damaged: { file, sequence, field, reason } });
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return damaged(null, `${file} is not valid JSON (${(error as Error).message}); it was cut short or overwritten`);
+  }
+  const schemaProblem = captureJsonProblem('launch', value);
+  if (schemaProblem) return damaged(schemaProblem.field, `${file}: ${schemaProblem.field || 'the record'} ${schemaProblem.problem}`);
+  const record = value as LaunchRecordJson;
+  const relation = relationProblem(record, sequence);
+  if (relation) return damaged(relation.field, `${file}: ${relation.field} ${relation.problem}`);
+  return {
+    launch: {
+      sequence,
+      file,
+      function: record.function,
+      module: record.module,
+      shape: record.shape,
+      parameterBuffer: bytesOfHex(record.parameters.buffer),
+      parameters: record.parameters.slots,
+      pageBytes: record.pageBytes,
+      memory: record.memory.map((range) => ({ ...range, base: Number(range.base), pageHashesAfter: range.pageHashesAfter.map((hash) => BigInt(`0x${hash}`)) })),
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { captureFolderJsonSchema } from './capture-folder-json-schema.js';
+
+/** A problem with a capture file: the field's path (`shape.grid[0]`) and what is wrong with it. */
+export interface CaptureJsonProblem {
+  readonly field: string;
+  readonly problem: string;
+}
+
+const validators = new Map<'manifest' | 'launch', ValidateFunction>();
+
+function validator(definition: 'manifest' | 'launch'): ValidateFunction {
+  let found = validators.get(definition);
+  if (!found) {
+    const ajv = new Ajv({ allErrors: false, verbose: true });
+    ajv.addSchema(captureFolderJsonSchema);
+    found = ajv.getSchema(`${captureFolderJsonSchema.$id}#/definitions/${definition}`)!;
+    validators.set(definition, found);
+  }
+  return found;
+}
+
+/** `/shape/grid/0` as `shape.grid[0]`. */
+function fieldOf(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
+}
+
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 48 ? `${text.slice(0, 48)}...` : text;
+}
+
+function describe(error: ErrorObject): CaptureJsonProblem {
+  const field = fieldOf(error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required') {
+    const missing = String(params['missingProperty']);
+    return { field: field === '' ? missing : `${field}.${missing}`, problem: 'is missing' };
+  }
+  const value = `is ${shown(error.data)}`;
+  switch (error.keyword) {
+    case 'type':
+      return { field, problem: `${value}, not ${String(params['type'])}` };
+    case 'const':
+      return { field, problem: `${value}, not ${shown(params['allowedValue'])}` };
+    case 'enum':
+      return { field, problem: `${value}, not one of ${(params['allowedValues'] as unknown[]).map(shown).join(', ')}` };
+    case 'minimum':
+    case 'maximum':
+      return { field, problem: `${value}, ${error.keyword === 'minimum' ? 'below' : 'above'} ${String(params['limit'])}` };
+    case 'pattern':
+      return { field, problem: `${value}, which does not match ${String(params['pattern'])}` };
+    default:
+      return { field, problem: `${value}: ${error.message ?? 'invalid'}` };
+  }
+}
+
+/**
+ * The first way `value` breaks the capture folder schema's `definition`, or null when it follows it.
+ * @internal
+ */
+export function captureJsonProblem(definition: 'manifest' | 'launch', value: unknown): CaptureJsonProblem | null {
+  const validate = validator(definition);
+  if (validate(value)) return null;
+  // A oneOf error is reported after its branches' errors: show the first, most specific one.
+  return describe(validate.errors![0]!);
+}
