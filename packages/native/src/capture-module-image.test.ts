@@ -49,10 +49,12 @@ function expectFixtureCubin(cubin: ModuleCubin, architecture: number): void {
     expect(kernel.registers, name).toBeGreaterThan(0);
   }
   const globals = Object.fromEntries(cubin.globals.map((global) => [global.name, global]));
-  expect(Object.keys(globals).sort()).toEqual(['constantCoefficients', 'deviceCounter', 'deviceTable']);
+  expect(Object.keys(globals).sort()).toEqual(['constantCoefficients', 'deviceCounter', 'deviceInitialized', 'deviceTable']);
   expect(globals.deviceCounter).toMatchObject({ constant: false, size: 4 });
   expect(globals.deviceCounter!.section).toMatch(/^\.nv\.global/);
   expect(globals.deviceTable).toMatchObject({ constant: false, size: 400 });
+  // An initialized __device__ variable has its bytes in the image.
+  expect(globals.deviceInitialized).toMatchObject({ constant: false, size: 8, section: '.nv.global.init' });
   expect(globals.constantCoefficients).toMatchObject({ constant: true, size: 128 });
   expect(globals.constantCoefficients!.section).toMatch(/^\.nv\.constant[1-9]/);
 }

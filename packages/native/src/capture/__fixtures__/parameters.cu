@@ -12,10 +12,11 @@ struct Padded {
 
 __device__ int deviceCounter;
 __device__ float deviceTable[100];
+__device__ long long deviceInitialized = 7;
 __constant__ double constantCoefficients[16];
 
 extern "C" __global__ void scalars(char c, short s, int i, long long l, float f, double d, std::uint8_t* out) {
-  out[0] = c + s + i + l + f + d + deviceCounter + deviceTable[3] + constantCoefficients[1];
+  out[0] = c + s + i + l + f + d + deviceCounter + deviceTable[3] + deviceInitialized + constantCoefficients[1];
 }
 
 extern "C" __global__ void pointers(const float* in, float* out, int n) {
