@@ -24,6 +24,6 @@ describe('kreplay --help', () => {
 
   it('gives --out the short form -o, and --json, on every command that has them', async () => {
     for (const command of ['bench', 'overhead', 'compare']) expect(await help(command), command).toContain('-o, --out <file>');
-    for (const command of ['info', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) expect(await help(command), command).toContain('--json');
+    for (const command of ['info', 'demo', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) expect(await help(command), command).toContain('--json');
   });
 });

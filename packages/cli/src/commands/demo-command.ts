@@ -1,17 +1,25 @@
 import { Command } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import { formatRate, measureNativeCalls, runReplayExperiment, strategyNames } from '@kreplay/bench';
+import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 import { describeReplay } from './replay-command.js';
 
+interface DemoOptions extends RuntimeCommandOptions {
+  readonly json?: boolean;
+}
+
 /** `kreplay demo`: the agents, one verified replay per strategy, and what a native call costs. */
 export function demoCommand(io: CliIo): Command {
-  return withRuntimeOptions(new Command('demo').description('a short replay and benchmark demo on the default driver')).action(
-    async (options: RuntimeCommandOptions) => {
+  return withRuntimeOptions(new Command('demo').description('a short replay and benchmark demo on the default driver'))
+    .option('--json', 'print one JSON object')
+    .action(async (options: DemoOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
-      io.stdout(`driver ${runtime.driver}: ${runtime.agents.map((agent) => agent.info.name).join(', ')}\n\n`);
+      const agents = runtime.agents.map((agent) => agent.info.name);
+      if (!options.json) io.stdout(`driver ${runtime.driver}: ${agents.join(', ')}\n\n`);
+      const replays: ReplayExperimentResult[] = [];
       for (const strategy of strategyNames) {
         const result = await runReplayExperiment(runtime, {
           strategy,
@@ -22,14 +30,18 @@ export function demoCommand(io: CliIo): Command {
           passes: 5,
           verify: 'full',
         });
-        io.stdout(describeReplay(result));
+        replays.push(result);
+        if (!options.json) io.stdout(describeReplay(result));
       }
       const calls = await measureNativeCalls(runtime, { planBytes: 64 * 2 ** 20, segmentCounts: [1, 4096], repetitions: 3 });
+      if (options.json) {
+        io.stdout(`${JSON.stringify({ driver: runtime.driver, agents, replays, calls })}\n`);
+        return;
+      }
       io.stdout(`\nnative calls: an empty copy plan costs ${calls.emptyPlanEnqueueMicroseconds.toFixed(2)} us to enqueue, `);
       io.stdout(`${calls.emptyPlanRoundTripMicroseconds.toFixed(1)} us with a wait\n`);
       for (const plan of calls.copyPlans) {
         io.stdout(`copy plan of ${plan.segments} segment(s): ${formatRate(plan.bytesPerSecond)}\n`);
       }
-    },
-  );
+    });
 }
