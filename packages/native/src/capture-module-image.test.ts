@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +112,18 @@ describe.skipIf('missing' in found)('readModuleImage on nvcc output', () => {
       expect(entry.compression, `${entry.kind} ${entry.architecture}`).toBe('zstd');
       expect(entry.cubin).toBeNull();
     }
+  });
+
+  it('agrees with readelf on the kernels (entry functions) and the globals with their sizes', (context) => {
+    const dump = spawnSync('readelf', ['-s', '-W', join(folder, 'sm_90.cubin')], { encoding: 'utf8' });
+    if (dump.status !== 0) context.skip(`readelf did not run (${dump.error?.message ?? dump.stderr})`);
+    const symbols = dump.stdout.split('\n').map((line) => line.trim().split(/\s+/));
+    // Num: Value Size Type Bind Vis [<other>: 10] Ndx Name; an entry function has st_other 0x10.
+    const kernels = symbols.filter((fields) => fields[3] === 'FUNC' && fields.slice(6, 8).join(' ') === '[<other>: 10]').map((fields) => fields.at(-1));
+    const globals = symbols.filter((fields) => fields[3] === 'OBJECT' && fields[6] !== 'UND').map((fields) => ({ name: fields.at(-1), size: Number(fields[2]) }));
+    const cubin = readModuleImage(file('sm_90.cubin')).entries[0]!.cubin!;
+    expect(cubin.kernels.map((kernel) => kernel.name).sort()).toEqual(kernels.sort());
+    expect(cubin.globals.map(({ name, size }) => ({ name, size }))).toEqual(globals);
   });
 
   it('the description is frozen all the way down', () => {

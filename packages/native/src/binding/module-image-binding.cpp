@@ -51,7 +51,8 @@ Napi::Object cubinObject(Napi::Env env, const CubinInfo& cubin) {
   }
   out.Set("globals", globals);
   Napi::Array unknown = Napi::Array::New(env, cubin.unknownAttributes.size());
-  for (std::size_t u = 0; u < cubin.unknownAttributes.size(); ++u) unknown.Set(static_cast<std::uint32_t>(u), cubin.unknownAttributes[u]);
+  for (std::size_t u = 0; u < cubin.unknownAttributes.size(); ++u)
+    unknown.Set(static_cast<std::uint32_t>(u), cubin.unknownAttributes[u]);
   out.Set("unknownAttributes", unknown);
   return out;
 }
@@ -83,7 +84,8 @@ Napi::Value readModuleImage(const Napi::CallbackInfo& info) {
   Napi::Object out = Napi::Object::New(env);
   out.Set("fatbin", image.fatbin);
   Napi::Array entries = Napi::Array::New(env, image.entries.size());
-  for (std::size_t e = 0; e < image.entries.size(); ++e) entries.Set(static_cast<std::uint32_t>(e), entryObject(env, image.entries[e]));
+  for (std::size_t e = 0; e < image.entries.size(); ++e)
+    entries.Set(static_cast<std::uint32_t>(e), entryObject(env, image.entries[e]));
   out.Set("entries", entries);
   return out;
 }

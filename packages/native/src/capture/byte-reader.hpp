@@ -24,9 +24,9 @@ class ByteReader {
   /** Throws unless [offset, offset + bytes) lies inside the image. */
   void require(std::uint64_t offset, std::uint64_t bytes, const char* what) const {
     if (offset > size_ || bytes > size_ - offset) {
-      throw ModuleImageError(std::string("truncated image: ") + what + " at offset " + std::to_string(offset) + " (" +
-                             std::to_string(bytes) + " bytes) runs past the end of the " + std::to_string(size_) +
-                             "-byte image");
+      throw ModuleImageError(std::string("truncated image: ") + what + " at offset " +
+                             std::to_string(offset) + " (" + std::to_string(bytes) +
+                             " bytes) runs past the end of the " + std::to_string(size_) + "-byte image");
     }
   }
 
@@ -34,14 +34,21 @@ class ByteReader {
   T read(std::uint64_t offset, const char* what) const {
     require(offset, sizeof(T), what);
     T value = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) value |= static_cast<T>(static_cast<T>(data_[offset + i]) << (8 * i));
+    for (std::size_t i = 0; i < sizeof(T); ++i)
+      value |= static_cast<T>(static_cast<T>(data_[offset + i]) << (8 * i));
     return value;
   }
 
   std::uint8_t u8(std::uint64_t offset, const char* what) const { return read<std::uint8_t>(offset, what); }
-  std::uint16_t u16(std::uint64_t offset, const char* what) const { return read<std::uint16_t>(offset, what); }
-  std::uint32_t u32(std::uint64_t offset, const char* what) const { return read<std::uint32_t>(offset, what); }
-  std::uint64_t u64(std::uint64_t offset, const char* what) const { return read<std::uint64_t>(offset, what); }
+  std::uint16_t u16(std::uint64_t offset, const char* what) const {
+    return read<std::uint16_t>(offset, what);
+  }
+  std::uint32_t u32(std::uint64_t offset, const char* what) const {
+    return read<std::uint32_t>(offset, what);
+  }
+  std::uint64_t u64(std::uint64_t offset, const char* what) const {
+    return read<std::uint64_t>(offset, what);
+  }
 
   /** A sub-range as its own reader (offsets relative to its start). */
   ByteReader slice(std::uint64_t offset, std::uint64_t bytes, const char* what) const {

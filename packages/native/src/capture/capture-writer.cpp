@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <algorithm>
 #include <cstring>
 
 #include "capture/json-text.hpp"
@@ -63,7 +63,9 @@ void renameInto(const std::string& from, const std::string& to, const std::strin
   syncDirectory(directory);
 }
 
-std::string temporaryName(const std::string& name) { return ".tmp-" + name + "-" + std::to_string(::getpid()); }
+std::string temporaryName(const std::string& name) {
+  return ".tmp-" + name + "-" + std::to_string(::getpid());
+}
 
 std::string sequenceName(std::uint64_t sequence) {
   char text[32];
@@ -84,30 +86,42 @@ std::string jsonList(const T& items, Show show) {
 }
 
 std::string triple(const std::array<std::uint32_t, 3>& value) {
-  return "[" + std::to_string(value[0]) + "," + std::to_string(value[1]) + "," + std::to_string(value[2]) + "]";
+  return "[" + std::to_string(value[0]) + "," + std::to_string(value[1]) + "," + std::to_string(value[2]) +
+         "]";
 }
 
 }  // namespace
 
 const char* notCapturedReasonName(NotCapturedReason reason) {
   switch (reason) {
-    case NotCapturedReason::GraphLaunch: return "graph-launch";
-    case NotCapturedReason::CooperativeLaunch: return "cooperative-launch";
-    case NotCapturedReason::MultiDeviceLaunch: return "multi-device-launch";
-    case NotCapturedReason::ManagedMemory: return "managed-memory";
-    case NotCapturedReason::TextureOrSurface: return "texture-or-surface";
+    case NotCapturedReason::GraphLaunch:
+      return "graph-launch";
+    case NotCapturedReason::CooperativeLaunch:
+      return "cooperative-launch";
+    case NotCapturedReason::MultiDeviceLaunch:
+      return "multi-device-launch";
+    case NotCapturedReason::ManagedMemory:
+      return "managed-memory";
+    case NotCapturedReason::TextureOrSurface:
+      return "texture-or-surface";
   }
   return "unknown";
 }
 
 const char* memoryKindName(MemoryKind kind) {
   switch (kind) {
-    case MemoryKind::Device: return "device";
-    case MemoryKind::Pool: return "pool";
-    case MemoryKind::Vmm: return "vmm";
-    case MemoryKind::HostPinned: return "host-pinned";
-    case MemoryKind::HostRegistered: return "host-registered";
-    case MemoryKind::ModuleGlobal: return "module-global";
+    case MemoryKind::Device:
+      return "device";
+    case MemoryKind::Pool:
+      return "pool";
+    case MemoryKind::Vmm:
+      return "vmm";
+    case MemoryKind::HostPinned:
+      return "host-pinned";
+    case MemoryKind::HostRegistered:
+      return "host-registered";
+    case MemoryKind::ModuleGlobal:
+      return "module-global";
   }
   return "unknown";
 }
@@ -116,10 +130,12 @@ std::string blobId(const std::uint8_t* data, std::size_t size) {
   return sha256Hex(data, size).substr(0, 32) + "-" + std::to_string(size);
 }
 
-CaptureWriter::CaptureWriter(std::string directory, CaptureInfo info) : directory_(std::move(directory)), info_(std::move(info)) {
+CaptureWriter::CaptureWriter(std::string directory, CaptureInfo info)
+    : directory_(std::move(directory)), info_(std::move(info)) {
   makeDirectory(directory_);
   if (::access((directory_ + "/manifest.json").c_str(), F_OK) == 0) {
-    throw CaptureWriteError("[native] [capture] " + directory_ + " already holds a capture (manifest.json). Choose an empty folder.");
+    throw CaptureWriteError("[native] [capture] " + directory_ +
+                            " already holds a capture (manifest.json). Choose an empty folder.");
   }
   makeDirectory(directory_ + "/blobs");
   makeDirectory(directory_ + "/launches");
@@ -136,7 +152,7 @@ std::string CaptureWriter::putBlobLocked(const std::uint8_t* data, std::size_t s
   if (blobs_.count(id) != 0) return id;
   const std::string folder = directory_ + "/blobs/" + id.substr(0, 2);
   const std::string path = folder + "/" + id;
-  struct stat existing {};
+  struct stat existing{};
   if (::stat(path.c_str(), &existing) != 0 || static_cast<std::uint64_t>(existing.st_size) != size) {
     makeDirectory(folder);
     const std::string temporary = folder + "/" + temporaryName(id);
@@ -158,12 +174,14 @@ StagedLaunch CaptureWriter::stageLaunch(const LaunchRecord& record) {
     const MemoryRange& range = record.memory[r];
     std::vector<std::string> pages;
     for (std::uint64_t at = 0; at < range.bytes; at += record.pageBytes) {
-      pages.push_back(putBlobLocked(range.before + at, static_cast<std::size_t>(std::min<std::uint64_t>(record.pageBytes, range.bytes - at))));
+      pages.push_back(putBlobLocked(range.before + at, static_cast<std::size_t>(std::min<std::uint64_t>(
+                                                           record.pageBytes, range.bytes - at))));
     }
     if (r > 0) memory += ",";
-    memory += "{\"base\":" + jsonAddress(range.base) + ",\"bytes\":" + std::to_string(range.bytes) + ",\"kind\":\"" +
-              memoryKindName(range.kind) + "\",\"label\":" + jsonString(range.label) +
-              ",\"pagesBefore\":" + jsonList(pages, jsonString) + ",\"pageHashesAfter\":" + jsonList(range.hashesAfter, jsonHash) + "}";
+    memory += "{\"base\":" + jsonAddress(range.base) + ",\"bytes\":" + std::to_string(range.bytes) +
+              ",\"kind\":\"" + memoryKindName(range.kind) + "\",\"label\":" + jsonString(range.label) +
+              ",\"pagesBefore\":" + jsonList(pages, jsonString) +
+              ",\"pageHashesAfter\":" + jsonList(range.hashesAfter, jsonHash) + "}";
   }
   memory += "]";
 
@@ -173,16 +191,21 @@ StagedLaunch CaptureWriter::stageLaunch(const LaunchRecord& record) {
            jsonList(attribute.values, [](std::int64_t value) { return std::to_string(value); }) + "}";
   });
   const std::string slots = jsonList(record.parameters, [](const ParameterSlot& slot) {
-    return "{\"index\":" + std::to_string(slot.index) + ",\"offset\":" + std::to_string(slot.offset) + ",\"size\":" + std::to_string(slot.size) + "}";
+    return "{\"index\":" + std::to_string(slot.index) + ",\"offset\":" + std::to_string(slot.offset) +
+           ",\"size\":" + std::to_string(slot.size) + "}";
   });
   const std::string text =
-      "{\"formatVersion\":" + std::to_string(kCaptureFormatVersion) + ",\"sequence\":" + std::to_string(staged.sequence) +
-      ",\"function\":" + jsonString(record.function) + ",\"module\":" + jsonString(moduleId) + ",\"shape\":{\"grid\":" +
-      triple(shape.grid) + ",\"block\":" + triple(shape.block) + ",\"dynamicSharedBytes\":" + std::to_string(shape.dynamicSharedBytes) +
-      ",\"clusterDims\":" + (shape.clusterDims ? triple(*shape.clusterDims) : std::string("null")) + ",\"attributes\":" + attributes +
+      "{\"formatVersion\":" + std::to_string(kCaptureFormatVersion) +
+      ",\"sequence\":" + std::to_string(staged.sequence) + ",\"function\":" + jsonString(record.function) +
+      ",\"module\":" + jsonString(moduleId) + ",\"shape\":{\"grid\":" + triple(shape.grid) +
+      ",\"block\":" + triple(shape.block) +
+      ",\"dynamicSharedBytes\":" + std::to_string(shape.dynamicSharedBytes) +
+      ",\"clusterDims\":" + (shape.clusterDims ? triple(*shape.clusterDims) : std::string("null")) +
+      ",\"attributes\":" + attributes +
       "},\"parameters\":{\"size\":" + std::to_string(record.parameterBuffer.size()) +
-      ",\"buffer\":" + jsonHexBytes(record.parameterBuffer.data(), record.parameterBuffer.size()) + ",\"slots\":" + slots +
-      "},\"pageBytes\":" + std::to_string(record.pageBytes) + ",\"memory\":" + memory + "}\n";
+      ",\"buffer\":" + jsonHexBytes(record.parameterBuffer.data(), record.parameterBuffer.size()) +
+      ",\"slots\":" + slots + "},\"pageBytes\":" + std::to_string(record.pageBytes) +
+      ",\"memory\":" + memory + "}\n";
 
   const std::string name = sequenceName(staged.sequence) + ".json";
   staged.finalPath = directory_ + "/launches/" + name;
@@ -216,19 +239,23 @@ void CaptureWriter::finish() {
 
 void CaptureWriter::writeManifest() {
   std::string counts = "{";
-  const NotCapturedReason reasons[] = {NotCapturedReason::GraphLaunch, NotCapturedReason::CooperativeLaunch, NotCapturedReason::MultiDeviceLaunch,
-                                       NotCapturedReason::ManagedMemory, NotCapturedReason::TextureOrSurface};
+  const NotCapturedReason reasons[] = {NotCapturedReason::GraphLaunch, NotCapturedReason::CooperativeLaunch,
+                                       NotCapturedReason::MultiDeviceLaunch, NotCapturedReason::ManagedMemory,
+                                       NotCapturedReason::TextureOrSurface};
   for (std::size_t i = 0; i < sizeof reasons / sizeof reasons[0]; ++i) {
     if (i > 0) counts += ",";
     const auto found = notCaptured_.find(reasons[i]);
-    counts += std::string("\"") + notCapturedReasonName(reasons[i]) + "\":" + std::to_string(found == notCaptured_.end() ? 0 : found->second);
+    counts += std::string("\"") + notCapturedReasonName(reasons[i]) +
+              "\":" + std::to_string(found == notCaptured_.end() ? 0 : found->second);
   }
   counts += "}";
-  const std::string text = "{\"format\":\"kreplay-capture\",\"formatVersion\":" + std::to_string(kCaptureFormatVersion) +
-                           ",\"writer\":{\"name\":\"kreplay\",\"version\":" + jsonString(KREPLAY_VERSION) + "},\"driver\":" + jsonString(info_.driver) +
-                           ",\"device\":{\"name\":" + jsonString(info_.deviceName) + ",\"architecture\":" + jsonString(info_.architecture) +
-                           "},\"command\":" + jsonList(info_.command, jsonString) + ",\"complete\":" + (complete_ ? "true" : "false") +
-                           ",\"notCaptured\":" + counts + "}\n";
+  const std::string text =
+      "{\"format\":\"kreplay-capture\",\"formatVersion\":" + std::to_string(kCaptureFormatVersion) +
+      ",\"writer\":{\"name\":\"kreplay\",\"version\":" + jsonString(KREPLAY_VERSION) +
+      "},\"driver\":" + jsonString(info_.driver) + ",\"device\":{\"name\":" + jsonString(info_.deviceName) +
+      ",\"architecture\":" + jsonString(info_.architecture) +
+      "},\"command\":" + jsonList(info_.command, jsonString) +
+      ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts + "}\n";
   const std::string temporary = directory_ + "/" + temporaryName("manifest.json");
   writeSynced(temporary, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   renameInto(temporary, directory_ + "/manifest.json", directory_);

@@ -24,7 +24,13 @@ struct CaptureWriteError : std::runtime_error {
 constexpr int kCaptureFormatVersion = 1;
 
 /** The ways a launch or allocation can escape a capture; FORMAT.md lists their names. */
-enum class NotCapturedReason { GraphLaunch, CooperativeLaunch, MultiDeviceLaunch, ManagedMemory, TextureOrSurface };
+enum class NotCapturedReason {
+  GraphLaunch,
+  CooperativeLaunch,
+  MultiDeviceLaunch,
+  ManagedMemory,
+  TextureOrSurface
+};
 const char* notCapturedReasonName(NotCapturedReason reason);
 
 enum class MemoryKind { Device, Pool, Vmm, HostPinned, HostRegistered, ModuleGlobal };
@@ -55,9 +61,9 @@ struct MemoryRange {
   std::uint64_t base = 0;
   std::uint64_t bytes = 0;
   MemoryKind kind = MemoryKind::Device;
-  std::string label;                        ///< e.g. a module global's name; may be empty
-  const std::uint8_t* before = nullptr;     ///< `bytes` bytes, a host copy taken before the launch
-  std::vector<std::uint64_t> hashesAfter;   ///< one page hash (API.md) per page, after the launch
+  std::string label;                       ///< e.g. a module global's name; may be empty
+  const std::uint8_t* before = nullptr;    ///< `bytes` bytes, a host copy taken before the launch
+  std::vector<std::uint64_t> hashesAfter;  ///< one page hash (API.md) per page, after the launch
 };
 
 struct LaunchRecord {

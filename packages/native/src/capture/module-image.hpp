@@ -22,7 +22,7 @@ struct KernelParameterInfo {
 
 /** One kernel (an entry function) of a cubin. */
 struct KernelInfo {
-  std::string name;  ///< the symbol name (mangled for C++ kernels)
+  std::string name;                             ///< the symbol name (mangled for C++ kernels)
   std::vector<KernelParameterInfo> parameters;  ///< ordered by index
   /** The parameter buffer's size (EIATTR_CBANK_PARAM_SIZE); else the end of the last parameter. */
   std::uint32_t parameterBufferBytes = 0;
@@ -35,8 +35,8 @@ struct KernelInfo {
 /** A `__device__` or `__constant__` variable of a cubin. */
 struct GlobalInfo {
   std::string name;
-  std::string section;  ///< e.g. `.nv.global`, `.nv.global.init`, `.nv.constant3`
-  bool constant = false;  ///< in a constant bank (`__constant__`), else global memory (`__device__`)
+  std::string section;       ///< e.g. `.nv.global`, `.nv.global.init`, `.nv.constant3`
+  bool constant = false;     ///< in a constant bank (`__constant__`), else global memory (`__device__`)
   std::uint64_t offset = 0;  ///< the symbol's value: its offset in the section
   std::uint64_t size = 0;
 };

@@ -19,7 +19,8 @@ std::vector<TestCase>& registry() {
 
 int main(int argc, char** argv) {
   using namespace kreplay::hsa::test;
-  if (argc == 3 && std::strcmp(argv[1], "--write-capture") == 0) return kreplay::capture::test::writeSampleCapture(argv[2], std::cout);
+  if (argc == 3 && std::strcmp(argv[1], "--write-capture") == 0)
+    return kreplay::capture::test::writeSampleCapture(argv[2], std::cout);
   int failed = 0;
   for (const auto& test : registry()) {
     try {

@@ -17,9 +17,13 @@ using namespace kreplay::capture;
 
 namespace {
 
-std::string text(const std::string& value) { return value; }
+std::string text(const std::string& value) {
+  return value;
+}
 
-std::string sha(const std::string& value) { return sha256Hex(reinterpret_cast<const std::uint8_t*>(value.data()), value.size()); }
+std::string sha(const std::string& value) {
+  return sha256Hex(reinterpret_cast<const std::uint8_t*>(value.data()), value.size());
+}
 
 std::string temporaryFolder() {
   char pattern[] = "/tmp/kreplay-capture-test-XXXXXX";
@@ -42,7 +46,8 @@ TEST("sha256: the FIPS 180-4 examples and a message across many blocks") {
   CHECK_EQ(sha("abc"), text("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
   CHECK_EQ(sha("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
            text("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
-  CHECK_EQ(sha(std::string(1000000, 'a')), text("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+  CHECK_EQ(sha(std::string(1000000, 'a')),
+           text("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
 }
 
 TEST("sha256: fed in pieces of every size it is the same digest") {
@@ -50,7 +55,8 @@ TEST("sha256: fed in pieces of every size it is the same digest") {
   for (std::size_t piece = 1; piece <= 130; ++piece) {
     Sha256 hash;
     for (std::size_t at = 0; at < message.size(); at += piece) {
-      hash.update(reinterpret_cast<const std::uint8_t*>(message.data()) + at, std::min(piece, message.size() - at));
+      hash.update(reinterpret_cast<const std::uint8_t*>(message.data()) + at,
+                  std::min(piece, message.size() - at));
     }
     const auto digest = hash.finish();
     char hex[65];
@@ -80,5 +86,6 @@ TEST("capture writer: a blob is stored once under its id, and a second writer re
 }
 
 TEST("capture writer: a folder it cannot create is an error naming it") {
-  CHECK_THROWS(CaptureWriter("/proc/kreplay-no-such/capture", {}), "could not create the folder /proc/kreplay-no-such/capture");
+  CHECK_THROWS(CaptureWriter("/proc/kreplay-no-such/capture", {}),
+               "could not create the folder /proc/kreplay-no-such/capture");
 }

@@ -11,7 +11,9 @@ using namespace kreplay::capture::test;
 
 namespace {
 
-ModuleImageInfo read(const Bytes& bytes) { return readModuleImage(bytes.data(), bytes.size()); }
+ModuleImageInfo read(const Bytes& bytes) {
+  return readModuleImage(bytes.data(), bytes.size());
+}
 
 void checkScaleCubin(const CubinInfo& cubin) {
   CHECK_EQ(cubin.architecture, 90u);
@@ -76,7 +78,9 @@ TEST("module image: every truncation of a cubin is an error naming what runs pas
         ::kreplay::hsa::test::fail(__FILE__, __LINE__, "at " + std::to_string(size) + " bytes: " + message);
       }
     }
-    if (!threw) ::kreplay::hsa::test::fail(__FILE__, __LINE__, "a cubin cut to " + std::to_string(size) + " bytes was read");
+    if (!threw)
+      ::kreplay::hsa::test::fail(__FILE__, __LINE__,
+                                 "a cubin cut to " + std::to_string(size) + " bytes was read");
   }
 }
 
@@ -101,7 +105,8 @@ TEST("module image: a parameter described twice or past the buffer's end is an e
   Bytes again = {0x04, 0x17, 0x0c, 0x00, 0, 0, 0, 0, 1, 0, 8, 0, 0x00, 0xf0, 0x11, 0x00};
   CHECK_THROWS(read(syntheticCubin(8, again).bytes), "parameter 1 of scale is described twice");
   Bytes beyond = {0x04, 0x17, 0x0c, 0x00, 0, 0, 0, 0, 2, 0, 16, 0, 0x00, 0xf0, 0x21, 0x00};
-  CHECK_THROWS(read(syntheticCubin(8, beyond).bytes), "the parameter buffer is 16 bytes but a parameter ends at byte 24");
+  CHECK_THROWS(read(syntheticCubin(8, beyond).bytes),
+               "the parameter buffer is 16 bytes but a parameter ends at byte 24");
 }
 
 TEST("module image: not a cubin, not a CUDA ELF, not a fatbin") {
@@ -117,7 +122,10 @@ TEST("module image: not a cubin, not a CUDA ELF, not a fatbin") {
 
 TEST("module image: a fatbin's cubins, PTX and compressed entries") {
   const Bytes cubin = syntheticCubin().bytes;
-  const Bytes fatbin = syntheticFatbin({{2, 80, 0x11, cubin}, {2, 90, 0x8011, {0x28, 0xb5, 0x2f, 0xfd, 1, 2}}, {1, 90, 0x8011, {0x28, 0xb5, 0x2f, 0xfd}}, {7, 90, 0x11, {1, 2, 3}}});
+  const Bytes fatbin = syntheticFatbin({{2, 80, 0x11, cubin},
+                                        {2, 90, 0x8011, {0x28, 0xb5, 0x2f, 0xfd, 1, 2}},
+                                        {1, 90, 0x8011, {0x28, 0xb5, 0x2f, 0xfd}},
+                                        {7, 90, 0x11, {1, 2, 3}}});
   const ModuleImageInfo info = read(fatbin);
   CHECK(info.fatbin);
   CHECK(info.hasPtx());
@@ -145,7 +153,8 @@ TEST("module image: fatbins back to back, then zero padding") {
 }
 
 TEST("module image: every truncation of a fatbin is an error") {
-  const Bytes whole = syntheticFatbin({{2, 90, 0x11, syntheticCubin().bytes}, {1, 90, 0x11, {'p', 't', 'x', 0}}});
+  const Bytes whole =
+      syntheticFatbin({{2, 90, 0x11, syntheticCubin().bytes}, {1, 90, 0x11, {'p', 't', 'x', 0}}});
   for (std::size_t size = 4; size < whole.size(); ++size) {
     const Bytes cut(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(size));
     CHECK_THROWS(read(cut), "truncated image");
@@ -155,5 +164,6 @@ TEST("module image: every truncation of a fatbin is an error") {
 TEST("module image: a malformed cubin inside a fatbin names its entry") {
   Bytes cubin = syntheticCubin().bytes;
   cubin[18] = 3;
-  CHECK_THROWS(read(syntheticFatbin({{2, 90, 0x11, cubin}})), "fatbin entry at offset 16 (sm_90): not a CUDA ELF");
+  CHECK_THROWS(read(syntheticFatbin({{2, 90, 0x11, cubin}})),
+               "fatbin entry at offset 16 (sm_90): not a CUDA ELF");
 }

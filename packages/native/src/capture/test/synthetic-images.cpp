@@ -8,12 +8,14 @@ namespace {
 
 template <class T>
 void put(Bytes& out, T value) {
-  for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(value) >> (8 * i)));
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out.push_back(static_cast<std::uint8_t>(static_cast<std::uint64_t>(value) >> (8 * i)));
 }
 
 template <class T>
 void putAt(Bytes& out, std::size_t at, T value) {
-  for (std::size_t i = 0; i < sizeof(T); ++i) out[at + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(value) >> (8 * i));
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out[at + i] = static_cast<std::uint8_t>(static_cast<std::uint64_t>(value) >> (8 * i));
 }
 
 struct Names {
@@ -26,7 +28,8 @@ struct Names {
   }
 };
 
-void record(Bytes& out, std::uint8_t format, std::uint8_t attribute, std::uint16_t value, const Bytes& payload = {}) {
+void record(Bytes& out, std::uint8_t format, std::uint8_t attribute, std::uint16_t value,
+            const Bytes& payload = {}) {
   out.push_back(format);
   out.push_back(attribute);
   put<std::uint16_t>(out, value);
@@ -55,7 +58,8 @@ SyntheticCubin syntheticCubin(std::uint8_t abiVersion, const Bytes& extra) {
   };
   Names strings;
   Bytes symbols(24, 0);
-  auto symbol = [&](const std::string& name, std::uint8_t info, std::uint8_t other, std::uint16_t section, std::uint64_t value, std::uint64_t size) {
+  auto symbol = [&](const std::string& name, std::uint8_t info, std::uint8_t other, std::uint16_t section,
+                    std::uint64_t value, std::uint64_t size) {
     put<std::uint32_t>(symbols, strings.add(name));
     symbols.push_back(info);
     symbols.push_back(other);
@@ -63,10 +67,10 @@ SyntheticCubin syntheticCubin(std::uint8_t abiVersion, const Bytes& extra) {
     put<std::uint64_t>(symbols, value);
     put<std::uint64_t>(symbols, size);
   };
-  symbol("scale", 0x12, 0x10, 6, 0, 4);        // GLOBAL FUNC, an entry function in .text.scale
-  symbol("counter", 0x01, 0, 7, 4, 4);         // LOCAL OBJECT in .nv.global
-  symbol("coefficients", 0x01, 0, 8, 0, 8);    // LOCAL OBJECT in .nv.constant3
-  symbol("helper", 0x12, 0x00, 6, 0, 4);       // a device function: not a kernel
+  symbol("scale", 0x12, 0x10, 6, 0, 4);      // GLOBAL FUNC, an entry function in .text.scale
+  symbol("counter", 0x01, 0, 7, 4, 4);       // LOCAL OBJECT in .nv.global
+  symbol("coefficients", 0x01, 0, 8, 0, 8);  // LOCAL OBJECT in .nv.constant3
+  symbol("helper", 0x12, 0x00, 6, 0, 4);     // a device function: not a kernel
 
   Bytes moduleInfo;
   Bytes regcount;
@@ -101,7 +105,8 @@ SyntheticCubin syntheticCubin(std::uint8_t abiVersion, const Bytes& extra) {
   sections[2].contents = strings.table;
   Names sectionNames;
   std::vector<std::uint32_t> nameOffsets;
-  for (const auto& section : sections) nameOffsets.push_back(section.name.empty() ? 0 : sectionNames.add(section.name));
+  for (const auto& section : sections)
+    nameOffsets.push_back(section.name.empty() ? 0 : sectionNames.add(section.name));
   sections[1].contents = sectionNames.table;
 
   SyntheticCubin cubin;

@@ -26,7 +26,8 @@ Bytes fills(const std::vector<int>& values, std::uint64_t pageBytes = kPage) {
 
 std::vector<std::uint64_t> hashes(const Bytes& contents, std::uint64_t pageBytes = kPage) {
   std::vector<std::uint64_t> out;
-  for (std::uint64_t at = 0; at < contents.size(); at += pageBytes) out.push_back(pageHash(contents.data() + at, std::min<std::uint64_t>(pageBytes, contents.size() - at)));
+  for (std::uint64_t at = 0; at < contents.size(); at += pageBytes)
+    out.push_back(pageHash(contents.data() + at, std::min<std::uint64_t>(pageBytes, contents.size() - at)));
   return out;
 }
 
@@ -45,7 +46,9 @@ LaunchRecord scaleLaunch(const Bytes& module, std::uint64_t base, std::uint32_t 
   return record;
 }
 
-std::string blobPath(const std::string& directory, const std::string& id) { return directory + "/blobs/" + id.substr(0, 2) + "/" + id; }
+std::string blobPath(const std::string& directory, const std::string& id) {
+  return directory + "/blobs/" + id.substr(0, 2) + "/" + id;
+}
 
 }  // namespace
 
@@ -58,7 +61,8 @@ int writeSampleCapture(const char* directory, std::ostream& out) {
     const Bytes counter = fills({20}, 4);
     LaunchRecord launch0 = scaleLaunch(module, kBase, 3072);
     launch0.memory.push_back({kBase, before0.size(), MemoryKind::Device, "", before0.data(), hashes(after0)});
-    launch0.memory.push_back({0x7f1300000004ull, 4, MemoryKind::ModuleGlobal, "counter", counter.data(), hashes(counter)});
+    launch0.memory.push_back(
+        {0x7f1300000004ull, 4, MemoryKind::ModuleGlobal, "counter", counter.data(), hashes(counter)});
     writer.writeLaunch(launch0);
 
     const Bytes before1 = fills({11, 13});
@@ -71,17 +75,20 @@ int writeSampleCapture(const char* directory, std::ostream& out) {
 
     const Bytes before2 = fills({14});
     LaunchRecord launch2 = scaleLaunch(module, kBase + 0x100000, 1024);
-    launch2.memory.push_back({kBase + 0x100000, before2.size(), MemoryKind::HostPinned, "", before2.data(), hashes(before2)});
+    launch2.memory.push_back(
+        {kBase + 0x100000, before2.size(), MemoryKind::HostPinned, "", before2.data(), hashes(before2)});
     writer.writeLaunch(launch2);
     const std::string truncated = blobId(before2.data(), before2.size());
-    if (::truncate(blobPath(directory, truncated).c_str(), 100) != 0) throw std::runtime_error("truncate failed");
+    if (::truncate(blobPath(directory, truncated).c_str(), 100) != 0)
+      throw std::runtime_error("truncate failed");
 
     LaunchRecord launch3 = scaleLaunch(module, kBase, 1);
     const StagedLaunch staged = writer.stageLaunch(launch3);  // and then the process "dies"
 
     const Bytes before4 = fills({15});
     LaunchRecord launch4 = scaleLaunch(module, kBase + 0x200000, 1024);
-    launch4.memory.push_back({kBase + 0x200000, before4.size(), MemoryKind::Vmm, "", before4.data(), hashes(before4)});
+    launch4.memory.push_back(
+        {kBase + 0x200000, before4.size(), MemoryKind::Vmm, "", before4.data(), hashes(before4)});
     writer.writeLaunch(launch4);
     const std::string missing = blobId(before4.data(), before4.size());
     if (::unlink(blobPath(directory, missing).c_str()) != 0) throw std::runtime_error("unlink failed");
@@ -90,8 +97,8 @@ int writeSampleCapture(const char* directory, std::ostream& out) {
     writer.countNotCaptured(NotCapturedReason::GraphLaunch);
     writer.countNotCaptured(NotCapturedReason::CooperativeLaunch);
 
-    out << "{\"module\":\"" << blobId(module.data(), module.size()) << "\",\"truncatedBlob\":\"" << truncated << "\",\"missingBlob\":\"" << missing
-        << "\",\"staged\":\"" << staged.temporaryPath << "\"}\n";
+    out << "{\"module\":\"" << blobId(module.data(), module.size()) << "\",\"truncatedBlob\":\"" << truncated
+        << "\",\"missingBlob\":\"" << missing << "\",\"staged\":\"" << staged.temporaryPath << "\"}\n";
     return 0;
   } catch (const std::exception& error) {
     std::fprintf(stderr, "%s\n", error.what());
