@@ -51,11 +51,12 @@ describe('profileDispatches', () => {
     const progress: number[] = [];
     const { rows, ranges } = await profileDispatches(engine, queue, workload, { dispatches: 5, range: 2, onProgress: (done) => progress.push(done) });
     expect(progress).toEqual([2, 4, 5]);
-    expect(ranges.map((range) => [range.first, range.dispatches, range.replayed, range.passes])).toEqual([
-      [0, 2, true, 3],
-      [2, 2, true, 3],
-      [4, 1, true, 3],
+    expect(ranges.map((range) => [range.first, range.dispatches, range.replayed, range.passes, range.tier])).toEqual([
+      [0, 2, true, 3, 'device'],
+      [2, 2, true, 3, 'device'],
+      [4, 1, true, 3, 'device'],
     ]);
+    expect(ranges[0]!.bytes.deviceToDevice).toBeGreaterThan(0);
     expect(rows.map((row) => [row.dispatch, row.range, row.metrics])).toEqual([
       [0, 0, { index: 0, passes: 3 }],
       [1, 0, { index: 1, passes: 3 }],

@@ -1,5 +1,6 @@
 import type { Queue } from '@kreplay/native';
 import type { DispatchResult, ReplayEngine } from '@kreplay/replay';
+import type { ByteAccount, StagingTier } from '@kreplay/snapshot';
 import type { ProfileWorkload } from './profile-workload.js';
 
 /** What one dispatch's pass provider collected, as `kreplay profile` reads it. */
@@ -34,6 +35,10 @@ export interface ProfileRange {
   readonly passes: number;
   readonly wallMs: number;
   readonly bytesCopied: number;
+  /** Where the range's snapshot was staged (null when it was not replayed). */
+  readonly tier: StagingTier | null;
+  /** The range's bytes by direction, hashed and staged. */
+  readonly bytes: ByteAccount;
   readonly declineReason?: string;
   readonly error?: string;
 }
@@ -77,6 +82,8 @@ export async function profileDispatches(
         passes: result.passes,
         wallMs: result.timings.wallMs,
         bytesCopied: result.bytesCopied,
+        tier: result.tier,
+        bytes: result.bytes,
         ...(result.declineReason && { declineReason: result.declineReason }),
         ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
       });
