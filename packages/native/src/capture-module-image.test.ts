@@ -72,6 +72,7 @@ describe.skipIf('missing' in found)('readModuleImage on nvcc output', () => {
     const both = ['-gencode', 'arch=compute_80,code=sm_80', '-gencode', 'arch=compute_90,code=[sm_90,compute_90]'];
     nvcc(nvccPath, ['-fatbin', ...both, '-o', join(folder, 'two.fatbin'), ...common]);
     nvcc(nvccPath, ['-fatbin', '-Xfatbin', '-compress-all', ...both, '-o', join(folder, 'compressed.fatbin'), ...common]);
+    nvcc(nvccPath, ['-fatbin', '--compress-mode=speed', '-Xfatbin', '-compress-all', ...both, '-o', join(folder, 'lz4.fatbin'), ...common]);
   }, 180_000);
   afterAll(() => {
     if (folder) rmSync(folder, { recursive: true, force: true });
@@ -105,7 +106,17 @@ describe.skipIf('missing' in found)('readModuleImage on nvcc output', () => {
     }
   });
 
-  it('a compressed fatbin: the entries are listed with their compression, not described', () => {
+  it('an LZ4-compressed fatbin (--compress-mode=speed): each cubin decoded and as when built alone', () => {
+    const image = readModuleImage(file('lz4.fatbin'));
+    const cubins = image.entries.filter((entry) => entry.kind === 'cubin');
+    expect(cubins.map((entry) => entry.architecture)).toEqual([80, 90]);
+    for (const entry of cubins) {
+      expect(entry.compression).toBe('lz4');
+      expect(entry.cubin).toEqual(readModuleImage(file(`sm_${entry.architecture}.cubin`)).entries[0]!.cubin);
+    }
+  });
+
+  it('a zstd-compressed fatbin (the default mode): the entries are listed with their compression, not described', () => {
     const image = readModuleImage(file('compressed.fatbin'));
     expect(image.hasPtx).toBe(true);
     for (const entry of image.entries) {

@@ -53,12 +53,12 @@ export interface ModuleImageEntry {
   readonly kind: 'cubin' | 'ptx';
   /** sm_XX of a cubin, compute_XX of PTX. */
   readonly architecture: number;
-  /** How the fatbin stores the payload; compressed cubins are listed but not described. */
+  /** How the fatbin stores the payload: LZ4 cubins are decoded and described, zstd ones only listed. */
   readonly compression: 'none' | 'lz4' | 'zstd' | 'unknown';
   /** The payload's byte offset in the image and its stored size. */
   readonly offset: number;
   readonly bytes: number;
-  /** The cubin's description; null for PTX and for a compressed cubin. */
+  /** The cubin's description; null for PTX and for a zstd-compressed cubin. */
   readonly cubin: ModuleCubin | null;
 }
 

@@ -2,6 +2,8 @@
 // layouts: ELF64, the .nv.info attribute records, the fatbin container.
 #include "capture/module-image.hpp"
 
+#include "capture/lz4-block.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -33,6 +35,8 @@ constexpr std::uint16_t kFatbinEntryPtx = 1;
 constexpr std::uint16_t kFatbinEntryElf = 2;
 constexpr std::uint64_t kFatbinFlagLz4 = 0x2000;
 constexpr std::uint64_t kFatbinFlagZstd = 0x8000;
+// A bound on a compressed cubin's declared size, so that a damaged header cannot ask for any memory.
+constexpr std::uint64_t kMaximumCubinBytes = std::uint64_t{1} << 32;
 
 struct Section {
   std::string name;
@@ -309,12 +313,21 @@ void readFatbin(const ByteReader& image, std::uint64_t start, ModuleImageInfo& i
       entry.kind = EntryKind::Ptx;
     } else if (kind == kFatbinEntryElf) {
       entry.kind = EntryKind::Cubin;
-      if (entry.compression == Compression::None) {
-        try {
+      try {
+        if (entry.compression == Compression::None) {
           entry.cubin = readCubin(image.data() + entry.offset, static_cast<std::size_t>(payloadBytes));
-        } catch (const ModuleImageError& error) {
-          throw ModuleImageError(where + " (sm_" + std::to_string(entry.architecture) + "): " + error.what());
+        } else if (entry.compression == Compression::Lz4) {
+          const std::uint64_t uncompressedBytes = image.u64(at + 56, where.c_str());
+          if (compressedBytes > payloadBytes || uncompressedBytes > kMaximumCubinBytes) {
+            throw ModuleImageError("its LZ4 sizes (" + std::to_string(compressedBytes) + " bytes stored, " +
+                                   std::to_string(uncompressedBytes) + " bytes decoded) do not fit");
+          }
+          const std::vector<std::uint8_t> cubin = decompressLz4Block(
+              image.data() + entry.offset, compressedBytes, static_cast<std::size_t>(uncompressedBytes));
+          entry.cubin = readCubin(cubin.data(), cubin.size());
         }
+      } catch (const ModuleImageError& error) {
+        throw ModuleImageError(where + " (sm_" + std::to_string(entry.architecture) + "): " + error.what());
       }
     } else {
       at += entryHeaderBytes + payloadBytes;

@@ -61,7 +61,7 @@ struct ModuleEntry {
   Compression compression = Compression::None;
   std::uint64_t offset = 0;  ///< the payload's offset in the image
   std::uint64_t bytes = 0;   ///< the payload's stored size
-  /** The cubin's description; absent for PTX and for compressed cubins (not decoded). */
+  /** The cubin's description; absent for PTX and for zstd-compressed cubins (not decoded). */
   std::optional<CubinInfo> cubin;
 };
 

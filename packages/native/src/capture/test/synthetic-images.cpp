@@ -1,5 +1,6 @@
 #include "capture/test/synthetic-images.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kreplay::capture::test {
@@ -151,6 +152,18 @@ SyntheticCubin syntheticCubin(std::uint8_t abiVersion, const Bytes& extra) {
   return cubin;
 }
 
+Bytes lz4Literals(const Bytes& bytes) {
+  Bytes out;
+  std::size_t length = bytes.size();
+  out.push_back(static_cast<std::uint8_t>(std::min<std::size_t>(length, 15) << 4));
+  if (length >= 15) {
+    for (length -= 15; length >= 255; length -= 255) out.push_back(255);
+    out.push_back(static_cast<std::uint8_t>(length));
+  }
+  out.insert(out.end(), bytes.begin(), bytes.end());
+  return out;
+}
+
 Bytes syntheticFatbin(const std::vector<SyntheticEntry>& entries) {
   Bytes body;
   for (const auto& entry : entries) {
@@ -169,7 +182,7 @@ Bytes syntheticFatbin(const std::vector<SyntheticEntry>& entries) {
     put<std::uint64_t>(body, 0);
     put<std::uint64_t>(body, entry.flags);
     put<std::uint64_t>(body, 0);
-    put<std::uint64_t>(body, 0);
+    put<std::uint64_t>(body, entry.uncompressedBytes);
     body.insert(body.end(), payload.begin(), payload.end());
   }
   Bytes out;

@@ -31,7 +31,11 @@ struct SyntheticEntry {
   std::uint32_t architecture;
   std::uint64_t flags;
   Bytes payload;
+  std::uint64_t uncompressedBytes = 0;  ///< the header's decoded size, for a compressed payload
 };
+
+/** `bytes` as one LZ4 block of literals only (valid LZ4, no compression). */
+Bytes lz4Literals(const Bytes& bytes);
 
 /** A fatbin container holding the entries (payloads padded to 8 bytes). */
 Bytes syntheticFatbin(const std::vector<SyntheticEntry>& entries);
