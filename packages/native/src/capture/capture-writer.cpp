@@ -163,7 +163,37 @@ std::string CaptureWriter::putBlobLocked(const std::uint8_t* data, std::size_t s
   return id;
 }
 
+namespace {
+
+/** Refuses a record that a reader would find inconsistent (FORMAT.md), before anything is written. */
+void checkRecord(const LaunchRecord& record) {
+  auto refuse = [&](const std::string& what) {
+    throw CaptureWriteError("[native] [capture] the launch of " + record.function +
+                            " cannot be recorded: " + what + ".");
+  };
+  if (record.function.empty()) refuse("it has no function name");
+  if (record.module == nullptr || record.moduleBytes == 0) refuse("it has no module image");
+  if (record.pageBytes == 0) refuse("its page size is 0");
+  for (const ParameterSlot& slot : record.parameters) {
+    if (slot.size == 0 || std::uint64_t{slot.offset} + slot.size > record.parameterBuffer.size()) {
+      refuse("parameter " + std::to_string(slot.index) + " lies outside the " +
+             std::to_string(record.parameterBuffer.size()) + "-byte parameter buffer");
+    }
+  }
+  for (const MemoryRange& range : record.memory) {
+    const std::uint64_t pages = (range.bytes + record.pageBytes - 1) / record.pageBytes;
+    if (range.bytes == 0 || range.before == nullptr) refuse("a memory range has no contents");
+    if (range.hashesAfter.size() != pages) {
+      refuse("a memory range of " + std::to_string(pages) + " pages has " +
+             std::to_string(range.hashesAfter.size()) + " page hashes after the launch");
+    }
+  }
+}
+
+}  // namespace
+
 StagedLaunch CaptureWriter::stageLaunch(const LaunchRecord& record) {
+  checkRecord(record);
   std::lock_guard<std::mutex> lock(mutex_);
   StagedLaunch staged;
   staged.sequence = nextSequence_++;

@@ -5,9 +5,12 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 
 #include "capture/capture-writer.hpp"
 #include "capture/sha256.hpp"
@@ -88,4 +91,60 @@ TEST("capture writer: a blob is stored once under its id, and a second writer re
 TEST("capture writer: a folder it cannot create is an error naming it") {
   CHECK_THROWS(CaptureWriter("/proc/kreplay-no-such/capture", {}),
                "could not create the folder /proc/kreplay-no-such/capture");
+}
+
+TEST("capture writer: a record a reader would find inconsistent is refused before anything is written") {
+  const std::string folder = temporaryFolder();
+  CaptureWriter writer(folder, {});
+  const std::uint8_t module[4] = {1, 2, 3, 4};
+  const std::uint8_t page[8] = {};
+  LaunchRecord record;
+  record.function = "k";
+  record.module = module;
+  record.moduleBytes = sizeof module;
+  record.pageBytes = 4;
+  record.parameterBuffer.assign(8, 0);
+  record.parameters = {{0, 4, 8}};
+  CHECK_THROWS(writer.writeLaunch(record), "parameter 0 lies outside the 8-byte parameter buffer");
+  record.parameters = {{0, 0, 8}};
+  record.memory.push_back({0x1000, 8, MemoryKind::Device, "", page, {1}});
+  CHECK_THROWS(writer.writeLaunch(record), "a memory range of 2 pages has 1 page hashes");
+  record.pageBytes = 0;
+  CHECK_THROWS(writer.writeLaunch(record), "its page size is 0");
+  CHECK(::access((folder + "/blobs/" + blobId(module, 4).substr(0, 2)).c_str(), F_OK) != 0);
+  record.pageBytes = 4;
+  record.memory[0].hashesAfter = {1, 2};
+  CHECK_EQ(writer.writeLaunch(record), std::uint64_t{0});  // refused records take no sequence number
+}
+
+TEST("capture writer: launches written from several threads get distinct sequences and share blobs") {
+  const std::string folder = temporaryFolder();
+  CaptureWriter writer(folder, {});
+  const std::vector<std::uint8_t> module(64, 7), pages(3 * 16, 9);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10; ++i) {
+        LaunchRecord record;
+        record.function = "k";
+        record.module = module.data();
+        record.moduleBytes = module.size();
+        record.pageBytes = 16;
+        record.memory.push_back({0x1000, pages.size(), MemoryKind::Device, "", pages.data(), {1, 2, 3}});
+        writer.writeLaunch(record);
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  std::set<std::string> records;
+  for (const auto& entry : std::filesystem::directory_iterator(folder + "/launches")) {
+    records.insert(entry.path().filename().string());
+  }
+  CHECK_EQ(records.size(), std::size_t{40});
+  CHECK(records.count("00000000.json") == 1 && records.count("00000039.json") == 1);
+  std::size_t blobs = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(folder + "/blobs")) {
+    blobs += entry.is_regular_file() ? 1 : 0;
+  }
+  CHECK_EQ(blobs, std::size_t{2});  // the module and the one page content
 }
