@@ -1,12 +1,20 @@
+import type { CopySegment } from '@kreplay/native';
 import type { StagingTier, StagingTierChoice } from './staging-types.js';
 import type { DispatchContext, Snapshot, SnapshotPreparation } from './snapshot-strategy.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { AccountBuilder } from './copy-direction.js';
+import { leaseAcrossTiers } from './lease-across-tiers.js';
 import { layOutRanges, segmentsFromStaging, segmentsToStaging } from './staging-layout.js';
 
+/** Copies are cut between tiers at this boundary within an allocation. */
+const splitGranule = 4096;
+const stagingBytes = (ranges: readonly CandidateRange[]) => layOutRanges(ranges).bytes;
+
 /**
- * A snapshot that copies whole ranges to one staging region and back: the mechanism of `full`
- * and `write-set`. Declines when staging cannot hold the ranges in the chosen tier.
+ * A snapshot that copies whole ranges to staging and back: the mechanism of `full` and `write-set`.
+ * The staging is one region, or with `auto` one region per tier when the ranges do not fit the
+ * spare device memory whole (see {@link leaseAcrossTiers}); either way capture and restore are
+ * one copy plan each. Declines when staging cannot hold the ranges.
  */
 export function prepareCopySnapshot(
   dispatch: DispatchContext,
@@ -14,30 +22,34 @@ export function prepareCopySnapshot(
   choice: StagingTierChoice,
   notes: readonly string[],
 ): SnapshotPreparation {
-  const layout = layOutRanges(ranges);
-  if (layout.bytes === 0) return { kind: 'ready', snapshot: emptySnapshot(choice === 'auto' ? 'device' : choice, notes) };
-  const staged = dispatch.staging.lease(dispatch.agent, layout.bytes, choice);
+  if (ranges.every((range) => range.bytes === 0)) return { kind: 'ready', snapshot: emptySnapshot(choice === 'auto' ? 'device' : choice, notes) };
+  const staged = leaseAcrossTiers(dispatch, ranges, choice, splitGranule, stagingBytes);
   if (staged.kind === 'declined') return staged;
-  const { lease } = staged;
+  const { parts } = staged;
   const account = new AccountBuilder();
-  account.staging[lease.tier] = lease.bytes;
-  const captureSegments = segmentsToStaging(ranges, layout, lease.address);
-  const restoreSegments = segmentsFromStaging(ranges, layout, lease.address);
+  const captureSegments: CopySegment[] = [];
+  const restoreSegments: CopySegment[] = [];
+  for (const { ranges: partRanges, lease } of parts) {
+    account.staging[lease.tier] += lease.bytes;
+    const layout = layOutRanges(partRanges);
+    captureSegments.push(...segmentsToStaging(partRanges, layout, lease.address));
+    restoreSegments.push(...segmentsFromStaging(partRanges, layout, lease.address));
+  }
   const snapshot: Snapshot = {
     ranges,
-    tier: lease.tier,
+    tier: parts[0]!.lease.tier,
     notes,
     capture() {
       dispatch.queue.enqueueCopy(captureSegments);
-      for (const range of ranges) account.addCopy(range.kind, lease.tier, range.bytes);
+      for (const { ranges: partRanges, lease } of parts) for (const range of partRanges) account.addCopy(range.kind, lease.tier, range.bytes);
     },
     restore() {
       dispatch.queue.enqueueCopy(restoreSegments);
-      for (const range of ranges) account.addCopy(lease.tier, range.kind, range.bytes);
+      for (const { ranges: partRanges, lease } of parts) for (const range of partRanges) account.addCopy(lease.tier, range.kind, range.bytes);
     },
     finish() {},
     account: () => account.snapshot(),
-    release: () => lease.release(),
+    release: () => parts.forEach((part) => part.lease.release()),
   };
   return { kind: 'ready', snapshot };
 }

@@ -14,6 +14,7 @@ type CaptureKind = 'everything' | 'changed-pages' | 'known-writers';
  * - otherwise by copying the pages whose hash changed.
  * The restore before pass 2 (each attempt of it) hashes memory and copies back only the pages the
  * kernel wrote, recording them; later restores copy that recorded list again without hashing.
+ * A mirror spanning tiers does each of these once per part, in the order of its parts.
  */
 export function createDirtyPagesSnapshot(
   dispatch: DispatchContext,
@@ -22,27 +23,27 @@ export function createDirtyPagesSnapshot(
   onRelease: (set: MirrorSet) => void,
 ): Snapshot {
   const { queue, runtime } = dispatch;
-  const { layout, lease, operations } = set;
+  const { parts } = set;
   const candidateBytes = totalBytes(set.ranges);
   const account = new AccountBuilder();
-  account.staging[lease.tier] = lease.bytes;
+  for (const part of parts) account.staging[part.tier] += part.lease.bytes;
   let captureKind: CaptureKind | undefined;
-  let knownWriterBytes: readonly number[] = [];
+  let knownWriterBytes: readonly (readonly number[])[] = [];
   let restoresFromList = 0;
   let learned = false;
-  let learnedBytes: number[] | undefined;
+  let learnedBytes: number[][] | undefined;
   // runtime.workIssued and queue.workEnqueued when capture began: work issued during the window
   // by anything but its own queue (another queue, agent.write) makes its end unknown.
   let issuedAtCapture = 0;
   let queuedAtCapture = 0;
   let issuedAfterFinish: number | undefined;
   let released = false;
-  /** Bytes per range of the learned pages, read back once the queue has completed the window. */
-  const learnedPerRange = () => (learnedBytes ??= set.bytesPerRange(set.recordedPages('learned')));
+  /** Bytes per range of each part's learned pages, read back once the queue has completed the window. */
+  const learnedPerRange = () => (learnedBytes ??= parts.map((part) => part.bytesPerRange(part.recordedPages('learned'))));
 
   return {
     ranges: set.ranges,
-    tier: lease.tier,
+    tier: parts[0]!.tier,
     notes,
     capture() {
       issuedAtCapture = runtime.workIssued;
@@ -50,19 +51,21 @@ export function createDirtyPagesSnapshot(
       const known = set.known;
       set.known = undefined; // only a window that completes knows again
       if (set.fresh) {
-        queue.enqueueCopy(set.toMirror);
-        queue.enqueueHashPages(set.mirrorData, layout.pageBytes, operations.storedHashesAddress);
+        for (const part of parts) {
+          queue.enqueueCopy(part.toMirror);
+          queue.enqueueHashPages(part.mirrorData, part.layout.pageBytes, part.operations.storedHashesAddress);
+          part.ranges.forEach((range) => account.addCopy(range.kind, part.tier, range.bytes));
+        }
         set.fresh = false;
         captureKind = 'everything';
-        set.ranges.forEach((range) => account.addCopy(range.kind, lease.tier, range.bytes));
         account.hashed += candidateBytes;
       } else if (known !== undefined && set.writtenOnlyByQueues && known.workIssued === runtime.workIssued) {
-        queue.enqueueCopyPageList(operations.captureKnownWriters);
+        for (const part of parts) queue.enqueueCopyPageList(part.operations.captureKnownWriters);
         captureKind = 'known-writers';
         knownWriterBytes = known.learnedBytes;
-        account.hashed += knownWriterBytes.reduce((sum, bytes) => sum + bytes, 0);
+        for (const bytes of knownWriterBytes) account.hashed += bytes.reduce((sum, each) => sum + each, 0);
       } else {
-        queue.enqueueCopyChangedPages(operations.captureChangedPages);
+        for (const part of parts) queue.enqueueCopyChangedPages(part.operations.captureChangedPages);
         captureKind = 'changed-pages';
         account.hashed += candidateBytes;
       }
@@ -71,28 +74,36 @@ export function createDirtyPagesSnapshot(
       // The restore before pass 2 learns the written pages; it learns again when it is tried again
       // (its failed attempt may have recorded nothing), so later restores never copy a stale list.
       if (nextPass === 2 || !learned) {
-        queue.enqueueCopyChangedPages(operations.restoreLearning);
+        for (const part of parts) queue.enqueueCopyChangedPages(part.operations.restoreLearning);
         account.hashed += candidateBytes;
         learned = true;
       } else {
-        queue.enqueueCopyPageList(operations.restoreLearned);
+        for (const part of parts) queue.enqueueCopyPageList(part.operations.restoreLearned);
         restoresFromList += 1;
       }
     },
     finish() {
-      queue.enqueueCopy(operations.readControlBlock);
-      account.addCopy(lease.tier, 'host-pinned', layout.controlBytes);
+      for (const part of parts) {
+        queue.enqueueCopy(part.operations.readControlBlock);
+        account.addCopy(part.tier, 'host-pinned', part.layout.controlBytes);
+      }
       const onlyThisQueue = runtime.workIssued - issuedAtCapture === queue.workEnqueued - queuedAtCapture;
       issuedAfterFinish = onlyThisQueue ? runtime.workIssued : undefined;
     },
     account() {
       const settled = account.clone();
-      const captured =
-        captureKind === 'changed-pages' ? set.bytesPerRange(set.recordedPages('capture')) : captureKind === 'known-writers' ? knownWriterBytes : [];
-      captured.forEach((bytes, index) => settled.addCopy(set.ranges[index]!.kind, lease.tier, bytes));
-      if (learned) {
-        learnedPerRange().forEach((bytes, index) => settled.addCopy(lease.tier, set.ranges[index]!.kind, bytes * (1 + restoresFromList)));
-      }
+      parts.forEach((part, partIndex) => {
+        const captured =
+          captureKind === 'changed-pages'
+            ? part.bytesPerRange(part.recordedPages('capture'))
+            : captureKind === 'known-writers'
+              ? knownWriterBytes[partIndex]!
+              : [];
+        captured.forEach((bytes, index) => settled.addCopy(part.ranges[index]!.kind, part.tier, bytes));
+        if (learned) {
+          learnedPerRange()[partIndex]!.forEach((bytes, index) => settled.addCopy(part.tier, part.ranges[index]!.kind, bytes * (1 + restoresFromList)));
+        }
+      });
       return settled.snapshot();
     },
     release(end?: WindowEnd) {

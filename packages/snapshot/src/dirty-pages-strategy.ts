@@ -11,7 +11,7 @@ import { validatePageBytes, validateTierChoice } from './validate-strategy-optio
 
 /** Options of {@link dirtyPagesStrategy}. */
 export interface DirtyPagesStrategyOptions {
-  /** Where mirrors are kept. Default `auto` (device while it fits, else pinned host). */
+  /** Where mirrors are kept. Default `auto` (device while it fits; else the part that fits on the device, the rest in pinned host memory). */
   readonly tier?: StagingTierChoice;
   /** Page size of change detection, a power of two. Default 65536. */
   readonly pageBytes?: number;
@@ -27,8 +27,8 @@ export interface DirtyPagesStrategyOptions {
  * window wrote, without hashing the rest, when nothing else was issued since it), and restores copy
  * back only the pages the kernel wrote (learned by hashing after pass 1, repeated from that list after).
  *
- * What it holds across dispatches: up to `maxMirrorSets` mirrors, each a staging lease (the
- * mirrored bytes, a hash per page, two page lists) and a pinned host readback buffer. A mirror goes
+ * What it holds across dispatches: up to `maxMirrorSets` mirrors, each a staging lease per tier it
+ * spans (the mirrored bytes, a hash per page, two page lists) and a pinned host readback buffer. A mirror goes
  * as soon as the tracker reports one of its allocations freed; the rest stay until `dispose()` (or
  * the end of a `using` block), which the strategy's creator calls after disposing the engines
  * that use it: an engine never disposes its strategy.

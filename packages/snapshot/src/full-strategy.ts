@@ -7,7 +7,7 @@ import { validateTierChoice } from './validate-strategy-options.js';
 
 /** Options of {@link fullStrategy}. */
 export interface FullStrategyOptions {
-  /** Where to stage the copy. Default `auto`. */
+  /** Where to stage the copy. Default `auto` (device while it fits; else the part that fits on the device, the rest in pinned host memory). */
   readonly tier?: StagingTierChoice;
 }
 

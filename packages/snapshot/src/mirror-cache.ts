@@ -4,6 +4,8 @@ import type { CandidateSet } from './candidate-set.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { layOutMirror } from './mirror-layout.js';
 import { MirrorSet } from './mirror-set.js';
+import { MirrorPart } from './mirror-part.js';
+import { leaseAcrossTiers } from './lease-across-tiers.js';
 import { TrackerFreeWatch } from './tracker-free-watch.js';
 
 /** A mirror set for one dispatch (cached, or temporary when the cached one is held by another window). */
@@ -56,15 +58,19 @@ export class MirrorCache {
     ranges: readonly CandidateRange[],
     allocationIds: readonly number[],
   ): MirrorSet | string {
-    const layout = layOutMirror(ranges, this.pageBytes);
-    let staged = dispatch.staging.lease(dispatch.agent, layout.bytes, this.tier);
-    while (staged.kind === 'declined' && this.#evictOldestIdle()) {
-      staged = dispatch.staging.lease(dispatch.agent, layout.bytes, this.tier);
-    }
+    const layout = (part: readonly CandidateRange[]) => layOutMirror(part, this.pageBytes);
+    const stagingBytes = (part: readonly CandidateRange[]) => layout(part).bytes;
+    const lease = () => leaseAcrossTiers(dispatch, ranges, this.tier, this.pageBytes, stagingBytes);
+    let staged = lease();
+    while (staged.kind === 'declined' && this.#evictOldestIdle()) staged = lease();
     if (staged.kind === 'declined') return `dirty-pages mirror: ${staged.reason}`;
-    const readback = dispatch.runtime.allocateHost(layout.controlBytes, { pinned: true });
+    const layouts = staged.parts.map((part) => layout(part.ranges));
+    const offsets = layouts.map((_, index) => layouts.slice(0, index).reduce((sum, each) => sum + align8(each.controlBytes), 0));
+    const readbackBytes = layouts.reduce((sum, each) => sum + align8(each.controlBytes), 0);
+    const readback = dispatch.runtime.allocateHost(readbackBytes, { pinned: true });
     dispatch.tracker.tag(readback.address, 'excluded');
-    return new MirrorSet(key, dispatch.tracker, ranges, allocationIds, layout, staged.lease, readback);
+    const parts = staged.parts.map((part, index) => new MirrorPart(part.ranges, layouts[index]!, part.lease, readback, offsets[index]!));
+    return new MirrorSet(key, dispatch.tracker, ranges, allocationIds, parts, readback);
   }
 
   /** Drops the least recently used set no window holds; false when there is none. */
@@ -115,6 +121,8 @@ export class MirrorCache {
     for (const set of [...this.#sets.values()]) this.#drop(set);
   }
 }
+
+const align8 = (bytes: number) => Math.ceil(bytes / 8) * 8;
 
 function sameAllocations(left: readonly number[], right: readonly number[]): boolean {
   return left.length === right.length && left.every((id, index) => id === right[index]);

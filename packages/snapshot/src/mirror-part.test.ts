@@ -1,21 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import type { HostBuffer } from '@kreplay/native';
-import type { Tracker } from '@kreplay/tracker';
 import { layOutMirror } from './mirror-layout.js';
-import { MirrorSet } from './mirror-set.js';
+import { MirrorPart } from './mirror-part.js';
 
 /** Where the made-up staging of {@link mirrorOf} starts. */
 const leaseAddress = 2 ** 40;
 
-/** A mirror set over made-up addresses: nothing is allocated or enqueued. */
-function mirrorOf(rangeBytes: readonly number[], pageBytes: number, readback = new Uint8Array(0)): MirrorSet {
+/** A mirror part over made-up addresses: nothing is allocated or enqueued. */
+function mirrorOf(rangeBytes: readonly number[], pageBytes: number, readback = new Uint8Array(0), readbackOffset = 0): MirrorPart {
   const ranges = rangeBytes.map((bytes, index) => ({ address: (index + 1) * 2 ** 30, bytes, kind: 'device' as const }));
   const layout = layOutMirror(ranges, pageBytes);
   const lease = { tier: 'device' as const, agentId: 0, address: leaseAddress, bytes: layout.bytes, release: () => undefined, [Symbol.dispose]: () => undefined };
-  return new MirrorSet('key', {} as Tracker, ranges, [1, 2, 3], layout, lease, { address: 2 ** 41, view: () => readback } as unknown as HostBuffer);
+  return new MirrorPart(ranges, layout, lease, { address: 2 ** 41, view: () => readback } as unknown as HostBuffer, readbackOffset);
 }
 
-describe('MirrorSet', () => {
+describe('MirrorPart', () => {
   it('counts the bytes of listed pages per range, short last pages at their size', () => {
     // Ranges of 2.5, 1 and 0.25 pages: pages 0-2 (the last 2048 bytes), 3, and 4 (1024 bytes).
     const set = mirrorOf([10240, 4096, 1024], 4096);
@@ -61,5 +60,16 @@ describe('MirrorSet', () => {
     expect(operations.restoreLearning).toMatchObject({ segments: set.fromMirror, hashedSide: 'destination', updateStoredHashes: false, pageListAddress: at(layout.learnedListOffset) });
     expect(operations.restoreLearned).toEqual({ segments: set.fromMirror, pageBytes: 4096, pageListAddress: at(layout.learnedListOffset), pageCountAddress: at(layout.countsOffset + 4) });
     expect(operations.readControlBlock).toEqual([{ source: at(layout.captureListOffset), destination: 2 ** 41, bytes: layout.controlBytes }]);
+  });
+
+  it('reads its control block at its offset of a readback buffer it shares with another part', () => {
+    const readback = new Uint8Array(4 * 20);
+    const part = mirrorOf([2 * 4096], 4096, readback, 24);
+    const words = new Uint32Array(readback.buffer);
+    words.set([7, 7, 7, 7, 7, 7], 0); // the other part's control block
+    words.set([1, 9, 0, 1, 1, 2], 6); // captured: page 1; learned: pages 0 and 1
+    expect([...part.recordedPages('capture')]).toEqual([1]);
+    expect([...part.recordedPages('learned')]).toEqual([0, 1]);
+    expect(part.operations.readControlBlock[0]!.destination).toBe(2 ** 41 + 24);
   });
 });

@@ -50,7 +50,11 @@ export type SnapshotPreparation =
 export interface Snapshot {
   /** The application memory this snapshot captures and restores. */
   readonly ranges: readonly MemoryRange[];
-  /** Where the captured bytes are staged. */
+  /**
+   * Where the captured bytes are staged; for a snapshot spanning tiers (the `auto` tier when it does
+   * not fit the spare device memory whole), its first tier, `device`. `account().staging` gives
+   * the bytes by tier.
+   */
   readonly tier: StagingTier;
   /** Plain-words notes, e.g. why write-set fell back to full. */
   readonly notes: readonly string[];

@@ -3,7 +3,12 @@ import type { Agent } from '@kreplay/native';
 /** Where snapshot bytes are kept. */
 export type StagingTier = 'device' | 'host-pinned' | 'host-pageable';
 
-/** A tier, or `auto`: device while it fits above the reserve, else pinned host memory. */
+/**
+ * A tier, or `auto`. For {@link Staging.lease}, `auto` is device while the whole lease fits above the
+ * reserve, else pinned host memory. For a strategy, `auto` also spans tiers: when a snapshot does not
+ * fit the spare device memory whole, the part that fits goes to the device and the rest to pinned
+ * host memory (see {@link Staging.deviceRoomBytes}).
+ */
 export type StagingTierChoice = StagingTier | 'auto';
 
 /** Options of {@link createStaging}. */
@@ -50,6 +55,13 @@ export interface Staging extends Disposable {
   /** Lease `bytes` on `agent` in the chosen tier; `auto` tries device, then pinned host. Never partial. */
   lease(agent: Agent, bytes: number, choice: StagingTierChoice): StagingResult;
   usage(): StagingUsage;
+  /**
+   * Optional capability: the bytes a `device` lease on `agent` can take now without cutting into the
+   * reserve (idle pooled device staging counted as room), less a margin of 1/32 of the agent's
+   * device memory for the driver and the program, rounded down to 64 KiB. Strategies with the
+   * `auto` tier use it to split a snapshot across tiers; a staging without it never splits.
+   */
+  deviceRoomBytes?(agent: Agent): number;
   /** Free pooled memory no lease holds. */
   trim(): void;
   /** Free everything; leases still held become invalid. Idempotent. */

@@ -4,6 +4,8 @@
  */
 export { testSnapshotStrategy } from './test/test-snapshot-strategy.js';
 export type { SnapshotStrategyTestOptions } from './test/test-snapshot-strategy.js';
+export { acrossTiersRoomBytes } from './test/test-snapshot-strategy.js';
+export { limitDeviceRoom } from './test/device-ballast.js';
 export { openStrategyFixture, randomBytes } from './test/strategy-fixture.js';
 export type { StrategyFixture } from './test/strategy-fixture.js';
 export { expectSameBytes, sameBytes } from './test/same-bytes.js';

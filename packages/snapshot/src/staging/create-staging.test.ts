@@ -66,4 +66,26 @@ describe('createStaging', () => {
     expect(() => staging.lease(agent, 0, 'device')).toThrow(ArgumentError);
     expect(() => staging.lease(agent, Number.NaN, 'device')).toThrow(/positive whole number/);
   });
+
+  it('keeps idle pooled device staging when a device lease cannot fit anyway', async () => {
+    const { staging, agent } = await open();
+    leased(staging.lease(agent, 2 ** 20, 'device')).release();
+    expect(staging.lease(agent, 512 * 2 ** 20, 'device').kind).toBe('declined');
+    expect(staging.usage().deviceBytes).toEqual({ [agent.id]: 2 ** 20 });
+  });
+
+  it('says how much a device lease can take: free memory and idle device staging, less the reserve and a 1/32 margin, in 64 KiB', async () => {
+    const { staging, agent } = await open({ deviceReserveBytes: 100 * 2 ** 20 + 1000 });
+    const free = () => agent.memoryInfo().freeBytes;
+    const margin = agent.memoryInfo().totalBytes / 32;
+    const roundDown = (bytes: number) => Math.floor(bytes / 65536) * 65536;
+    expect(staging.deviceRoomBytes?.(agent)).toBe(roundDown(free() - 100 * 2 ** 20 - 1000 - margin));
+    const held = leased(staging.lease(agent, 2 ** 20, 'device'));
+    const whileHeld = staging.deviceRoomBytes?.(agent);
+    expect(whileHeld).toBe(roundDown(free() - 100 * 2 ** 20 - 1000 - margin));
+    held.release();
+    expect(staging.deviceRoomBytes?.(agent)).toBe(roundDown(free() + 2 ** 20 - 100 * 2 ** 20 - 1000 - margin));
+    expect(leased(staging.lease(agent, 2 ** 20, 'host-pinned')).tier).toBe('host-pinned');
+    expect(staging.deviceRoomBytes?.(agent)).toBe(whileHeld! + 2 ** 20);
+  });
 });

@@ -15,6 +15,15 @@ import { allocateSlab } from './staging-slab.js';
 import type { StagingSlab } from './staging-slab.js';
 import { roundSlabBytes } from './slab-size.js';
 
+/** Device room is counted in whole slab granules, so a lease of the room is not rounded past it. */
+const roomGranule = 64 * 1024;
+/**
+ * The share of an agent's device memory the room keeps back beyond the reserve: a snapshot across
+ * tiers would otherwise take every free byte, and a GPU driver's queues allocate scratch memory of
+ * their own (a cuda queue, its copy tables and hash scratch) when they first run a copy.
+ */
+const splitMarginFraction = 1 / 32;
+
 /**
  * Creates the staging of a process: pools of device and host memory kept across dispatches,
  * a host byte limit shared by all agents, and a device reserve per agent. The caller owns it:
@@ -40,13 +49,20 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
         ? undefined
         : `host staging would hold ${held + bytes} bytes, over the host limit of ${settings.hostBytesLimit}`;
     }
-    for (const slab of pool.idle((candidate) => candidate.tier === 'device' && candidate.agentId === agent.id)) {
-      if (slab.bytes < bytes) pool.drop(slab);
-    }
+    // Idle device slabs too small for the lease are given back only when that makes it fit: a lease
+    // that cannot fit anyway leaves the pool as it was (a snapshot across tiers reuses them).
+    const smaller = pool.idle((candidate) => candidate.tier === 'device' && candidate.agentId === agent.id && candidate.bytes < bytes);
     const { freeBytes } = agent.memoryInfo();
-    return freeBytes - bytes >= settings.deviceReserveBytes
-      ? undefined
-      : `agent ${agent.id} has ${freeBytes} free device bytes; ${bytes} more would cut into the reserve of ${settings.deviceReserveBytes}`;
+    let room = freeBytes - settings.deviceReserveBytes;
+    if (room + smaller.reduce((sum, slab) => sum + slab.bytes, 0) < bytes) {
+      return `agent ${agent.id} has ${freeBytes} free device bytes; ${bytes} more would cut into the reserve of ${settings.deviceReserveBytes}`;
+    }
+    for (const slab of smaller) {
+      if (room >= bytes) break;
+      pool.drop(slab);
+      room += slab.bytes;
+    }
+    return undefined;
   }
 
   function leaseIn(tier: StagingTier, agent: Agent, bytes: number): StagingSlab | string {
@@ -108,10 +124,18 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
     };
   }
 
+  function deviceRoomBytes(agent: Agent): number {
+    const idle = pool.bytes((slab) => !slab.leased && slab.tier === 'device' && slab.agentId === agent.id);
+    const { freeBytes, totalBytes } = agent.memoryInfo();
+    const room = freeBytes + idle - settings.deviceReserveBytes - Math.ceil(totalBytes * splitMarginFraction);
+    return room <= 0 ? 0 : Math.floor(room / roomGranule) * roomGranule;
+  }
+
   const dispose = () => pool.all().forEach((slab) => pool.drop(slab));
   return {
     lease,
     usage,
+    deviceRoomBytes,
     trim: () => pool.idle(() => true).forEach((slab) => pool.drop(slab)),
     dispose,
     [Symbol.dispose]: dispose,

@@ -13,13 +13,15 @@ const counts = ['deviceToDevice', 'deviceToHost', 'hostToDevice', 'hostToHost', 
  * dispatch, one right after it with nothing issued between, one after a write from the host) and
  * checks each snapshot's account: whole, non-negative counts, the staging it held, and exactly
  * the bytes that really moved by direction, and were hashed, on the dispatch's queue (see
- * {@link meterCopies}).
+ * {@link meterCopies}). `afterAllocating` runs once the workload is allocated (e.g. to limit the
+ * free device memory).
  * @throws AssertionError naming the dispatch and the count that differs from what moved.
  */
-export async function checkByteAccount(fixture: StrategyFixture, strategy: SnapshotStrategy): Promise<void> {
+export async function checkByteAccount(fixture: StrategyFixture, strategy: SnapshotStrategy, afterAllocating?: () => void): Promise<void> {
   const meter = meterCopies(fixture.runtime, fixture.tracker, fixture.queue);
   const metered: StrategyFixture = { ...fixture, dispatch: (kernel, args) => ({ ...fixture.dispatch(kernel, args), queue: meter.queue }) };
   const workload = await allocateWorkload(fixture, 3, randomBytes);
+  afterAllocating?.();
   try {
     for (const [dispatch, what] of ['a first dispatch', 'a dispatch right after it', 'a dispatch after a host write'].entries()) {
       if (dispatch === 2) await fixture.agent.write(workload.buffer.address + 5000, randomBytes(9000, 41));

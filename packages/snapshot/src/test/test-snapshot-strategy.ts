@@ -5,8 +5,9 @@ import type { StagingTierChoice } from '../staging-types.js';
 import { checkByteAccount } from './check-byte-account.js';
 import { openStrategyFixture, randomBytes } from './strategy-fixture.js';
 import type { StrategyFixture } from './strategy-fixture.js';
-import { allocateWorkload, readAll, replayByHand, replayDispatchByHand, runWithoutReplay } from './replay-by-hand.js';
+import { allocateWorkload, readAll, replayByHand, replayDispatchByHand, runWithoutReplay, scatterArguments } from './replay-by-hand.js';
 import { expectSameBytes, sameBytes } from './same-bytes.js';
+import { limitDeviceRoom } from './device-ballast.js';
 
 /** Options of {@link testSnapshotStrategy}. */
 export interface SnapshotStrategyTestOptions {
@@ -18,7 +19,17 @@ export interface SnapshotStrategyTestOptions {
   readonly open?: () => Promise<Runtime>;
   /** Tiers to test. Default: all four. */
   readonly tiers?: readonly StagingTierChoice[];
+  /**
+   * Whether the strategy's `auto` tier spans tiers when a snapshot does not fit the spare device
+   * memory (device first, the rest in pinned host memory): the kit then replays with the agent's
+   * free device memory cut to {@link acrossTiersRoomBytes} and checks that each snapshot of the kit's
+   * workload holds staging in both tiers and still restores exactly. Default true.
+   */
+  readonly acrossTiers?: boolean;
 }
+
+/** The free device memory the kit leaves the agent for its cases across tiers: less than its workload. */
+export const acrossTiersRoomBytes = 192 * 1024;
 
 const allTiers: readonly StagingTierChoice[] = ['device', 'host-pinned', 'host-pageable', 'auto'];
 
@@ -31,13 +42,18 @@ const allTiers: readonly StagingTierChoice[] = ['device', 'host-pinned', 'host-p
 export function testSnapshotStrategy(options: SnapshotStrategyTestOptions): void {
   const tiers = options.tiers ?? allTiers;
   let fixture: StrategyFixture | undefined;
+  let reference: StrategyFixture | undefined;
   const open = async (stagingOptions = {}) => {
     fixture = await openStrategyFixture(options.open, stagingOptions);
     return fixture;
   };
+  /** A second fixture for runs without replay, whose device memory no ballast limits. */
+  const openReference = async () => (reference = await openStrategyFixture(options.open));
   afterEach(async () => {
     await fixture?.dispose();
+    await reference?.dispose();
     fixture = undefined;
+    reference = undefined;
   });
 
   describe(`snapshot strategy ${options.name}`, () => {
@@ -128,6 +144,65 @@ export function testSnapshotStrategy(options: SnapshotStrategyTestOptions): void
       }));
       expect(prepared.kind).toBe('declined');
       if (prepared.kind === 'declined') expect(prepared.reason).toMatch(/limit/);
+      expect(current.staging.usage().leasedBytes).toBe(0);
+      strategy.dispose?.();
+    });
+  });
+
+  describe.skipIf(options.acrossTiers === false)(`snapshot strategy ${options.name} across tiers (auto, ${acrossTiersRoomBytes / 1024} KiB of free device memory)`, () => {
+    const expectBothTiers = (account: { readonly staging: Readonly<Record<string, number>> }, what: string) => {
+      expect(account.staging.device, `${what}: device staging`).toBeGreaterThan(0);
+      expect(account.staging['host-pinned'], `${what}: pinned host staging`).toBeGreaterThan(0);
+    };
+
+    it('stages in both tiers, restores bit-exactly before every pass and ends like a run without replay', async () => {
+      const current = await open();
+      const plain = await openReference();
+      const strategy = options.create({ tier: 'auto' });
+      const workload = await allocateWorkload(current, 11, randomBytes);
+      limitDeviceRoom(current, acrossTiersRoomBytes);
+      const original = await readAll(current, workload);
+      const replay = await replayByHand(current, strategy, workload, 4, 0x1234);
+      expectBothTiers(replay.account, 'the snapshot');
+      replay.beforePass.forEach((before, pass) => expectSameBytes(before, original, `memory before pass ${pass + 1}`));
+      expectSameBytes(replay.after, await runWithoutReplay(plain, original, 0x1234), 'memory after the last pass');
+      strategy.dispose?.();
+    });
+
+    it('restores exactly across dispatches, with host writes between and back to back', async () => {
+      const current = await open();
+      const plain = await openReference();
+      const strategy = options.create({ tier: 'auto' });
+      const workload = await allocateWorkload(current, 5, randomBytes);
+      limitDeviceRoom(current, acrossTiersRoomBytes);
+      for (const [dispatch, seed] of [77, 78, 78, 91, 78].entries()) {
+        if (dispatch % 2 === 1) await current.agent.write(workload.buffer.address + dispatch * 70_001, randomBytes(9000, dispatch + 100));
+        const original = await readAll(current, workload);
+        const replay = await replayByHand(current, strategy, workload, 3, seed);
+        // Later dispatches may stage elsewhere: a GPU driver's queues take device scratch of their own as they go.
+        if (dispatch === 0) expectBothTiers(replay.account, 'the first dispatch');
+        replay.beforePass.forEach((before, pass) => expectSameBytes(before, original, `dispatch ${dispatch}, before pass ${pass + 1}`));
+        expectSameBytes(replay.after, await runWithoutReplay(plain, original, seed), `dispatch ${dispatch}, after`);
+      }
+      strategy.dispose?.();
+      expect(current.staging.usage().leasedBytes).toBe(0);
+    });
+
+    it('accounts exactly the bytes that moved and were hashed in each tier', async () => {
+      const current = await open();
+      const strategy = options.create({ tier: 'auto' });
+      await checkByteAccount(current, strategy, () => void limitDeviceRoom(current, acrossTiersRoomBytes));
+      strategy.dispose?.();
+    });
+
+    it('declines whole, holding no staging, when the part past the device room does not fit the host limit', async () => {
+      const current = await open({ hostBytesLimit: 64 * 1024 });
+      const strategy = options.create({ tier: 'auto' });
+      const workload = await allocateWorkload(current, 6, randomBytes);
+      limitDeviceRoom(current, acrossTiersRoomBytes);
+      const prepared = strategy.prepare(current.dispatch(current.runtime.kernels.scatterWrite, scatterArguments(workload, 1)));
+      expect(prepared.kind).toBe('declined');
+      if (prepared.kind === 'declined') expect(prepared.reason).toMatch(/host limit/);
       expect(current.staging.usage().leasedBytes).toBe(0);
       strategy.dispose?.();
     });

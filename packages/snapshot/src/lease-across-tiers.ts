@@ -1,0 +1,62 @@
+import type { DispatchContext } from './snapshot-strategy.js';
+import type { StagingLease, StagingTierChoice } from './staging-types.js';
+import type { CandidateRange } from './candidate-ranges.js';
+import { splitRanges } from './tier-split.js';
+
+/** Some of a snapshot's ranges and the one lease (of one tier) that stages them. */
+export interface StagedPart {
+  readonly ranges: readonly CandidateRange[];
+  readonly lease: StagingLease;
+}
+
+/** The parts of a snapshot, each staged in one tier (device first), or why there is no room. */
+export type PartsResult =
+  | { readonly kind: 'leased'; readonly parts: readonly StagedPart[] }
+  | { readonly kind: 'declined'; readonly reason: string };
+
+/**
+ * Leases the staging of `ranges`, as `stagingBytes` lays a set of ranges out. A tier other than
+ * `auto` (or a staging without `deviceRoomBytes`) gives one part. `auto` gives one device part when
+ * the whole fits above the reserve; else the prefix that fits the device room, cut at a `granule`
+ * boundary, on the device and the rest in pinned host memory; else one pinned host part. It never
+ * holds part of a snapshot: when a part cannot be leased, every lease taken is given back.
+ */
+export function leaseAcrossTiers(
+  dispatch: DispatchContext,
+  ranges: readonly CandidateRange[],
+  choice: StagingTierChoice,
+  granule: number,
+  stagingBytes: (ranges: readonly CandidateRange[]) => number,
+): PartsResult {
+  const { staging, agent } = dispatch;
+  const whole = stagingBytes(ranges);
+  const single = (lease: StagingLease): PartsResult => ({ kind: 'leased', parts: [{ ranges, lease }] });
+  if (choice !== 'auto' || staging.deviceRoomBytes === undefined) {
+    const staged = staging.lease(agent, whole, choice);
+    return staged.kind === 'declined' ? staged : single(staged.lease);
+  }
+  const room = staging.deviceRoomBytes(agent);
+  let deviceRefusal = `agent ${agent.id} has room for ${room} bytes of device staging, not ${whole}`;
+  if (whole <= room) {
+    const onDevice = staging.lease(agent, whole, 'device');
+    if (onDevice.kind === 'leased') return single(onDevice.lease);
+    deviceRefusal = onDevice.reason;
+  }
+  const split = splitRanges(ranges, granule, room, stagingBytes);
+  const deviceBytes = stagingBytes(split.device);
+  const hostBytes = stagingBytes(split.host);
+  if (deviceBytes > 0 && hostBytes > 0) {
+    const device = staging.lease(agent, deviceBytes, 'device');
+    if (device.kind === 'leased') {
+      const host = staging.lease(agent, hostBytes, 'host-pinned');
+      if (host.kind === 'leased') {
+        return { kind: 'leased', parts: [{ ranges: split.device, lease: device.lease }, { ranges: split.host, lease: host.lease }] };
+      }
+      device.lease.release();
+      return { kind: 'declined', reason: `${deviceRefusal}; across tiers, the part past the device room: ${host.reason}` };
+    }
+  }
+  const onHost = staging.lease(agent, whole, 'host-pinned');
+  if (onHost.kind === 'leased') return single(onHost.lease);
+  return { kind: 'declined', reason: `${deviceRefusal}; ${onHost.reason}` };
+}
