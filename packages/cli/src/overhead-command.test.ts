@@ -88,4 +88,27 @@ describe('kreplay overhead', () => {
     expect(io.out()).toMatch(/hash [\d.]+ GiB\/s, copy [\d.]+ GiB\/s, pinned [\d.]+ GiB\/s D2H \/ [\d.]+ GiB\/s H2D; floor/);
     expect(io.out()).not.toContain('GB/s');
   });
+
+  it('runs each footprint of a comma list, a share of the device memory written 0.7x, with the first dispatch and the staging by tier', async () => {
+    const io = recordingIo();
+    const args = ['overhead', '--driver', 'host', '--device-memory', '16MiB', '--shape', 'B', '--footprint', '0.5x,0.7x,2MiB', '--dispatches', '2', '--passes', '2', '--warmup', '0', '--variant', 'dirty-pages'];
+    expect(await runCli([...args, '--json'], io)).toBe(0);
+    const results = JSON.parse(io.out()) as { footprintBytes: number; rows: { firstDispatchMs: number; stagingBytesByTier: Record<string, number> }[] }[];
+    expect(results.map((result) => result.footprintBytes)).toEqual([8 * 2 ** 20, Math.floor((0.7 * 16 * 2 ** 20) / 65536) * 65536, 2 * 2 ** 20]);
+    expect(results[1]!.rows[0]!.firstDispatchMs).toBeGreaterThan(0);
+    expect(results[1]!.rows[0]!.stagingBytesByTier.device).toBeGreaterThan(0);
+    expect(results[1]!.rows[0]!.stagingBytesByTier['host-pinned']).toBeGreaterThan(0);
+    const text = recordingIo();
+    expect(await runCli(args, text)).toBe(0);
+    expect(text.out()).toMatch(/\(0\.70x the device memory\)/);
+    expect(text.out()).toMatch(/first dispatch [\d.]+ ms; staged [\d.]+ [KM]iB device, [\d.]+ [KM]iB pinned, 0 B pageable; host staging high-water [\d.]+ [KM]iB \([\d.]+x the host tier\)/);
+  });
+
+  it('refuses a share of the device memory outside (0, 1) with exit 2', async () => {
+    for (const footprint of ['1.2x', '0x', '0.5x,bogus']) {
+      const io = recordingIo();
+      expect(await runCli([...tiny, '--footprint', footprint], io), footprint).toBe(2);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+    }
+  });
 });

@@ -58,4 +58,31 @@ describe('measureReplayOverhead', () => {
     const result = await measureReplayOverhead(runtime, { shape: 'B', footprintBytes: 4 * 2 ** 20, dispatches: 2, warmupDispatches: 1, passes: 1, variants: ['full/device'] });
     expect(result.rows[0]).toMatchObject({ variant: 'full/device', available: true, verified: null });
   });
+
+  it('at 0.7x of the device memory reports the first dispatch apart, and dirty-pages staging across the device and pinned host tiers', async () => {
+    await using runtime = await openRuntime({ driver: 'host', host: { agents: 1, deviceMemoryBytes: 16 * 2 ** 20 } });
+    const result = await measureReplayOverhead(runtime, { shape: 'B', footprintOfDevice: 0.7, dispatches: 3, warmupDispatches: 1, passes: 3, variants: ['full/pinned', 'dirty-pages'] });
+    expect(result.footprintBytes).toBe(Math.floor((0.7 * 16 * 2 ** 20) / 65536) * 65536);
+    expect(result.footprintOfDevice).toBeCloseTo(0.7, 2);
+    const [pinned, dirty] = result.rows;
+    for (const row of [pinned!, dirty!]) {
+      expect(row).toMatchObject({ available: true, verified: true, declined: 0 });
+      expect(row.firstDispatchMs).toBeGreaterThan(0);
+      expect(row.hostStagingHighWaterBytes).toBeGreaterThan(0);
+      const tiers = row.stagingBytesByTier!;
+      expect(row.hostHighWaterRatio).toBeCloseTo(row.hostStagingHighWaterBytes! / (tiers['host-pinned'] + tiers['host-pageable']), 9);
+      expect(row.hostHighWaterRatio).toBeGreaterThanOrEqual(1);
+    }
+    expect(pinned!.stagingBytesByTier).toMatchObject({ device: 0, 'host-pageable': 0 });
+    // Shape B's candidates are 80% of the footprint, 0.56x of the device: more than the 0.3x left free.
+    expect(dirty!.stagingBytesByTier!.device).toBeGreaterThan(0);
+    expect(dirty!.stagingBytesByTier!['host-pinned']).toBeGreaterThan(0);
+  });
+
+  it('refuses a footprint fraction outside (0, 1), or given with a footprint in bytes', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const base = { shape: 'B', dispatches: 1, passes: 2, verifyDispatches: 0, variants: ['dirty-pages'] } as const;
+    await expect(measureReplayOverhead(runtime, { ...base, footprintOfDevice: 1.5 })).rejects.toThrow(/footprintOfDevice must be a fraction of the device memory in \(0, 1\), got 1.5/);
+    await expect(measureReplayOverhead(runtime, { ...base, footprintOfDevice: 0.5, footprintBytes: 2 ** 20 })).rejects.toThrow(/both given/);
+  });
 });

@@ -2,6 +2,7 @@ import type { Queue, Runtime } from '@kreplay/native';
 import { createReplayEngine, fixedPasses } from '@kreplay/replay';
 import type { DispatchResult } from '@kreplay/replay';
 import { bytesCopied, createStaging } from '@kreplay/snapshot';
+import type { StagingTier } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import type { Tracker } from '@kreplay/tracker';
 import { cuptiCheckpointProvider } from '../baselines/cupti-checkpoint-provider.js';
@@ -23,6 +24,12 @@ export interface OverheadOptions {
   readonly shape: WorkloadShape;
   /** Default 1 GiB. */
   readonly footprintBytes?: number;
+  /**
+   * The footprint as a fraction of the agent's device memory (`memoryInfo().totalBytes`), in (0, 1),
+   * instead of `footprintBytes`: e.g. 0.7 for a workload that leaves 30% of the device free, so
+   * that snapshots larger than the spare device memory span tiers.
+   */
+  readonly footprintOfDevice?: number;
   /** Default 0.01. */
   readonly writeFraction?: number;
   /** Timed dispatches per variant. Default 1000. */
@@ -53,6 +60,17 @@ export interface OverheadRow {
   readonly variant: string;
   readonly available: boolean;
   readonly note: string | null;
+  /**
+   * Wall milliseconds of the variant's first dispatch, alone, before its warm-up: what building its
+   * staging costs (pools, pinning, the dirty-pages mirror). Null when the variant did not run.
+   */
+  readonly firstDispatchMs: number | null;
+  /** Staging the first dispatch held, by tier (a snapshot larger than the spare device memory spans device and pinned host); replay variants only. */
+  readonly stagingBytesByTier: Readonly<Record<StagingTier, number>> | null;
+  /** The most host RAM the variant's staging held at once (its pools' high-water); replay variants only. */
+  readonly hostStagingHighWaterBytes: number | null;
+  /** hostStagingHighWaterBytes over the first dispatch's host-tier staging (pinned + pageable); null when it staged nothing on the host. */
+  readonly hostHighWaterRatio: number | null;
   /** Untimed dispatches run before the timing (fewer than asked when the warm-up's time cap ended it). */
   readonly warmupDispatches: number;
   /** Wall milliseconds per warm-up dispatch: what the first dispatches of a process cost; null when none ran. */
@@ -90,6 +108,8 @@ export interface OverheadResult {
   readonly device: string;
   readonly shape: WorkloadShape;
   readonly footprintBytes: number;
+  /** The footprint's share of the agent's device memory. */
+  readonly footprintOfDevice: number;
   readonly writeFraction: number;
   readonly passes: number;
   readonly dispatches: number;
@@ -143,6 +163,10 @@ async function runVariant(
     const provider = cuptiCheckpointProvider();
     const reason = provider.unavailableReason(runtime);
     const none = {
+      firstDispatchMs: null,
+      stagingBytesByTier: null,
+      hostStagingHighWaterBytes: null,
+      hostHighWaterRatio: null,
       warmupDispatches: 0,
       warmupMs: null,
       dispatchesTimed: 0,
@@ -169,14 +193,16 @@ async function runVariant(
           await queue.synchronize();
         }
       };
-      const warmup = await warmUp(settings, replay);
-      const timed = await timeInterleaved(dispatches, (index) => replay(warmup.warmupDispatches + index), passesWithoutReplay, maxSecondsPerVariant);
+      const first = await timeDispatches(1, replay);
+      const warmup = await warmUp(settings, (index) => replay(1 + index));
+      const timed = await timeInterleaved(dispatches, (index) => replay(1 + warmup.warmupDispatches + index), passesWithoutReplay, maxSecondsPerVariant);
       const note = 'save, then each pass synchronized with a restore before it';
       return {
         variant: variant.name,
         available: true,
         note,
         ...none,
+        firstDispatchMs: first.milliseconds,
         ...warmup,
         dispatchesTimed: timed.dispatches,
         replayMs: timed.replayMs,
@@ -212,18 +238,27 @@ async function runVariant(
     if (!result.replayed) declined += 1;
   };
   const replayed = (index: number) => engine.dispatch({ queue, ...workload.dispatch(index) });
-  const warmup = await warmUp(settings, replayed);
-  const timed = await timeInterleaved(dispatches, async (index) => account(await replayed(warmup.warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
+  let firstResult: DispatchResult | undefined;
+  const first = await timeDispatches(1, async (index) => (firstResult = await replayed(index)));
+  const warmup = await warmUp(settings, (index) => replayed(1 + index));
+  const timed = await timeInterleaved(dispatches, async (index) => account(await replayed(1 + warmup.warmupDispatches + index)), passesWithoutReplay, maxSecondsPerVariant);
   let verification = emptyVerificationTally();
   for (let index = 0; index < verifyDispatches; index += 1) {
-    const result = await verifier.dispatch({ queue, ...workload.dispatch(warmup.warmupDispatches + timed.dispatches + index) });
+    const result = await verifier.dispatch({ queue, ...workload.dispatch(1 + warmup.warmupDispatches + timed.dispatches + index) });
     verification = addToVerificationTally(verification, result);
   }
   const verified = verifiedOfTally(verification);
+  const stagingBytesByTier = firstResult!.bytes.staging;
+  const hostTierBytes = stagingBytesByTier['host-pinned'] + stagingBytesByTier['host-pageable'];
+  const { hostHighWaterBytes } = staging.usage();
   return {
     variant: variant.name,
     available: true,
     note: declined > 0 ? `${declined} dispatch(es) declined` : null,
+    firstDispatchMs: first.milliseconds,
+    stagingBytesByTier,
+    hostStagingHighWaterBytes: hostHighWaterBytes,
+    hostHighWaterRatio: hostTierBytes > 0 ? hostHighWaterBytes / hostTierBytes : null,
     ...warmup,
     dispatchesTimed: timed.dispatches,
     replayMs: timed.replayMs,
@@ -247,7 +282,8 @@ async function runVariant(
  * A benchmark: it reports what it measured.
  */
 export async function measureReplayOverhead(runtime: Runtime, options: OverheadOptions): Promise<OverheadResult> {
-  const footprintBytes = options.footprintBytes ?? 2 ** 30;
+  const agent = runtime.agents[0]!;
+  const footprintBytes = resolveFootprint(agent, options);
   const writeFraction = options.writeFraction ?? 0.01;
   const settings = {
     dispatches: options.dispatches ?? 1000,
@@ -259,7 +295,6 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
     phaseTimings: options.phaseTimings ?? false,
   };
   checkWarmup(settings);
-  const agent = runtime.agents[0]!;
   using tracker = createTracker(runtime); // disposed after the finally below, on every path
   const workload = await createScatterWorkload(agent, shapeWorkload(options.shape, footprintBytes, writeFraction));
   const queue = agent.createQueue();
@@ -279,7 +314,9 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
     await warmUp(settings, passesWithoutReplay);
     const passesWithoutReplayMs = (await timeDispatches(settings.dispatches, passesWithoutReplay, settings.maxSecondsPerVariant)).milliseconds;
     const candidates = [{ address: workload.state.address, bytes: workload.state.bytes }];
-    const rates = await measureDeviceRates(agent, queue, candidates, Math.min(256 * 2 ** 20, workload.state.bytes));
+    // Its two copy buffers take at most half the device memory left free (little at a footprint near the device's size).
+    const rateCopyBytes = Math.max(4096, Math.floor(Math.min(256 * 2 ** 20, workload.state.bytes, agent.memoryInfo().freeBytes / 4) / 4096) * 4096);
+    const rates = await measureDeviceRates(agent, queue, candidates, rateCopyBytes);
     const rows: OverheadRow[] = [];
     let floorMs: number | null = null;
     for (const variant of overheadVariants.filter((candidate) => options.variants?.includes(candidate.name) ?? true)) {
@@ -302,6 +339,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
       device: agent.info.name,
       shape: options.shape,
       footprintBytes,
+      footprintOfDevice: footprintBytes / agent.memoryInfo().totalBytes,
       writeFraction,
       passes: settings.passes,
       dispatches: settings.dispatches,
@@ -318,4 +356,18 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
     await queue.dispose();
     workload.free();
   }
+}
+
+/** The footprint in bytes: `footprintBytes`, or `footprintOfDevice` of the agent's device memory in whole 64 KiB. */
+function resolveFootprint(agent: Runtime['agents'][number], options: OverheadOptions): number {
+  const { footprintOfDevice } = options;
+  if (footprintOfDevice === undefined) return options.footprintBytes ?? 2 ** 30;
+  if (options.footprintBytes !== undefined) {
+    throw benchArgumentError('overhead', 'footprintOfDevice', 'footprintBytes and footprintOfDevice were both given', 'Pass one of them');
+  }
+  if (!(footprintOfDevice > 0 && footprintOfDevice < 1)) {
+    throw benchArgumentError('overhead', 'footprintOfDevice', `footprintOfDevice must be a fraction of the device memory in (0, 1), got ${String(footprintOfDevice)}`, 'Pass e.g. 0.7');
+  }
+  const granule = 65536;
+  return Math.max(granule, Math.floor((footprintOfDevice * agent.memoryInfo().totalBytes) / granule) * granule);
 }

@@ -1,4 +1,4 @@
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import { formatBytes, formatMilliseconds, formatRate, measureReplayOverhead, overheadVariants, writeReportFile } from '@kreplay/bench';
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
@@ -14,7 +14,7 @@ import { UsageError } from '../usage-error.js';
 
 interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly shape: WorkloadShape[];
-  readonly footprint: number;
+  readonly footprint: readonly Footprint[];
   readonly writeFraction: number;
   readonly dispatches: number;
   readonly passes: number;
@@ -33,7 +33,11 @@ export function overheadCommand(io: CliIo): Command {
     new Command('overhead').description('per-dispatch replay overhead of each strategy and tier against the run without replay, for workload shapes A and B'),
   )
     .addOption(repeatableChoiceOption('--shape <shape>', 'A (inference-like) or B (scattered writes); repeat for both', ['A', 'B']))
-    .addOption(new Option('--footprint <bytes>', 'device memory the workload holds').argParser(parseByteSize).default(2 ** 30, describeByteSize(2 ** 30)))
+    .addOption(
+      new Option('--footprint <sizes>', 'device memory the workload holds: a size (1GiB) or a share of the device memory (0.7x); a comma list (0.5x,0.7x,0.9x) runs each')
+        .argParser(parseFootprints)
+        .default([{ bytes: 2 ** 30 }], describeByteSize(2 ** 30)),
+    )
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'timed dispatches per variant', parsePositiveInteger, 1000)
     .option('--passes <n>', 'passes per dispatch', parsePositiveInteger, 5)
@@ -53,13 +57,13 @@ export function overheadCommand(io: CliIo): Command {
       const results: OverheadResult[] = [];
       const shapes = options.shape ?? ['A', 'B'];
       const variantsPerShape = options.variant?.length ?? overheadVariants.length;
-      const progress = createProgress(io, { label: 'overhead', total: shapes.length * variantsPerShape, unit: 'variants' });
+      const progress = createProgress(io, { label: 'overhead', total: shapes.length * options.footprint.length * variantsPerShape, unit: 'variants' });
       let variantsStarted = 0;
-      for (const shape of shapes) {
+      for (const shape of shapes) for (const footprint of options.footprint) {
         results.push(
           await measureReplayOverhead(runtime, {
             shape,
-            footprintBytes: options.footprint,
+            ...('ofDevice' in footprint ? { footprintOfDevice: footprint.ofDevice } : { footprintBytes: footprint.bytes }),
             writeFraction: options.writeFraction,
             dispatches: options.dispatches,
             passes: options.passes,
@@ -80,6 +84,29 @@ export function overheadCommand(io: CliIo): Command {
     });
 }
 
+/** A footprint of `--footprint`: bytes, or a share of the device memory. */
+type Footprint = { readonly bytes: number } | { readonly ofDevice: number };
+
+/** Parses `--footprint`: comma-separated sizes (`1GiB`) or shares of the device memory (`0.7x`, in (0, 1)). */
+function parseFootprints(text: string): Footprint[] {
+  return text.split(',').map((part) => {
+    const share = /^\s*(\d*\.?\d+)\s*x\s*$/.exec(part);
+    if (!share) return { bytes: parseByteSize(part) };
+    const ofDevice = Number(share[1]);
+    if (!(ofDevice > 0 && ofDevice < 1)) throw new InvalidArgumentError(`"${part}" is not a share of the device memory in (0, 1); write e.g. 0.7x.`);
+    return { ofDevice };
+  });
+}
+
+/** The first dispatch, the staging by tier and the host high-water of a replay variant. */
+function stagingShare(row: OverheadRow): string {
+  const first = row.firstDispatchMs === null ? '' : `; first dispatch ${formatMilliseconds(row.firstDispatchMs)} ms`;
+  if (row.stagingBytesByTier === null) return first;
+  const tiers = row.stagingBytesByTier;
+  const ratio = row.hostHighWaterRatio === null ? '' : ` (${row.hostHighWaterRatio.toFixed(3)}x the host tier)`;
+  return `${first}; staged ${formatBytes(tiers.device)} device, ${formatBytes(tiers['host-pinned'])} pinned, ${formatBytes(tiers['host-pageable'])} pageable; host staging high-water ${formatBytes(row.hostStagingHighWaterBytes ?? 0)}${ratio}`;
+}
+
 /** The engine's host time on the critical path of a dispatch, when the variant measured it. */
 function hostShare(row: OverheadRow): string {
   if (row.hostBeforeEnqueueMs === null || row.hostAfterWaitMs === null) return '';
@@ -94,11 +121,11 @@ function warmupShare(row: OverheadRow): string {
 /** The terminal summary of one shape's overheads. */
 export function describeOverhead(result: OverheadResult): string {
   const lines = [
-    `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)}, ${result.passes} passes, ${result.dispatches} dispatches after up to ${result.warmup.dispatches} warm-up (${result.warmup.maxSeconds} s), phases ${result.phaseTimings ? 'timed' : 'untimed'}`,
+    `shape ${result.shape} on ${result.device} (${result.driver}): ${formatBytes(result.footprintBytes)} (${result.footprintOfDevice.toFixed(2)}x the device memory), ${result.passes} passes, ${result.dispatches} dispatches after up to ${result.warmup.dispatches} warm-up (${result.warmup.maxSeconds} s), phases ${result.phaseTimings ? 'timed' : 'untimed'}`,
     `  bare dispatch ${formatMilliseconds(result.bareMs)} ms; ${result.passes} passes without replay ${formatMilliseconds(result.passesWithoutReplayMs)} ms; candidates ${formatBytes(result.candidateBytes)}; hash ${formatRate(result.rates.hashBytesPerSecond)}, copy ${formatRate(result.rates.copyBytesPerSecond)}, pinned ${formatRate(result.rates.pinnedDeviceToHostBytesPerSecond)} D2H / ${formatRate(result.rates.pinnedHostToDeviceBytesPerSecond)} H2D; floor ${formatMilliseconds(result.floorMs)} ms`,
     ...result.rows.map((row) =>
       row.available
-        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}${warmupShare(row)}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, ${row.verified === null ? 'nothing verified' : `verified ${String(row.verified)}`}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}${hostShare(row)}`
+        ? `  ${row.variant.padEnd(17)} overhead ${formatMilliseconds(row.overheadMs).padStart(7)} ms/dispatch (replay ${formatMilliseconds(row.replayMs)} ms against ${formatMilliseconds(row.passesWithoutReplayMs)} ms without, over ${row.dispatchesTimed}${warmupShare(row)}), copied ${formatBytes(row.bytesCopiedPerDispatch ?? 0)}/dispatch, ${row.verified === null ? 'nothing verified' : `verified ${String(row.verified)}`}${row.floorRatio === null ? '' : `, ${row.floorRatio.toFixed(2)}x the floor`}${row.pinnedRateVsRawCopy === null ? '' : `, ${(100 * row.pinnedRateVsRawCopy).toFixed(1)}% of a raw pinned copy`}${hostShare(row)}${stagingShare(row)}`
         : `  ${row.variant.padEnd(17)} not run: ${row.note}`,
     ),
   ];
