@@ -17,6 +17,11 @@ export interface BenchConfiguration {
   readonly variants: readonly ReplayVariantName[];
   /** Footprints of the main sweep, in bytes; those the machine cannot hold are skipped with a note. */
   readonly footprints: readonly number[];
+  /**
+   * More footprints of the main sweep, as shares in (0, 1) of the agent's free device memory when the
+   * run is planned (the `large` preset: 0.5, 0.7 and 0.9, where snapshots span device and host tiers).
+   */
+  readonly footprintsOfDevice?: readonly number[];
   /** Pass counts of the main sweep (the per-pass fit needs at least two). */
   readonly passes: readonly number[];
   /** Dispatches per run of the main sweep. */

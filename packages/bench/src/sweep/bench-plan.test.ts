@@ -36,6 +36,21 @@ describe('planBench', () => {
     expect(plan.skipped.find((cell) => cell.key.startsWith('full/device/64MiB'))?.reason).toMatch(/host RAM/);
   });
 
+  it('sizes the large preset at 0.5x, 0.7x and 0.9x of the free device memory, staging auto variants in host RAM past the device', () => {
+    const plan = planBench(benchPresets.large, { deviceFreeBytes: 100 * GiB, hostFreeBytes: 1000 * GiB, deviceIsHostMemory: false });
+    const footprints = [...new Set(plan.cells.map((cell) => cell.footprintBytes))].sort((a, b) => a - b);
+    expect(footprints).toEqual([50 * GiB, 70 * GiB, 90 * GiB]);
+    expect(new Set(plan.cells.map((cell) => cell.variant))).toEqual(new Set(['full/pinned', 'write-set', 'dirty-pages']));
+    expect(plan.cells.every((cell) => cell.sweep === 'passes')).toBe(true);
+    expect(plan.cells).toHaveLength(3 * 3 * 2);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it('runs the large preset small on the host driver: the arena sets the footprints', () => {
+    const plan = planBench(benchPresets.large, { deviceFreeBytes: 32 * 2 ** 20, hostFreeBytes: 24 * GiB, deviceIsHostMemory: true });
+    expect(Math.max(...plan.cells.map((cell) => cell.footprintBytes))).toBe(Math.floor((0.9 * 32 * 2 ** 20) / 65536) * 65536);
+  });
+
   it('lets a baseline provider join every sweep but the stream sweep', () => {
     const plan = planBench(benchPresets.quick, roomy, ['cupti-checkpoint']);
     const checkpoint = plan.cells.filter((cell) => cell.variant === 'cupti-checkpoint');
@@ -52,11 +67,13 @@ describe('bench configuration', () => {
   });
 
   it('refuses an unknown preset and out-of-range fields with the field named', () => {
-    expect(() => benchPreset('huge')).toThrow(/\[bench\] \[configuration\] unknown preset "huge"\. Choose one of quick, standard, scale, reference\./);
+    expect(() => benchPreset('huge')).toThrow(/\[bench\] \[configuration\] unknown preset "huge"\. Choose one of quick, standard, scale, reference, large\./);
     const quick = benchPresets.quick;
     expect(() => validateBenchConfiguration({ ...quick, passes: [1, 2] })).toThrow(ArgumentError);
     expect(() => validateBenchConfiguration({ ...quick, variants: ['magic' as never] })).toThrow(/variants/);
     expect(() => validateBenchConfiguration({ ...quick, writeFraction: 0 })).toThrow(/writeFraction must be a fraction/);
     expect(() => validateBenchConfiguration({ ...quick, streamSweep: { footprintBytes: 2 ** 24, values: [1] } })).toThrow(/streamSweep\.values/);
+    expect(() => validateBenchConfiguration({ ...quick, footprints: [], footprintsOfDevice: [0.5, 1] })).toThrow(/footprintsOfDevice must be a non-empty list of shares/);
+    expect(() => validateBenchConfiguration({ ...quick, footprints: [] })).toThrow(/footprints must be a non-empty list/);
   });
 });

@@ -36,7 +36,9 @@ export function planBench(configuration: BenchConfiguration, bounds: MemoryBound
     else skipped.set(cell.key, { key: cell.key, reason });
   };
   const { dispatches, writeFraction, sweepPasses } = configuration;
-  for (const footprint of configuration.footprints) {
+  const granule = 65536;
+  const shares = (configuration.footprintsOfDevice ?? []).map((share) => Math.max(4 * granule, Math.floor((share * bounds.deviceFreeBytes) / granule) * granule));
+  for (const footprint of [...configuration.footprints, ...shares]) {
     for (const variant of variants) {
       for (const passes of configuration.passes) add(variant, 'passes', footprint, passes, dispatches, writeFraction, 1);
     }

@@ -6,7 +6,7 @@ const GiB = 2 ** 30;
 const passSweep = [2, 3, 5, 8] as const;
 
 /** The named presets. */
-export const benchPresetNames = ['quick', 'standard', 'scale', 'reference'] as const;
+export const benchPresetNames = ['quick', 'standard', 'scale', 'reference', 'large'] as const;
 
 /** A preset's name. */
 export type BenchPresetName = (typeof benchPresetNames)[number];
@@ -61,4 +61,22 @@ export const benchPresets: Readonly<Record<BenchPresetName, BenchConfiguration>>
   },
   /** The reference design alone over the standard sweep, with the same baselines. */
   reference: { ...standard, preset: 'reference', variants: ['reference'] },
+  /**
+   * Footprints of 0.5x, 0.7x and 0.9x of the free device memory, where snapshots no longer fit the
+   * spare device memory and span tiers; few dispatches (the first one, which builds the staging,
+   * weighs). No side sweeps. On the host driver its size is the arena's (`--device-memory`).
+   */
+  large: {
+    ...standard,
+    preset: 'large',
+    variants: ['full/pinned', 'write-set', 'dirty-pages'],
+    footprints: [],
+    footprintsOfDevice: [0.5, 0.7, 0.9],
+    passes: [2, 5],
+    dispatches: 4,
+    writeFractionSweep: { footprintBytes: 16 * MiB, values: [] },
+    dispatchSweep: { footprintBytes: 16 * MiB, values: [] },
+    streamSweep: { footprintBytes: 16 * MiB, values: [] },
+    runSecondsLimit: 60,
+  },
 };

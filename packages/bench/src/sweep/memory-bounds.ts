@@ -1,4 +1,5 @@
 import { formatBytes } from '../format-units.js';
+import { isReplayVariantName, replayVariants } from './replay-variants.js';
 
 /** What the machine can hold for one run. */
 export interface MemoryBounds {
@@ -24,14 +25,16 @@ export function backgroundArrayBytes(footprintBytes: number): number {
 
 /**
  * What a run of `variant` at a footprint needs: the workload, its background streams, and the
- * staging its strategy takes (conservatively the whole footprint, on the variant's tier).
+ * staging its strategy takes (conservatively the whole footprint, on the variant's tier; with the
+ * `auto` tier, which spans tiers when the device is short, in host RAM).
  */
 export function memoryNeed(variant: string, footprintBytes: number, streams: number): MemoryNeed {
   const background = (streams - 1) * 3 * backgroundArrayBytes(footprintBytes);
-  const onHost = variant === 'reference' || variant === 'full/pinned';
+  const tier = isReplayVariantName(variant) ? replayVariants[variant].tier : 'device';
+  const stagedOnDevice = tier === 'device';
   return {
-    deviceBytes: footprintBytes + background + (onHost ? 0 : footprintBytes),
-    hostBytes: onHost ? footprintBytes : 0,
+    deviceBytes: footprintBytes + background + (stagedOnDevice ? footprintBytes : 0),
+    hostBytes: stagedOnDevice ? 0 : footprintBytes,
   };
 }
 

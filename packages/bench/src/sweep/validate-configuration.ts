@@ -25,7 +25,12 @@ export function validateBenchConfiguration(configuration: BenchConfiguration): B
   check(typeof c === 'object' && c !== null, 'configuration', c, 'an object');
   check(typeof c.preset === 'string', 'preset', c.preset, 'a string');
   checkList(c.variants, 'variants', isReplayVariantName, `variant names (${replayVariantNames.join(', ')})`);
-  checkList(c.footprints, 'footprints', (value) => isWhole(value, 4 * 65536), 'whole byte counts >= 256 KiB');
+  if (c.footprintsOfDevice === undefined || c.footprints.length > 0) {
+    checkList(c.footprints, 'footprints', (value) => isWhole(value, 4 * 65536), 'whole byte counts >= 256 KiB');
+  }
+  if (c.footprintsOfDevice !== undefined) {
+    checkList(c.footprintsOfDevice, 'footprintsOfDevice', (value) => typeof value === 'number' && value > 0 && value < 1, 'shares of the device memory in (0, 1)');
+  }
   checkList(c.passes, 'passes', (value) => isWhole(value, 2), 'whole numbers >= 2');
   check(isWhole(c.dispatches, 1), 'dispatches', c.dispatches, 'a whole number >= 1');
   check(isFraction(c.writeFraction), 'writeFraction', c.writeFraction, 'a fraction in (0, 1]');
