@@ -3,6 +3,12 @@ import type { StagingLease, StagingTierChoice } from './staging-types.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { splitRanges } from './tier-split.js';
 
+/**
+ * A snapshot spans tiers only when the device part holds at least 1/16 of it: a smaller part would
+ * add a part's operations to every window for little gain.
+ */
+const minimumDeviceShare = 16;
+
 /** Some of a snapshot's ranges and the one lease (of one tier) that stages them. */
 export interface StagedPart {
   readonly ranges: readonly CandidateRange[];
@@ -18,7 +24,8 @@ export type PartsResult =
  * Leases the staging of `ranges`, as `stagingBytes` lays a set of ranges out. A tier other than
  * `auto` (or a staging without `deviceRoomBytes`) gives one part. `auto` gives one device part when
  * the whole fits above the reserve; else the prefix that fits the device room, cut at a `granule`
- * boundary, on the device and the rest in pinned host memory; else one pinned host part. It never
+ * boundary, on the device and the rest in pinned host memory (when that prefix is at least 1/16 of
+ * the whole); else one pinned host part. It never
  * holds part of a snapshot: when a part cannot be leased, every lease taken is given back.
  */
 export function leaseAcrossTiers(
@@ -45,7 +52,7 @@ export function leaseAcrossTiers(
   const split = splitRanges(ranges, granule, room, stagingBytes);
   const deviceBytes = stagingBytes(split.device);
   const hostBytes = stagingBytes(split.host);
-  if (deviceBytes > 0 && hostBytes > 0) {
+  if (deviceBytes > 0 && hostBytes > 0 && deviceBytes * minimumDeviceShare >= whole) {
     const device = staging.lease(agent, deviceBytes, 'device');
     if (device.kind === 'leased') {
       const host = staging.lease(agent, hostBytes, 'host-pinned');
