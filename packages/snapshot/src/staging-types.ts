@@ -42,6 +42,8 @@ export interface StagingUsage {
   readonly hostHighWaterBytes: number;
   readonly hostBytesLimit: number | null;
   readonly deviceBytes: Readonly<Record<number, number>>;
+  /** The most device staging held at once, per agent id (the device tier's high-water). */
+  readonly deviceHighWaterBytes: Readonly<Record<number, number>>;
   readonly leasedBytes: number;
   readonly pooledBytes: number;
 }

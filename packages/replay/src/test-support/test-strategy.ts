@@ -107,7 +107,7 @@ export function testStaging(runtime: FakeRuntime, tracker: Tracker, hostBytesLim
       };
     },
     usage(): StagingUsage {
-      return { hostBytes: leasedBytes, hostHighWaterBytes: highWater, hostBytesLimit: null, deviceBytes: {}, leasedBytes, pooledBytes: 0 };
+      return { hostBytes: leasedBytes, hostHighWaterBytes: highWater, hostBytesLimit: null, deviceBytes: {}, deviceHighWaterBytes: {}, leasedBytes, pooledBytes: 0 };
     },
     trim() {},
     dispose() {},

@@ -29,6 +29,17 @@ describe('createStaging', () => {
     expect(staging.usage().hostHighWaterBytes).toBe(131072);
   });
 
+  it('keeps a high-water mark per tier: host RAM, and device memory per agent', async () => {
+    const { staging, agent } = await open();
+    const device = leased(staging.lease(agent, 4 * 2 ** 20, 'device'));
+    const pinned = leased(staging.lease(agent, 2 ** 20, 'host-pinned'));
+    device.release();
+    pinned.release();
+    staging.trim();
+    leased(staging.lease(agent, 2 ** 20, 'device')).release();
+    expect(staging.usage()).toMatchObject({ deviceBytes: { [agent.id]: 2 ** 20 }, deviceHighWaterBytes: { [agent.id]: 4 * 2 ** 20 }, hostHighWaterBytes: 2 ** 20 });
+  });
+
   it('frees staging on release with per-dispatch reuse, as the reference design does', async () => {
     const { staging, agent } = await open({ reuse: 'per-dispatch' });
     leased(staging.lease(agent, 100_000, 'host-pageable')).release();

@@ -35,6 +35,8 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
   const settings = validateStagingOptions(options);
   const pool = new SlabPool();
   let hostHighWaterBytes = 0;
+  const deviceHighWaterBytes: Record<number, number> = {};
+  const deviceBytesOf = (agentId: number) => pool.bytes((slab) => slab.tier === 'device' && slab.agentId === agentId);
   const hostBytes = () => pool.bytes((slab) => isHostTier(slab.tier));
 
   function makeRoom(tier: StagingTier, agent: Agent, bytes: number): string | undefined {
@@ -78,7 +80,8 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
     try {
       const slab = allocateSlab(runtime, tracker, agent, tier, slabBytes);
       pool.add(slab);
-      hostHighWaterBytes = Math.max(hostHighWaterBytes, hostBytes());
+      if (tier === 'device') deviceHighWaterBytes[agent.id] = Math.max(deviceHighWaterBytes[agent.id] ?? 0, deviceBytesOf(agent.id));
+      else hostHighWaterBytes = Math.max(hostHighWaterBytes, hostBytes());
       return slab;
     } catch (error) {
       if (error instanceof OutOfMemoryError) return `${tier} memory ran out: ${error.message}`;
@@ -119,6 +122,7 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
       hostHighWaterBytes,
       hostBytesLimit: settings.hostBytesLimit,
       deviceBytes,
+      deviceHighWaterBytes: { ...deviceHighWaterBytes },
       leasedBytes: pool.bytes((slab) => slab.leased),
       pooledBytes: pool.bytes((slab) => !slab.leased),
     };
