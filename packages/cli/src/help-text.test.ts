@@ -14,7 +14,7 @@ describe('kreplay --help', () => {
     expect(await help('calibrate')).toContain('bytes per copy plan (at least 1MiB) (default: 64 MiB)');
     expect(await help('profile')).toContain('scatter: device memory the workload holds (default: 1 GiB)');
     const overhead = await help('overhead');
-    expect(overhead).toContain('device memory the workload holds (default: 1 GiB)');
+    expect(overhead).toContain('device memory the workload holds: a size (1GiB) or a share of the device memory (0.7x); a comma list (0.5x,0.7x,0.9x) runs each (default: 1 GiB)');
     expect(overhead).toContain('stop timing a variant after this many seconds (default: 30 s)');
     expect(overhead).toContain('stop each warm-up after this many seconds (default: 2 s)');
     for (const command of ['info', 'demo', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) {
