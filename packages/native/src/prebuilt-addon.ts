@@ -6,7 +6,9 @@ import type { LibcFamily, RunningPlatform } from './running-platform.js';
  * One prebuilt addon in the prebuildify / node-gyp-build layout:
  * `prebuilds/<platform>-<arch>/kreplay.napi.<libc>.node`, with `kreplay.napi.<libc>.json` beside it
  * written by `scripts/prebuild.mjs` (the Node-API version it targets and, for glibc, the lowest
- * glibc it needs, read from its versioned symbols).
+ * glibc it needs, read from its versioned symbols). The manifest also records the libstdc++ symbol
+ * version it needs (`glibcxx`), for people: Node.js cannot tell the running one, so a prebuild that
+ * needs a newer libstdc++ is found out by loading it, and its load error names the missing version.
  */
 export interface PrebuiltAddon {
   readonly path: string;
