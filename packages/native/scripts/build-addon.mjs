@@ -1,53 +1,67 @@
 #!/usr/bin/env node
-// Builds build/Release/kreplay.node with cmake-js against node-api-headers: no downloads, no GPU SDK.
-// A rebuild with nothing changed only re-checks timestamps (cmake's incremental build).
-//   node scripts/build-addon.mjs              build (incrementally)
-//   node scripts/build-addon.mjs --if-missing do nothing when the addon exists (the package's install script)
+// Builds kreplay.node with cmake-js against node-api-headers: no downloads, no GPU SDK. It needs
+// cmake >= 3.19 and a C++17 compiler. A rebuild with nothing changed only re-checks timestamps.
+//   node scripts/build-addon.mjs               the addon and the C++ tests with their fake ROCr
+//                                              (build/tests; what the repository's own tests use)
+//   node scripts/build-addon.mjs --addon-only  the addon alone (what an install builds)
+//   --relink  (with either) remove build/Release/kreplay.node first, so that it is linked again even
+//             when it looks newer than its sources (a damaged file left by a broken install)
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const addon = join(packageRoot, 'build', 'Release', 'kreplay.node');
+export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-if (process.argv.includes('--if-missing') && existsSync(addon)) process.exit(0);
-
-const require = createRequire(join(packageRoot, 'package.json'));
-let cmakeJs;
-try {
-  cmakeJs = join(dirname(require.resolve('cmake-js/package.json')), 'bin', 'cmake-js');
-} catch {
-  fail('cmake-js is not installed. Run `pnpm install` in the repository root.');
-}
-
-const result = spawnSync(
-  process.execPath,
-  [
-    cmakeJs,
-    'compile',
-    '--config',
-    'Release',
-    '--parallel',
-    String(availableParallelism()),
-    '--log-level',
-    'warn',
-    `--CDKREPLAY_NODE=${process.execPath}`,
-  ],
-  { cwd: packageRoot, stdio: 'inherit', env: { ...process.env, npm_config_build_from_source: 'true' } },
-);
-if (result.error) fail(`could not run cmake-js: ${result.error.message}.`);
-if (result.status !== 0) {
-  fail(
-    'the C++ build failed (see the compiler output above). It needs cmake >= 3.19 and a C++17 compiler ' +
-      '(g++ or clang++); it downloads nothing.',
+/**
+ * Builds the addon; returns its path. Exits the process with a `[native] [build]` message when the
+ * build cannot run or fails.
+ * @param {{ tests?: boolean, relink?: boolean }} options
+ */
+export function buildAddon(options = {}) {
+  const addon = join(packageRoot, 'build', 'Release', 'kreplay.node');
+  if (options.relink) rmSync(addon, { force: true });
+  const require = createRequire(join(packageRoot, 'package.json'));
+  let cmakeJs;
+  try {
+    cmakeJs = join(dirname(require.resolve('cmake-js/package.json')), 'bin', 'cmake-js');
+  } catch {
+    fail('cmake-js is not installed: it is a dependency of @kreplay/native; reinstall the package.');
+  }
+  const result = spawnSync(
+    process.execPath,
+    [
+      cmakeJs,
+      'compile',
+      '--config',
+      'Release',
+      '--parallel',
+      String(availableParallelism()),
+      '--log-level',
+      'warn',
+      `--CDKREPLAY_NODE=${process.execPath}`,
+      `--CDKREPLAY_BUILD_TESTS=${options.tests ? 'ON' : 'OFF'}`,
+    ],
+    { cwd: packageRoot, stdio: 'inherit', env: { ...process.env, npm_config_build_from_source: 'true' } },
   );
+  if (result.error) fail(`could not run cmake-js: ${result.error.message}.`);
+  if (result.status !== 0) {
+    fail(
+      'the C++ build failed (see the compiler output above). It needs cmake >= 3.19 and a C++17 compiler ' +
+        '(g++ or clang++); it downloads nothing.',
+    );
+  }
+  if (!existsSync(addon)) fail(`the build finished but ${addon} is missing.`);
+  return addon;
 }
-if (!existsSync(addon)) fail(`the build finished but ${addon} is missing.`);
 
 function fail(message) {
   console.error(`[native] [build] ${message}`);
   process.exit(1);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  buildAddon({ tests: !process.argv.includes('--addon-only'), relink: process.argv.includes('--relink') });
 }
