@@ -17,6 +17,11 @@ export interface StagingOptions {
   readonly hostBytesLimit?: number;
   /** Device bytes per agent that staging never takes. Default 0. */
   readonly deviceReserveBytes?: number;
+  /**
+   * Device bytes per agent that staging may hold at most (leased and pooled); the rest of a snapshot
+   * with tier `auto` goes to pinned host memory. Default: no limit.
+   */
+  readonly deviceBytesLimit?: number;
   /** `pooled` keeps released staging for later dispatches; `per-dispatch` frees it (the reference design). Default `pooled`. */
   readonly reuse?: 'pooled' | 'per-dispatch';
 }

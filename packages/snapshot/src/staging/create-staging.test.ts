@@ -78,6 +78,20 @@ describe('createStaging', () => {
     expect(() => staging.lease(agent, Number.NaN, 'device')).toThrow(/positive whole number/);
   });
 
+  it('holds at most deviceBytesLimit of device staging per agent, giving idle slabs back first, and says so in the room', async () => {
+    const { staging, agent } = await open({ deviceBytesLimit: 3 * 2 ** 20 });
+    expect(staging.deviceRoomBytes?.(agent)).toBe(3 * 2 ** 20);
+    const first = leased(staging.lease(agent, 2 ** 20, 'device'));
+    expect(staging.deviceRoomBytes?.(agent)).toBe(2 * 2 ** 20);
+    const refused = staging.lease(agent, 3 * 2 ** 20, 'device');
+    expect(refused).toMatchObject({ kind: 'declined', reason: expect.stringMatching(/over the device limit of 3145728/) });
+    expect(leased(staging.lease(agent, 3 * 2 ** 20, 'auto')).tier).toBe('host-pinned');
+    first.release();
+    expect(leased(staging.lease(agent, 3 * 2 ** 20, 'device')).tier).toBe('device');
+    expect(staging.usage().deviceBytes).toEqual({ [agent.id]: 3 * 2 ** 20 });
+    expect(() => createStaging(fixture!.runtime, fixture!.tracker, { deviceBytesLimit: -1 })).toThrow(/deviceBytesLimit must be a whole number of bytes/);
+  });
+
   it('keeps idle pooled device staging when a device lease cannot fit anyway', async () => {
     const { staging, agent } = await open();
     leased(staging.lease(agent, 2 ** 20, 'device')).release();

@@ -26,7 +26,7 @@ const splitMarginFraction = 1 / 32;
 
 /**
  * Creates the staging of a process: pools of device and host memory kept across dispatches,
- * a host byte limit shared by all agents, and a device reserve per agent. The caller owns it:
+ * a host byte limit shared by all agents, and a device reserve and an optional device limit per agent. The caller owns it:
  * dispose it (`dispose()`, or `using staging = createStaging(...)`) once its engines and strategies
  * are disposed; until then released staging stays pooled.
  * @throws ArgumentError when an option is not a valid byte count or reuse mode.
@@ -50,6 +50,15 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
       return held + bytes <= settings.hostBytesLimit
         ? undefined
         : `host staging would hold ${held + bytes} bytes, over the host limit of ${settings.hostBytesLimit}`;
+    }
+    const limit = settings.deviceBytesLimit;
+    if (limit !== null) {
+      for (const slab of pool.idle((candidate) => candidate.tier === 'device' && candidate.agentId === agent.id)) {
+        if (deviceBytesOf(agent.id) + bytes <= limit) break;
+        pool.drop(slab);
+      }
+      const held = deviceBytesOf(agent.id);
+      if (held + bytes > limit) return `device staging of agent ${agent.id} would hold ${held + bytes} bytes, over the device limit of ${limit}`;
     }
     // Idle device slabs too small for the lease are given back only when that makes it fit: a lease
     // that cannot fit anyway leaves the pool as it was (a snapshot across tiers reuses them).
@@ -131,7 +140,9 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
   function deviceRoomBytes(agent: Agent): number {
     const idle = pool.bytes((slab) => !slab.leased && slab.tier === 'device' && slab.agentId === agent.id);
     const { freeBytes, totalBytes } = agent.memoryInfo();
-    const room = freeBytes + idle - settings.deviceReserveBytes - Math.ceil(totalBytes * splitMarginFraction);
+    const free = freeBytes + idle - settings.deviceReserveBytes - Math.ceil(totalBytes * splitMarginFraction);
+    const limit = settings.deviceBytesLimit;
+    const room = limit === null ? free : Math.min(free, limit - (deviceBytesOf(agent.id) - idle));
     return room <= 0 ? 0 : Math.floor(room / roomGranule) * roomGranule;
   }
 

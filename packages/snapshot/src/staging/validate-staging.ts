@@ -5,6 +5,7 @@ import type { StagingOptions } from '../staging-types.js';
 export interface StagingSettings {
   readonly hostBytesLimit: number | null;
   readonly deviceReserveBytes: number;
+  readonly deviceBytesLimit: number | null;
   readonly reuse: 'pooled' | 'per-dispatch';
 }
 
@@ -27,6 +28,7 @@ export function validateStagingOptions(options: StagingOptions): StagingSettings
   return {
     hostBytesLimit: options.hostBytesLimit === undefined ? null : requireByteCount('hostBytesLimit', options.hostBytesLimit),
     deviceReserveBytes: requireByteCount('deviceReserveBytes', options.deviceReserveBytes ?? 0),
+    deviceBytesLimit: options.deviceBytesLimit === undefined ? null : requireByteCount('deviceBytesLimit', options.deviceBytesLimit),
     reuse,
   };
 }
