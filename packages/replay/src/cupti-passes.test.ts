@@ -71,6 +71,16 @@ describe('cuptiPasses', () => {
     expect(calls.at(-1)).toBe('dispose');
   });
 
+  it('is disposed at the end of an await using block', async () => {
+    const { runtime, calls } = fakeCudaRuntime(1);
+    {
+      await using provider = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'] });
+      expect(provider.name).toMatch(/^cupti/);
+      expect(calls).not.toContain('dispose');
+    }
+    expect(calls).toContain('dispose');
+  });
+
   it("passes the range and cache control to the agents' sessions, and leaves the profiler's defaults otherwise", async () => {
     const { runtime, sessionOptions } = fakeCudaRuntime(1);
     await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], range: 'dispatch', cacheControl: 'none' });

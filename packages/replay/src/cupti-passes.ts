@@ -39,7 +39,7 @@ export interface CuptiCollected {
 }
 
 /** A pass provider whose `collect` returns {@link CuptiCollected}; dispose it to stop profiling. */
-export interface CuptiPassProvider extends PassProvider {
+export interface CuptiPassProvider extends PassProvider, AsyncDisposable {
   collect(queue: Queue, completedPasses: readonly number[]): CuptiCollected;
   beginDispatch(pass: number, index: number, queue: Queue): void;
   endDispatch(pass: number, index: number, queue: Queue): void;
@@ -119,6 +119,9 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
       throw error;
     }
   };
+  const dispose = async () => {
+    await Promise.all([...sessions.values()].map((session) => session.dispose()));
+  };
   return {
     specificationVersion: passProviderSpecificationVersion,
     name: `cupti(${names.join(',')})`,
@@ -147,8 +150,7 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
       return collectWindow(queue, completedPasses, 1)[0]!;
     },
     collectRange: collectWindow,
-    async dispose() {
-      await Promise.all([...sessions.values()].map((session) => session.dispose()));
-    },
+    dispose,
+    [Symbol.asyncDispose]: dispose,
   };
 }
