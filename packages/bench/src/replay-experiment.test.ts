@@ -3,7 +3,7 @@ import { openRuntime } from '@kreplay/native';
 import { fullStrategy } from '@kreplay/snapshot';
 import { runReplayExperiment } from './replay-experiment.js';
 import type { ReplayExperimentOptions } from './replay-experiment.js';
-import { restoreNothingStrategy } from './test-support/restore-nothing-strategy.js';
+import { restoreNothingStrategy } from '@kreplay/snapshot/test';
 
 const base: ReplayExperimentOptions = { strategy: 'full', tier: 'device', footprintBytes: 1 << 20, writeFraction: 0.25, dispatches: 3, passes: 3, verify: 'full' };
 

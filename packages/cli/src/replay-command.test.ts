@@ -3,29 +3,10 @@ import { openRuntime } from '@kreplay/native';
 import { runReplayExperiment } from '@kreplay/bench';
 import type { ReplayExperimentOptions } from '@kreplay/bench';
 import { fullStrategy } from '@kreplay/snapshot';
-import type { SnapshotStrategy } from '@kreplay/snapshot';
+import { restoreNothingStrategy } from '@kreplay/snapshot/test';
 import { describeReplay, verificationFailure } from './commands/replay-command.js';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
-
-/** A broken strategy: the full strategy's snapshots, except that restore does nothing. */
-function restoreNothing(inner: SnapshotStrategy): SnapshotStrategy {
-  return {
-    specificationVersion: inner.specificationVersion,
-    name: 'restore-nothing',
-    prepare(dispatch) {
-      const prepared = inner.prepare(dispatch);
-      if (prepared.kind !== 'ready') return prepared;
-      const { snapshot } = prepared;
-      const { ranges, tier, notes } = snapshot;
-      return {
-        kind: 'ready',
-        snapshot: { ranges, tier, notes, capture: () => snapshot.capture(), restore() {}, finish: () => snapshot.finish(), account: () => snapshot.account(), release: (end) => snapshot.release(end) },
-      };
-    },
-    dispose: () => inner.dispose?.(),
-  };
-}
 
 const experiment: ReplayExperimentOptions = { strategy: 'full', tier: 'device', footprintBytes: 1 << 20, writeFraction: 0.25, dispatches: 3, passes: 3, verify: 'full' };
 
@@ -110,7 +91,7 @@ describe('kreplay replay', () => {
 
   it('fails, after printing the results, when a replayed dispatch failed verification', async () => {
     await using runtime = await openRuntime({ driver: 'host' });
-    const strategy = restoreNothing(fullStrategy({ tier: 'device' }));
+    const strategy = restoreNothingStrategy(fullStrategy({ tier: 'device' }));
     const result = await runReplayExperiment(runtime, { ...experiment, strategy, verify: 'restore' });
     strategy.dispose?.();
     expect(describeReplay(result)).toMatch(/replayed 3\/3; verification FAILED for 3 dispatch\(es\)\n/);

@@ -5,7 +5,7 @@ import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import type { VerifyMode } from './verification-report.js';
 import { allocateWith, openHostSetup, randomBytes, randomFloatBytes, type HostSetup } from './test-support/host-setup.js';
-import { restoreNothingStrategy } from './test-support/restore-nothing-strategy.js';
+import { restoreNothingStrategy } from '@kreplay/snapshot/test';
 
 let setup: HostSetup;
 let staging: Staging;

@@ -12,3 +12,4 @@ export { expectSameBytes, sameBytes } from './test/same-bytes.js';
 export { checkByteAccount } from './test/check-byte-account.js';
 export { meterCopies } from './test/copy-meter.js';
 export type { CopyMeter, MovedBytes } from './test/copy-meter.js';
+export { restoreNothingStrategy } from './test/restore-nothing-strategy.js';

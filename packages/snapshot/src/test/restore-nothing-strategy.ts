@@ -1,4 +1,4 @@
-import type { SnapshotStrategy } from '@kreplay/snapshot';
+import type { SnapshotStrategy } from '../snapshot-strategy.js';
 
 /**
  * A broken strategy for tests: `inner`'s snapshots, except that restore does nothing, so every
