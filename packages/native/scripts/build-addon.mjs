@@ -30,28 +30,25 @@ export function buildAddon(options = {}) {
   } catch {
     fail('cmake-js is not installed: it is a dependency of @kreplay/native; reinstall the package.');
   }
-  const result = spawnSync(
-    process.execPath,
-    [
-      cmakeJs,
-      'compile',
-      '--config',
-      'Release',
-      '--parallel',
-      String(availableParallelism()),
-      '--log-level',
-      'warn',
-      `--CDKREPLAY_NODE=${process.execPath}`,
-      `--CDKREPLAY_BUILD_TESTS=${options.tests ? 'ON' : 'OFF'}`,
-    ],
-    { cwd: packageRoot, stdio: 'inherit', env: { ...process.env, npm_config_build_from_source: 'true' } },
-  );
-  if (result.error) fail(`could not run cmake-js: ${result.error.message}.`);
-  if (result.status !== 0) {
-    fail(
-      'the C++ build failed (see the compiler output above). It needs cmake >= 3.19 and a C++17 compiler ' +
-        '(g++ or clang++); it downloads nothing.',
-    );
+  const flags = [`--CDKREPLAY_NODE=${process.execPath}`, `--CDKREPLAY_BUILD_TESTS=${options.tests ? 'ON' : 'OFF'}`];
+  // Configure every time (quick on a configured tree), then build: `compile` configures only a tree
+  // that was never configured, so a tree an install configured without the tests would stay so.
+  for (const step of [
+    ['configure', ...flags],
+    ['build', '--parallel', String(availableParallelism())],
+  ]) {
+    const result = spawnSync(process.execPath, [cmakeJs, ...step, '--config', 'Release', '--log-level', 'warn'], {
+      cwd: packageRoot,
+      stdio: 'inherit',
+      env: { ...process.env, npm_config_build_from_source: 'true' },
+    });
+    if (result.error) fail(`could not run cmake-js: ${result.error.message}.`);
+    if (result.status !== 0) {
+      fail(
+        'the C++ build failed (see the compiler output above). It needs cmake >= 3.19 and a C++17 compiler ' +
+          '(g++ or clang++); it downloads nothing.',
+      );
+    }
   }
   if (!existsSync(addon)) fail(`the build finished but ${addon} is missing.`);
   return addon;
