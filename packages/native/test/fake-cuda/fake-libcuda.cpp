@@ -31,6 +31,8 @@ constexpr CUresult kOutOfMemory = 2;
 constexpr CUresult kInvalidImage = 200;
 constexpr CUresult kNotFound = 500;
 constexpr CUresult kNotReady = 600;
+constexpr CUresult kHostMemoryAlreadyRegistered = 712;
+constexpr CUresult kHostMemoryNotRegistered = 713;
 constexpr std::size_t kDeviceBytes = 1ull << 30;
 
 std::mutex memoryMutex;
@@ -206,6 +208,38 @@ CUresult cuMemHostAlloc(void** pointer, std::size_t bytes, unsigned) {
 CUresult cuMemFreeHost(void* pointer) {
   std::free(pointer);
   return kSuccess;
+}
+
+// Registered host memory: the ranges, so that a range registered twice, or unregistered without
+// having been registered, is refused as the driver refuses it.
+std::mutex registeredMutex;
+std::map<void*, std::size_t> registeredHost;
+
+CUresult cuMemHostRegister_v2(void* pointer, std::size_t bytes, unsigned) {
+  std::lock_guard<std::mutex> lock(registeredMutex);
+  if (!pointer || bytes == 0 || reinterpret_cast<std::uintptr_t>(pointer) % 4096 != 0) return kInvalidValue;
+  const auto next = registeredHost.lower_bound(pointer);
+  const auto* start = static_cast<const char*>(pointer);
+  if (next != registeredHost.end() && static_cast<const char*>(next->first) < start + bytes) return kHostMemoryAlreadyRegistered;
+  if (next != registeredHost.begin()) {
+    const auto previous = std::prev(next);
+    if (static_cast<const char*>(previous->first) + previous->second > start) return kHostMemoryAlreadyRegistered;
+  }
+  registeredHost[pointer] = bytes;
+  return kSuccess;
+}
+CUresult cuMemHostUnregister(void* pointer) {
+  std::lock_guard<std::mutex> lock(registeredMutex);
+  return registeredHost.erase(pointer) == 1 ? kSuccess : kHostMemoryNotRegistered;
+}
+CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr* device, void* host, unsigned) {
+  *device = reinterpret_cast<CUdeviceptr>(host);
+  return kSuccess;
+}
+/** How many host ranges are registered now: read by the tests through dlsym. */
+std::size_t kreplayFakeRegisteredHostRanges() {
+  std::lock_guard<std::mutex> lock(registeredMutex);
+  return registeredHost.size();
 }
 
 CUresult cuMemcpy(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes) {

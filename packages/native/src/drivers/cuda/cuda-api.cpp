@@ -21,6 +21,18 @@ void resolve(const DynamicLibrary& library, Function& function, std::initializer
                            "; the NVIDIA driver is too old for this addon");
 }
 
+/** Like resolve, but leaves the entry point null when the library exports none of `names`. */
+template <typename Function>
+void resolveOptional(const DynamicLibrary& library, Function& function, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (void* symbol = library.symbol(name)) {
+      function = reinterpret_cast<Function>(symbol);
+      return;
+    }
+  }
+  function = nullptr;
+}
+
 }  // namespace
 
 std::string CudaApi::errorName(CUresult result) const {
@@ -66,6 +78,9 @@ std::shared_ptr<const CudaLibrary> openCudaLibrary() {
   resolve(library, api.cuMemFree, {"cuMemFree_v2"});
   resolve(library, api.cuMemHostAlloc, {"cuMemHostAlloc"});
   resolve(library, api.cuMemFreeHost, {"cuMemFreeHost"});
+  resolveOptional(library, api.cuMemHostRegister, {"cuMemHostRegister_v2", "cuMemHostRegister"});
+  resolveOptional(library, api.cuMemHostUnregister, {"cuMemHostUnregister"});
+  resolveOptional(library, api.cuMemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2", "cuMemHostGetDevicePointer"});
   resolve(library, api.cuMemAllocAsync, {"cuMemAllocAsync"});
   resolve(library, api.cuMemFreeAsync, {"cuMemFreeAsync"});
   resolve(library, api.cuMemcpy, {"cuMemcpy"});

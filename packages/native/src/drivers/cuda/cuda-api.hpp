@@ -33,6 +33,8 @@ constexpr unsigned CU_EVENT_BLOCKING_SYNC = 0x1;
 constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
+constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x1;
+constexpr unsigned CU_MEMHOSTREGISTER_DEVICEMAP = 0x2;
 
 // CUdevice_attribute values.
 constexpr int CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16;
@@ -73,6 +75,10 @@ struct CudaApi {
   CUresult (*cuMemFree)(CUdeviceptr pointer);
   CUresult (*cuMemHostAlloc)(void** pointer, std::size_t bytes, unsigned flags);
   CUresult (*cuMemFreeHost)(void* pointer);
+  // Optional (null when the library lacks them): registering host memory the driver did not allocate.
+  CUresult (*cuMemHostRegister)(void* pointer, std::size_t bytes, unsigned flags);
+  CUresult (*cuMemHostUnregister)(void* pointer);
+  CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr* device, void* host, unsigned flags);
   CUresult (*cuMemAllocAsync)(CUdeviceptr* pointer, std::size_t bytes, CUstream stream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr pointer, CUstream stream);
   CUresult (*cuMemcpy)(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes);

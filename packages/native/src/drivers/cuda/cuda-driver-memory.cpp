@@ -5,6 +5,7 @@
 
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-driver.hpp"
+#include "drivers/cuda/cuda-host-pinning.hpp"
 
 namespace kreplay::cuda {
 
@@ -55,21 +56,21 @@ void CudaDriver::free(std::uint32_t agent, std::uint64_t address) {
 }
 
 std::uint64_t CudaDriver::allocateHost(std::uint64_t bytes, bool pinned) {
-  void* memory = nullptr;
   if (pinned) {
     const CudaContext& context = *context_->devices.front()->context();
     context.makeCurrent();
     // Portable and mapped: every device's kernels reach it at the same address.
-    if (context.api().cuMemHostAlloc(&memory, bytes, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP) !=
-        CUDA_SUCCESS)
-      return 0;
-  } else if (posix_memalign(&memory, kAlignment, bytes) != 0) {
-    return 0;
+    const std::optional<PinnedHostBlock> block = allocatePinnedHost(context.api(), bytes);
+    if (!block) return 0;
+    const std::uint64_t address = addressOf(block->pointer);
+    context_->memory.add(address, {bytes, CudaMemoryKind::HostPinned, 0, address, block->mappedBytes});
+    return address;
   }
+  void* memory = nullptr;
+  if (posix_memalign(&memory, kAlignment, bytes) != 0) return 0;
   std::memset(memory, 0, bytes);
   const std::uint64_t address = addressOf(memory);
-  context_->memory.add(
-      address, {bytes, pinned ? CudaMemoryKind::HostPinned : CudaMemoryKind::HostPageable, 0, address});
+  context_->memory.add(address, {bytes, CudaMemoryKind::HostPageable, 0, address});
   return address;
 }
 
@@ -89,7 +90,7 @@ void CudaDriver::releaseBlock(const CudaMemoryBlock& block) {
     }
     case CudaMemoryKind::HostPinned: {
       const CudaContext& context = *context_->devices.front()->context();
-      if (context.tryMakeCurrent()) context.api().cuMemFreeHost(pointerOf(block.base));
+      if (context.tryMakeCurrent()) freePinnedHost(context.api(), {pointerOf(block.base), block.mappedBytes});
       return;
     }
     case CudaMemoryKind::HostPageable:

@@ -19,6 +19,7 @@ struct CudaMemoryBlock {
   CudaMemoryKind kind;
   std::uint32_t agent;  // device memory only
   std::uint64_t base;   // what to pass to the free call
+  std::uint64_t mappedBytes = 0;  // pinned host memory mapped and registered (cuda-host-pinning.hpp)
 };
 
 class CudaMemoryRegistry {

@@ -1,0 +1,36 @@
+// Pinned, device-mapped host memory for host allocations (runtime.allocateHost with pinned: true),
+// made fast for the large mirrors of snapshots that span tiers. On an H200 host (16 cores, CUDA 13.0,
+// scripts/experiments/pin-speed.cpp, 8 GiB): cuMemHostAlloc pinned 1.7 GiB/s, and 2.0 GiB/s from 16
+// threads at once; anonymous memory with transparent huge pages, touched by 16 threads
+// (33 GiB/s) and then registered whole with cuMemHostRegister (46 GiB/s), took 0.42 s in all, 11x
+// less. So large blocks are made that way; small ones, and every case the driver refuses, come
+// from cuMemHostAlloc.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "drivers/cuda/cuda-api.hpp"
+
+namespace kreplay::cuda {
+
+/** A pinned host block: where it is, and how it was made (so that it is freed the same way). */
+struct PinnedHostBlock {
+  void* pointer = nullptr;
+  /** The bytes mapped with mmap and registered; 0 when the block came from cuMemHostAlloc. */
+  std::uint64_t mappedBytes = 0;
+};
+
+/** Blocks from this size up are mapped and registered rather than allocated by the driver. */
+constexpr std::uint64_t kRegisteredPinningThreshold = std::uint64_t{64} << 20;
+
+/**
+ * `bytes` of zeroed host memory, pinned and mapped for every device at the same address (the
+ * context must be current). Empty when the memory cannot be had.
+ */
+std::optional<PinnedHostBlock> allocatePinnedHost(const CudaApi& api, std::uint64_t bytes);
+
+/** Frees a block from allocatePinnedHost (the context must be current). */
+void freePinnedHost(const CudaApi& api, const PinnedHostBlock& block);
+
+}  // namespace kreplay::cuda
