@@ -3,7 +3,7 @@
 // comparing kreplay's CUPTI counters with `ncu --section SpeedOfLight`: it loads the cuda driver's
 // committed PTX and launches kreplay_scatter_write_block exactly as the driver does (same grid,
 // block, arguments), `launches` times (default 3), over `footprint` GiB (default 1, as `kreplay
-// profile --footprint`).
+// profile --footprint`), writing `write fraction` of it (default 0.25, as `--write-fraction`).
 //   nvcc -o scatter-reference scatter-reference.cpp -lcuda
 //   ncu --section SpeedOfLight ./scatter-reference <kreplay-kernels.compute_90.ptx>
 #include <cuda.h>
@@ -30,7 +30,7 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: scatter-reference <ptx> [launches] [footprint GiB]\n");
+    std::fprintf(stderr, "usage: scatter-reference <ptx> [launches] [footprint GiB] [write fraction]\n");
     return 2;
   }
   std::ifstream file(argv[1]);
@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
 
   const std::uint64_t footprint = (argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1ull) << 30;
   const std::uint64_t pageBytes = 65536;
-  const double writeFraction = 0.25;
+  const double writeFraction = argc > 4 ? std::atof(argv[4]) : 0.25;
   const std::uint64_t stateBytes = std::max<std::uint64_t>(
       pageBytes, static_cast<std::uint64_t>(std::floor(footprint * 0.8 / pageBytes)) * pageBytes);
   const double fraction = std::min(1.0, writeFraction * footprint / stateBytes);
