@@ -31,6 +31,14 @@ MemoryInfo CudaDriver::memoryInfo(std::uint32_t agent) {
   return {freeBytes, totalBytes};
 }
 
+bool CudaDriver::allocateAfterReleases(const CudaApi& api, CUdeviceptr& base, std::uint64_t bytes) {
+  if (api.cuMemAlloc(&base, bytes) == CUDA_SUCCESS) return true;
+  // Frees wait for the queues on the release thread: memory just freed (a workload released before
+  // the next one allocates) may not be back yet. Wait for every release so far, then try again.
+  releases_->waitFor(releases_->added());
+  return api.cuMemAlloc(&base, bytes) == CUDA_SUCCESS;
+}
+
 AllocationResult CudaDriver::allocate(std::uint32_t agent, std::uint64_t bytes) {
   CudaDevice& target = device(agent);
   target.context()->makeCurrent();
@@ -38,11 +46,11 @@ AllocationResult CudaDriver::allocate(std::uint32_t agent, std::uint64_t bytes) 
   const CudaApi& api = target.api();
   const std::uint64_t rounded = alignUp(bytes);
   CUdeviceptr base = 0;
-  if (api.cuMemAlloc(&base, rounded) != CUDA_SUCCESS) return {0, false, freeBytes(agent)};
+  if (!allocateAfterReleases(api, base, rounded)) return {0, false, freeBytes(agent)};
   if (base % kAlignment != 0) {
     // Small allocations may share a larger CUDA block: take one page more and align inside it.
     api.cuMemFree(base);
-    if (api.cuMemAlloc(&base, rounded + kAlignment) != CUDA_SUCCESS) return {0, false, freeBytes(agent)};
+    if (!allocateAfterReleases(api, base, rounded + kAlignment)) return {0, false, freeBytes(agent)};
   }
   const std::uint64_t address = alignUp(base);
   context_->memory.add(address, {bytes, CudaMemoryKind::Device, agent, base});

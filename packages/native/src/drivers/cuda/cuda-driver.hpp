@@ -63,6 +63,8 @@ class CudaDriver : public Driver {
   /** Runs `release` once every live queue of `agent` (-1: all) has run the work enqueued so far. */
   void releaseAfterQueues(std::int64_t agent, std::function<void()> release);
   void releaseBlock(const CudaMemoryBlock& block);
+  /** cuMemAlloc, tried again after the pending releases when it fails first. */
+  bool allocateAfterReleases(const CudaApi& api, CUdeviceptr& base, std::uint64_t bytes);
 
   std::shared_ptr<CudaDriverContext> context_;
   std::vector<AgentDescription> agents_;
