@@ -33,7 +33,7 @@ struct PendingRange {
 };
 
 struct PendingLaunch {
-  std::unique_lock<std::mutex> lock;  // held from before the launch to after it: ranges stay put
+  std::unique_lock<std::recursive_mutex> lock;  // held from before the launch to after it: ranges stay put
   std::string function;
   std::shared_ptr<LoadedModule> module;
   LaunchShape shape;
@@ -65,7 +65,7 @@ void CaptureSession::stop(const std::string& what) {
 }
 
 void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (stopped_ || image == nullptr || bytes == 0) return;
   try {
     modules_.add(moduleId, image, bytes);
@@ -79,13 +79,13 @@ void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* im
 }
 
 void CaptureSession::moduleUnloaded(std::uint32_t moduleId) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   modules_.remove(moduleId);
 }
 
 void CaptureSession::allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind) {
   if (bytes == 0) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   TrackedRange range;
   range.bytes = bytes;
   range.kind = kind;
@@ -95,29 +95,29 @@ void CaptureSession::allocationAdded(std::uint64_t base, std::uint64_t bytes, Me
 
 void CaptureSession::managedAllocationAdded(std::uint64_t base, std::uint64_t bytes) {
   if (bytes == 0) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   managed_[base] = bytes;
   ranges_.erase(base);
 }
 
 void CaptureSession::allocationRemoved(std::uint64_t base) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   ranges_.erase(base);
   managed_.erase(base);
 }
 
 void CaptureSession::rangeUnmapped(std::uint64_t base, std::uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   ranges_.erase(ranges_.lower_bound(base), ranges_.lower_bound(base + bytes));
 }
 
 void CaptureSession::opaqueObjectCreated(std::uint64_t handle) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   opaqueObjects_.insert(handle);
 }
 
 void CaptureSession::opaqueObjectDestroyed(std::uint64_t handle) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   opaqueObjects_.erase(handle);
 }
 
@@ -159,7 +159,7 @@ const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefi
 }
 
 PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<std::recursive_mutex> lock(mutex_);
   if (stopped_) return nullptr;
   try {
     return prepare(request, lock);
@@ -172,7 +172,7 @@ PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
 }
 
 PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
-                                                        std::unique_lock<std::mutex>& lock) {
+                                                        std::unique_lock<std::recursive_mutex>& lock) {
   if (request.kind == LaunchKind::Graph) {
     notCaptured(NotCapturedReason::GraphLaunch, "", "a graph launch");
     return nullptr;
@@ -193,6 +193,9 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
                 "its stream is being captured into a graph, so it does not run now");
     return nullptr;
   }
+  // Asking for the function's module makes a driver that loads modules lazily load it now, before the
+  // launch: its module-loaded callback then reaches moduleLoaded on this thread.
+  if (request.functionHandle != 0 && !modules_.find(request.function)) device_.functionModule(request.functionHandle);
   const std::optional<KernelDefinition> definition = modules_.find(request.function);
   if (!definition) {
     notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
@@ -316,7 +319,7 @@ void CaptureSession::afterLaunch(PendingLaunchHandle pending, bool launched) {
 }
 
 void CaptureSession::finish() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (finished_ || stopped_) return;
   finished_ = true;
   try {

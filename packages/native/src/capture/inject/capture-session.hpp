@@ -86,14 +86,16 @@ class CaptureSession {
     std::vector<std::uint8_t> lastBefore;  ///< the range's bytes before its previous captured launch
     std::vector<std::string> lastBlobs;    ///< their page blob ids
   };
-  PendingLaunchHandle prepare(const LaunchRequest& request, std::unique_lock<std::mutex>& lock);
+  PendingLaunchHandle prepare(const LaunchRequest& request, std::unique_lock<std::recursive_mutex>& lock);
   void notCaptured(NotCapturedReason reason, const std::string& function, const std::string& detail);
   void stop(const std::string& what);
   /** The bases (in globals_) of the globals of the module a function belongs to. */
   const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t functionHandle);
   void sayOnce(const std::string& key, const std::string& message);
 
-  std::mutex mutex_;
+  // Recursive: a module the driver loads lazily while the session asks about a function reports itself
+  // (moduleLoaded) on the same thread, inside the session's call.
+  std::recursive_mutex mutex_;
   std::ostream& log_;
   DeviceMemoryAccess& device_;
   CaptureWriter writer_;

@@ -22,7 +22,9 @@ DynamicLibrary* cuptiLibrary = nullptr;
 CudaMemoryAccess* device = nullptr;
 CaptureSession* session = nullptr;
 
-// The library's own driver calls (synchronize, copies) raise callbacks too: they are not the program's.
+// The library's own driver calls (synchronize, copies) raise driver callbacks too: they are not the
+// program's. Resource callbacks (a module loaded lazily because the session asked about a function)
+// still reach the session.
 thread_local bool insideCallback = false;
 thread_local PendingLaunchHandle pendingLaunch;
 
@@ -247,11 +249,19 @@ void onResource(CallbackId id, const ResourceData& data) {
 }
 
 void callback(void*, CallbackDomain domain, CallbackId id, const void* data) {
-  if (insideCallback || !session || data == nullptr) return;
+  if (!session || data == nullptr) return;
+  if (domain == kDomainResource) {
+    try {
+      onResource(id, *static_cast<const ResourceData*>(data));
+    } catch (...) {
+      std::cerr << "[kreplay capture] a module callback failed\n";
+    }
+    return;
+  }
+  if (insideCallback) return;
   insideCallback = true;
   try {
     if (domain == kDomainDriverApi) onDriverCall(id, *static_cast<const CallbackData*>(data));
-    else if (domain == kDomainResource) onResource(id, *static_cast<const ResourceData*>(data));
   } catch (const std::exception& error) {
     std::cerr << "[kreplay capture] a callback failed: " << error.what() << "\n";
   } catch (...) {

@@ -407,3 +407,25 @@ TEST("capture session: kernelParams of nvcc-built kernels (axpy, a struct by val
   CHECK(contains(second, "\"size\":40,\"buffer\":\"" + hexOf(expectedPadded, 40) + "\""));
   CHECK(contains(second, "[{\"index\":0,\"offset\":0,\"size\":24},{\"index\":1,\"offset\":24,\"size\":4},{\"index\":2,\"offset\":32,\"size\":8}]"));
 }
+
+TEST("capture session: a module the driver loads lazily when asked about the function is used for that launch") {
+  const std::string directory = temporaryFolder();
+  CaptureOptions options;
+  options.directory = directory;
+  FakeDeviceMemory device;
+  std::ostringstream log;
+  CaptureSession session(options, device, log);
+  const Bytes module = syntheticCubin().bytes;
+  // The module-loaded callback comes on the same thread, inside the session's own question.
+  device.onFunctionModule = [&] { session.moduleLoaded(9, module.data(), module.size()); };
+  std::uint64_t pointer = 0x1000;
+  int count = 4;
+  void* params[] = {&pointer, &count};
+  LaunchRequest request;
+  request.function = "scale";
+  request.functionHandle = 0x77;
+  request.kernelParams = params;
+  session.afterLaunch(session.beforeLaunch(request), true);
+  CHECK_EQ(session.capturedLaunches(), std::uint64_t{1});
+  CHECK(!contains(readFile(directory + "/manifest.json"), "\"no-parameter-metadata\":1"));
+}
