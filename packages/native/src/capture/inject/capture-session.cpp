@@ -111,6 +111,16 @@ void CaptureSession::rangeUnmapped(std::uint64_t base, std::uint64_t bytes) {
   ranges_.erase(ranges_.lower_bound(base), ranges_.lower_bound(base + bytes));
 }
 
+void CaptureSession::streamCaptureBegan(std::uintptr_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  capturingStreams_.insert(stream);
+}
+
+void CaptureSession::streamCaptureEnded(std::uintptr_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  capturingStreams_.erase(stream);
+}
+
 void CaptureSession::opaqueObjectCreated(std::uint64_t handle) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   opaqueObjects_.insert(handle);
@@ -186,6 +196,12 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   }
   if (request.kind == LaunchKind::Cooperative) {
     notCaptured(NotCapturedReason::CooperativeLaunch, request.function, "a cooperative launch");
+    return nullptr;
+  }
+  // Synchronizing while any stream captures would invalidate that capture (in the global mode).
+  if (!capturingStreams_.empty()) {
+    notCaptured(NotCapturedReason::StreamCapture, request.function,
+                "a stream is being captured into a graph, and synchronizing now would break that capture");
     return nullptr;
   }
   if (device_.streamCapturing(request.stream)) {

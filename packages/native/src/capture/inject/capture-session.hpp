@@ -60,6 +60,9 @@ class CaptureSession {
   void allocationRemoved(std::uint64_t base);
   /** Every range starting in [base, base + bytes) is gone (cuMemUnmap). */
   void rangeUnmapped(std::uint64_t base, std::uint64_t bytes);
+  /** A stream began or ended capturing into a graph: while one is, nothing is synchronized or captured. */
+  void streamCaptureBegan(std::uintptr_t stream);
+  void streamCaptureEnded(std::uintptr_t stream);
   void opaqueObjectCreated(std::uint64_t handle);
   void opaqueObjectDestroyed(std::uint64_t handle);
 
@@ -105,6 +108,7 @@ class CaptureSession {
   std::map<std::uint64_t, TrackedRange> globals_;
   std::map<std::uint64_t, std::uint64_t> managed_;  ///< base -> bytes
   std::set<std::uint64_t> opaqueObjects_;
+  std::set<std::uintptr_t> capturingStreams_;
   std::map<std::uintptr_t, std::vector<std::uint64_t>> moduleGlobals_;  ///< by module handle
   std::set<std::string> said_;
   bool deviceDescribed_ = false;

@@ -61,6 +61,14 @@ constexpr CallbackId cuMemAllocFromPoolAsync = 611;
 constexpr CallbackId cuMemAllocFromPoolAsync_ptsz = 612;
 constexpr CallbackId cuLaunchKernelEx = 652;
 constexpr CallbackId cuLaunchKernelEx_ptsz = 653;
+constexpr CallbackId cuStreamBeginCapture = 495;
+constexpr CallbackId cuStreamBeginCapture_ptsz = 496;
+constexpr CallbackId cuStreamEndCapture = 497;
+constexpr CallbackId cuStreamEndCapture_ptsz = 498;
+constexpr CallbackId cuStreamBeginCapture_v2 = 539;
+constexpr CallbackId cuStreamBeginCapture_v2_ptsz = 540;
+constexpr CallbackId cuStreamBeginCaptureToGraph = 720;
+constexpr CallbackId cuStreamBeginCaptureToGraph_ptsz = 721;
 }  // namespace cbid
 
 /** CUpti_CallbackData. */
@@ -201,6 +209,9 @@ struct MemUnmapParams {  // cuMemUnmap
 };
 struct ObjectCreateParams {  // cuTexObjectCreate, cuSurfObjectCreate (the first field)
   unsigned long long* pObject;
+};
+struct StreamCaptureParams {  // cuStreamBeginCapture*, cuStreamEndCapture* (the first field)
+  CUstream hStream;
 };
 struct ObjectDestroyParams {  // cuTexObjectDestroy, cuSurfObjectDestroy
   unsigned long long object;

@@ -39,7 +39,8 @@ void onDriverCall(CallbackId id, const CallbackData& data) {
     }
     return;
   }
-  if (data.callbackSite != kApiExit || *static_cast<const CUresult*>(data.functionReturnValue) != 0) return;
+  if (data.callbackSite != kApiExit) return;
+  if (*static_cast<const CUresult*>(data.functionReturnValue) != 0 && !isStreamCaptureEnd(id)) return;
   applyMemoryCall(*session, id, data.functionParams);
 }
 
@@ -120,7 +121,10 @@ int initialize() {
         cbid::cuMemFreeAsync, cbid::cuMemFreeAsync_ptsz, cbid::cuMemHostAlloc, cbid::cuMemAllocHost_v2,
         cbid::cuMemFreeHost, cbid::cuMemHostRegister_v2, cbid::cuMemHostUnregister, cbid::cuMemAllocManaged,
         cbid::cuMemMap, cbid::cuMemUnmap, cbid::cuTexObjectCreate, cbid::cuTexObjectDestroy,
-        cbid::cuSurfObjectCreate, cbid::cuSurfObjectDestroy};
+        cbid::cuSurfObjectCreate, cbid::cuSurfObjectDestroy, cbid::cuStreamBeginCapture,
+        cbid::cuStreamBeginCapture_ptsz, cbid::cuStreamBeginCapture_v2, cbid::cuStreamBeginCapture_v2_ptsz,
+        cbid::cuStreamBeginCaptureToGraph, cbid::cuStreamBeginCaptureToGraph_ptsz, cbid::cuStreamEndCapture,
+        cbid::cuStreamEndCapture_ptsz};
     for (const CallbackId id : driverCalls) {
       if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainDriverApi, id); result != kCuptiSuccess)
         std::cerr << fail << "could not enable the driver callback " << id << " (CUPTI error " << result << ").\n";

@@ -200,9 +200,25 @@ void applyMemoryCall(CaptureSession& session, CallbackId id, const void* params)
     case cbid::cuSurfObjectDestroy:
       session.opaqueObjectDestroyed(static_cast<const ObjectDestroyParams*>(params)->object);
       break;
+    case cbid::cuStreamBeginCapture:
+    case cbid::cuStreamBeginCapture_ptsz:
+    case cbid::cuStreamBeginCapture_v2:
+    case cbid::cuStreamBeginCapture_v2_ptsz:
+    case cbid::cuStreamBeginCaptureToGraph:
+    case cbid::cuStreamBeginCaptureToGraph_ptsz:
+      session.streamCaptureBegan(reinterpret_cast<std::uintptr_t>(static_cast<const StreamCaptureParams*>(params)->hStream));
+      break;
+    case cbid::cuStreamEndCapture:
+    case cbid::cuStreamEndCapture_ptsz:
+      session.streamCaptureEnded(reinterpret_cast<std::uintptr_t>(static_cast<const StreamCaptureParams*>(params)->hStream));
+      break;
     default:
       break;
   }
+}
+
+bool isStreamCaptureEnd(CallbackId id) {
+  return id == cbid::cuStreamEndCapture || id == cbid::cuStreamEndCapture_ptsz;
 }
 
 }  // namespace kreplay::capture

@@ -15,7 +15,10 @@ bool isLaunch(cupti::CallbackId id);
 /** The launch a launch call's params describe; `symbolName` is CUPTI's name of the function. */
 LaunchRequest launchRequest(cupti::CallbackId id, const void* params, const char* symbolName);
 
-/** Tells the session about a successful allocation, free, mapping or texture/surface object call. */
+/** Tells the session about a successful allocation, free, mapping, texture/surface object or stream capture call. */
 void applyMemoryCall(CaptureSession& session, cupti::CallbackId id, const void* params);
+
+/** Whether the call ends a stream capture (applied whatever it returned: the capture is over either way). */
+bool isStreamCaptureEnd(cupti::CallbackId id);
 
 }  // namespace kreplay::capture

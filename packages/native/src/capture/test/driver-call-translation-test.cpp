@@ -157,3 +157,29 @@ TEST("driver calls: allocations of every kind become ranges of a launch, frees a
   const std::string manifest = readAll(options.directory + "/manifest.json");
   CHECK(contains(manifest, "\"managed-memory\":1") && contains(manifest, "\"texture-or-surface\":1"));
 }
+
+TEST("driver calls: while any stream captures into a graph, a launch on another stream is not captured nor synchronized") {
+  CaptureOptions options;
+  options.directory = folder();
+  options.everyLaunch = true;
+  FakeDeviceMemory device;
+  std::ostringstream log;
+  CaptureSession session(options, device, log);
+  const Bytes module = syntheticCubin().bytes;
+  session.moduleLoaded(1, module.data(), module.size());
+  std::uint64_t data = 0x1000;
+  int count = 1;
+  void* params[] = {&data, &count};
+  LaunchRequest request;
+  request.function = "scale";
+  request.kernelParams = params;
+  cu::StreamCaptureParams capture{reinterpret_cast<cu::CUstream>(0x5)};
+  applyMemoryCall(session, cu::cbid::cuStreamBeginCapture_v2, &capture);
+  CHECK(session.beforeLaunch(request) == nullptr);
+  CHECK_EQ(device.synchronizations, std::uint64_t{0});
+  CHECK(isStreamCaptureEnd(cu::cbid::cuStreamEndCapture_ptsz) && !isStreamCaptureEnd(cu::cbid::cuStreamBeginCapture));
+  applyMemoryCall(session, cu::cbid::cuStreamEndCapture, &capture);
+  session.afterLaunch(session.beforeLaunch(request), true);
+  CHECK_EQ(session.capturedLaunches(), std::uint64_t{1});
+  CHECK(contains(readAll(options.directory + "/manifest.json"), "\"stream-capture\":1"));
+}

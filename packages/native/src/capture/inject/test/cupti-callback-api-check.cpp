@@ -45,6 +45,14 @@ SAME_CBID(cuMemAllocFromPoolAsync);
 SAME_CBID(cuMemAllocFromPoolAsync_ptsz);
 SAME_CBID(cuLaunchKernelEx);
 SAME_CBID(cuLaunchKernelEx_ptsz);
+SAME_CBID(cuStreamBeginCapture);
+SAME_CBID(cuStreamBeginCapture_ptsz);
+SAME_CBID(cuStreamEndCapture);
+SAME_CBID(cuStreamEndCapture_ptsz);
+SAME_CBID(cuStreamBeginCapture_v2);
+SAME_CBID(cuStreamBeginCapture_v2_ptsz);
+SAME_CBID(cuStreamBeginCaptureToGraph);
+SAME_CBID(cuStreamBeginCaptureToGraph_ptsz);
 
 static_assert(k::kCuptiSuccess == CUPTI_SUCCESS, "CUPTI_SUCCESS");
 static_assert(k::kApiEnter == CUPTI_API_ENTER && k::kApiExit == CUPTI_API_EXIT, "callback sites");
@@ -127,6 +135,10 @@ SAME_FIELD(MemUnmapParams, cuMemUnmap_params, size);
 static_assert(offsetof(cuTexObjectCreate_params, pTexObject) == 0, "tex create: the object pointer first");
 static_assert(offsetof(cuSurfObjectCreate_params, pSurfObject) == 0, "surf create: the object pointer first");
 static_assert(sizeof(*cuTexObjectCreate_params{}.pTexObject) == sizeof(*k::ObjectCreateParams{}.pObject), "tex object");
+static_assert(offsetof(cuStreamBeginCapture_v2_params, hStream) == offsetof(k::StreamCaptureParams, hStream), "begin");
+static_assert(offsetof(cuStreamBeginCapture_params, hStream) == 0, "begin (v1)");
+static_assert(offsetof(cuStreamBeginCaptureToGraph_params, hStream) == 0, "begin to graph");
+static_assert(offsetof(cuStreamEndCapture_params, hStream) == 0, "end");
 SAME_LAYOUT(ObjectDestroyParams, cuTexObjectDestroy_params);
 SAME_LAYOUT(ObjectDestroyParams, cuSurfObjectDestroy_params);
 
