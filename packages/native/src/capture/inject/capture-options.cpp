@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 namespace kreplay::capture {
 
@@ -99,6 +101,20 @@ std::vector<std::string> parseJsonStringArray(const std::string& text) {
   }
 }
 
+std::vector<std::string> processCommandLine() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (text[at] != '\0') continue;
+    out.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  if (start < text.size()) out.push_back(text.substr(start));
+  return out;
+}
+
 CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>& lookup) {
   CaptureOptions options;
   const char* directory = lookup("KREPLAY_CAPTURE_DIR");
@@ -118,6 +134,8 @@ CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>&
   }
   if (const char* command = lookup("KREPLAY_CAPTURE_COMMAND"); command != nullptr && *command != '\0') {
     options.command = parseJsonStringArray(command);
+  } else {
+    options.command = processCommandLine();
   }
   return options;
 }

@@ -24,6 +24,9 @@ struct CaptureOptions {
   std::vector<std::string> command;         ///< KREPLAY_CAPTURE_COMMAND: a JSON array of strings
 };
 
+/** This process's command line (/proc/self/cmdline), for a manifest when KREPLAY_CAPTURE_COMMAND is unset. */
+std::vector<std::string> processCommandLine();
+
 /** Reads the options through `lookup` (getenv in the library). Throws CaptureOptionsError. */
 CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>& lookup);
 

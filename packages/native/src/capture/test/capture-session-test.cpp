@@ -135,6 +135,9 @@ TEST("capture options: the environment's variables, and a bad value named with i
   values.erase("KREPLAY_CAPTURE_LAUNCH_COUNT");
   values["KREPLAY_CAPTURE_COMMAND"] = "[\"unterminated";
   CHECK_THROWS(readCaptureOptions(lookup), "is not a JSON array of strings");
+  values.erase("KREPLAY_CAPTURE_COMMAND");
+  const std::vector<std::string> own = readCaptureOptions(lookup).command;  // this program's /proc/self/cmdline
+  CHECK(!own.empty() && own[0].find("kreplay-capture-test") != std::string::npos);
   values.erase("KREPLAY_CAPTURE_DIR");
   CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_DIR is not set");
   CaptureOptions badRegex;
