@@ -40,6 +40,7 @@ CudaMemoryAccess::CudaMemoryAccess() {
   resolve(*library_, cuDeviceGetAttribute_, "cuDeviceGetAttribute");
   resolve(*library_, cuDeviceGetName_, "cuDeviceGetName");
   resolve(*library_, cuGetErrorName_, "cuGetErrorName");
+  cuKernelGetFunction_ = reinterpret_cast<decltype(cuKernelGetFunction_)>(library_->symbol("cuKernelGetFunction"));
 }
 
 void CudaMemoryAccess::check(int result, const char* call) const {
@@ -71,7 +72,12 @@ bool CudaMemoryAccess::streamCapturing(std::uintptr_t stream) {
 
 std::uintptr_t CudaMemoryAccess::functionModule(std::uintptr_t function) {
   void* module = nullptr;
-  if (cuFuncGetModule_(&module, reinterpret_cast<void*>(function)) != kSuccess) return 0;
+  if (cuFuncGetModule_(&module, reinterpret_cast<void*>(function)) == kSuccess) return reinterpret_cast<std::uintptr_t>(module);
+  // A CUkernel (cuLibrary*) passed as a CUfunction: its function in the current context has the module.
+  void* contextFunction = nullptr;
+  if (cuKernelGetFunction_ == nullptr || cuKernelGetFunction_(&contextFunction, reinterpret_cast<void*>(function)) != kSuccess)
+    return 0;
+  if (cuFuncGetModule_(&module, contextFunction) != kSuccess) return 0;
   return reinterpret_cast<std::uintptr_t>(module);
 }
 

@@ -35,6 +35,7 @@ class CudaMemoryAccess : public DeviceMemoryAccess {
   int (*cuDeviceGetAttribute_)(int* value, int attribute, int device) = nullptr;
   int (*cuDeviceGetName_)(char* name, int length, int device) = nullptr;
   int (*cuGetErrorName_)(int error, const char** name) = nullptr;
+  int (*cuKernelGetFunction_)(void** function, void* kernel) = nullptr;  // CUDA 12+, optional
 };
 
 }  // namespace kreplay::capture
