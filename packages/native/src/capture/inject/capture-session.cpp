@@ -69,6 +69,7 @@ void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* im
   if (stopped_ || image == nullptr || bytes == 0) return;
   try {
     modules_.add(moduleId, image, bytes);
+    if (askingForModule_) loadedWhileAsking_.push_back(moduleId);
   } catch (const std::exception& error) {
     sayOnce("module " + std::to_string(moduleId),
             "module " + std::to_string(moduleId) + " (" + std::to_string(bytes) +
@@ -81,6 +82,37 @@ void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* im
 void CaptureSession::moduleUnloaded(std::uint32_t moduleId) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   modules_.remove(moduleId);
+  for (auto handle = moduleIds_.begin(); handle != moduleIds_.end();) {
+    if (handle->second != moduleId) {
+      ++handle;
+      continue;
+    }
+    moduleGlobals_.erase(handle->first);
+    handle = moduleIds_.erase(handle);
+  }
+}
+
+void CaptureSession::moduleHandle(std::uintptr_t handle, std::uint32_t moduleId) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (handle == 0) return;
+  moduleIds_[handle] = moduleId;
+  moduleGlobals_.erase(handle);  // a handle the driver reuses for a new module
+}
+
+std::uintptr_t CaptureSession::functionModule(std::uintptr_t functionHandle) {
+  if (functionHandle == 0) return 0;
+  askingForModule_ = true;
+  loadedWhileAsking_.clear();
+  std::uintptr_t module = 0;
+  try {
+    module = device_.functionModule(functionHandle);
+  } catch (...) {
+    askingForModule_ = false;
+    throw;
+  }
+  askingForModule_ = false;
+  if (module != 0 && loadedWhileAsking_.size() == 1) moduleIds_[module] = loadedWhileAsking_[0];
+  return module;
 }
 
 void CaptureSession::allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind) {
@@ -140,9 +172,8 @@ void CaptureSession::notCaptured(NotCapturedReason reason, const std::string& fu
 }
 
 const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefinition& definition,
-                                                                 std::uintptr_t functionHandle) {
+                                                                 std::uintptr_t module) {
   static const std::vector<std::uint64_t> none;
-  const std::uintptr_t module = functionHandle == 0 ? 0 : device_.functionModule(functionHandle);
   if (module == 0) {
     if (!definition.cubin->globals.empty()) {
       sayOnce("no module of " + definition.kernel->name,
@@ -210,15 +241,18 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     return nullptr;
   }
   // Asking for the function's module makes a driver that loads modules lazily load it now, before the
-  // launch: its module-loaded callback then reaches moduleLoaded on this thread.
-  if (request.functionHandle != 0 && !modules_.find(request.function)) device_.functionModule(request.functionHandle);
-  const std::optional<KernelDefinition> definition = modules_.find(request.function);
+  // launch: its module-loaded callback then reaches moduleLoaded on this thread, which tells which
+  // loaded module the handle is (as cuModuleLoad* does for modules loaded eagerly).
+  const std::uintptr_t module = functionModule(request.functionHandle);
+  const auto known = moduleIds_.find(module);
+  const std::optional<KernelDefinition> definition = modules_.find(
+      request.function, known == moduleIds_.end() ? std::nullopt : std::optional<std::uint32_t>(known->second));
   if (!definition) {
     notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
                 "no loaded module image (of " + std::to_string(modules_.size()) + ") describes this kernel");
     return nullptr;
   }
-  if (definition->definitions > 1) {
+  if (definition->definitions > 1 && !definition->preferred) {
     sayOnce("several " + request.function,
             std::to_string(definition->definitions) + " loaded modules define " + request.function +
                 "; the capture uses the most recently loaded one (module " + std::to_string(definition->module->id) +
@@ -255,7 +289,7 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     writer_.setDevice(description.name, description.architecture);
     deviceDescribed_ = true;
   }
-  const std::vector<std::uint64_t>& globals = moduleGlobals(*definition, request.functionHandle);
+  const std::vector<std::uint64_t>& globals = moduleGlobals(*definition, module);
 
   device_.synchronize();
   auto snapshot = [&](std::uint64_t base, const TrackedRange& range, bool global) {

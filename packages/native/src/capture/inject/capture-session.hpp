@@ -54,6 +54,8 @@ class CaptureSession {
 
   void moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes);
   void moduleUnloaded(std::uint32_t moduleId);
+  /** The driver's handle of a loaded module (cuModuleLoad* returned it while loading `moduleId`). */
+  void moduleHandle(std::uintptr_t handle, std::uint32_t moduleId);
   void allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind);
   void managedAllocationAdded(std::uint64_t base, std::uint64_t bytes);
   /** The allocation at exactly `base` is gone (any kind). */
@@ -92,8 +94,10 @@ class CaptureSession {
   PendingLaunchHandle prepare(const LaunchRequest& request, std::unique_lock<std::recursive_mutex>& lock);
   void notCaptured(NotCapturedReason reason, const std::string& function, const std::string& detail);
   void stop(const std::string& what);
-  /** The bases (in globals_) of the globals of the module a function belongs to. */
-  const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t functionHandle);
+  /** The bases (in globals_) of the globals of a module (its handle; 0: unknown). */
+  const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t module);
+  /** The module handle of a function, learning which loaded module it is when the driver loads it now. */
+  std::uintptr_t functionModule(std::uintptr_t functionHandle);
   void sayOnce(const std::string& key, const std::string& message);
 
   // Recursive: a module the driver loads lazily while the session asks about a function reports itself
@@ -109,6 +113,9 @@ class CaptureSession {
   std::map<std::uint64_t, std::uint64_t> managed_;  ///< base -> bytes
   std::set<std::uint64_t> opaqueObjects_;
   std::set<std::uintptr_t> capturingStreams_;
+  std::map<std::uintptr_t, std::uint32_t> moduleIds_;  ///< module handle -> module id, where known
+  bool askingForModule_ = false;                      ///< inside functionModule: note modules loaded
+  std::vector<std::uint32_t> loadedWhileAsking_;
   std::map<std::uintptr_t, std::vector<std::uint64_t>> moduleGlobals_;  ///< by module handle
   std::set<std::string> said_;
   bool deviceDescribed_ = false;

@@ -51,6 +51,10 @@ constexpr CallbackId cuLaunchCooperativeKernel_ptsz = 478;
 constexpr CallbackId cuLaunchCooperativeKernelMultiDevice = 480;
 constexpr CallbackId cuGraphLaunch = 514;
 constexpr CallbackId cuGraphLaunch_ptsz = 515;
+constexpr CallbackId cuModuleLoad = 18;
+constexpr CallbackId cuModuleLoadData = 19;
+constexpr CallbackId cuModuleLoadDataEx = 20;
+constexpr CallbackId cuModuleLoadFatBinary = 21;
 constexpr CallbackId cuMemMap = 551;
 constexpr CallbackId cuMemUnmap = 552;
 constexpr CallbackId cuMemAllocAsync = 598;
@@ -209,6 +213,9 @@ struct MemUnmapParams {  // cuMemUnmap
 };
 struct ObjectCreateParams {  // cuTexObjectCreate, cuSurfObjectCreate (the first field)
   unsigned long long* pObject;
+};
+struct ModuleLoadParams {  // cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary (the first field)
+  CUmodule* module;
 };
 struct StreamCaptureParams {  // cuStreamBeginCapture*, cuStreamEndCapture* (the first field)
   CUstream hStream;

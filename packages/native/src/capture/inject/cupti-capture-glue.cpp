@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 #include "capture/inject/capture-session.hpp"
 #include "capture/inject/cuda-memory-access.hpp"
@@ -28,6 +29,8 @@ CaptureSession* session = nullptr;
 // still reach the session.
 thread_local bool insideCallback = false;
 thread_local PendingLaunchHandle pendingLaunch;
+// Modules the driver loaded on this thread during the current cuModuleLoad* call.
+thread_local std::vector<std::uint32_t> modulesLoadedHere;
 
 void onDriverCall(CallbackId id, const CallbackData& data) {
   if (isLaunch(id)) {
@@ -36,6 +39,14 @@ void onDriverCall(CallbackId id, const CallbackData& data) {
     } else if (pendingLaunch) {
       const bool launched = *static_cast<const CUresult*>(data.functionReturnValue) == 0;
       session->afterLaunch(std::move(pendingLaunch), launched);
+    }
+    return;
+  }
+  if (isModuleLoad(id)) {
+    if (data.callbackSite == kApiEnter) {
+      modulesLoadedHere.clear();
+    } else if (*static_cast<const CUresult*>(data.functionReturnValue) == 0 && modulesLoadedHere.size() == 1) {
+      session->moduleHandle(loadedModuleHandle(data.functionParams), modulesLoadedHere[0]);
     }
     return;
   }
@@ -48,6 +59,7 @@ void onResource(CallbackId id, const ResourceData& data) {
   const auto* module = static_cast<const ModuleResourceData*>(data.resourceDescriptor);
   if (module == nullptr) return;
   if (id == kResourceModuleLoaded) {
+    modulesLoadedHere.push_back(module->moduleId);
     session->moduleLoaded(module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin), module->cubinSize);
   } else if (id == kResourceModuleUnloadStarting) {
     session->moduleUnloaded(module->moduleId);
@@ -124,7 +136,8 @@ int initialize() {
         cbid::cuSurfObjectCreate, cbid::cuSurfObjectDestroy, cbid::cuStreamBeginCapture,
         cbid::cuStreamBeginCapture_ptsz, cbid::cuStreamBeginCapture_v2, cbid::cuStreamBeginCapture_v2_ptsz,
         cbid::cuStreamBeginCaptureToGraph, cbid::cuStreamBeginCaptureToGraph_ptsz, cbid::cuStreamEndCapture,
-        cbid::cuStreamEndCapture_ptsz};
+        cbid::cuStreamEndCapture_ptsz, cbid::cuModuleLoad, cbid::cuModuleLoadData, cbid::cuModuleLoadDataEx,
+        cbid::cuModuleLoadFatBinary};
     for (const CallbackId id : driverCalls) {
       if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainDriverApi, id); result != kCuptiSuccess)
         std::cerr << fail << "could not enable the driver callback " << id << " (CUPTI error " << result << ").\n";

@@ -217,6 +217,16 @@ void applyMemoryCall(CaptureSession& session, CallbackId id, const void* params)
   }
 }
 
+bool isModuleLoad(CallbackId id) {
+  return id == cbid::cuModuleLoad || id == cbid::cuModuleLoadData || id == cbid::cuModuleLoadDataEx ||
+         id == cbid::cuModuleLoadFatBinary;
+}
+
+std::uintptr_t loadedModuleHandle(const void* params) {
+  const auto& p = *static_cast<const ModuleLoadParams*>(params);
+  return p.module == nullptr ? 0 : reinterpret_cast<std::uintptr_t>(*p.module);
+}
+
 bool isStreamCaptureEnd(CallbackId id) {
   return id == cbid::cuStreamEndCapture || id == cbid::cuStreamEndCapture_ptsz;
 }

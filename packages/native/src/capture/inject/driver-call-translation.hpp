@@ -18,6 +18,10 @@ LaunchRequest launchRequest(cupti::CallbackId id, const void* params, const char
 /** Tells the session about a successful allocation, free, mapping, texture/surface object or stream capture call. */
 void applyMemoryCall(CaptureSession& session, cupti::CallbackId id, const void* params);
 
+/** Whether the call loads a module (cuModuleLoad*), and the handle it returned (at API exit). */
+bool isModuleLoad(cupti::CallbackId id);
+std::uintptr_t loadedModuleHandle(const void* params);
+
 /** Whether the call ends a stream capture (applied whatever it returned: the capture is over either way). */
 bool isStreamCaptureEnd(cupti::CallbackId id);
 

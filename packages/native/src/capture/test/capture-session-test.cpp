@@ -432,3 +432,38 @@ TEST("capture session: a module the driver loads lazily when asked about the fun
   CHECK_EQ(session.capturedLaunches(), std::uint64_t{1});
   CHECK(!contains(readFile(directory + "/manifest.json"), "\"no-parameter-metadata\":1"));
 }
+
+TEST("capture session: of several modules defining a kernel, the one its handle is known to be, else the latest, said once") {
+  const std::string directory = temporaryFolder();
+  CaptureOptions options;
+  options.directory = directory;
+  options.everyLaunch = true;
+  FakeDeviceMemory device;
+  std::ostringstream log;
+  CaptureSession session(options, device, log);
+  const Bytes first = syntheticCubin().bytes;
+  const Bytes second = syntheticCubin(8, {0x04, 0x7d, 0x04, 0x00, 1, 2, 3, 4}).bytes;
+  session.moduleLoaded(1, first.data(), first.size());
+  session.moduleLoaded(2, second.data(), second.size());
+  session.moduleHandle(0x5000, 1);  // what cuModuleLoadData returned while module 1 loaded
+  std::uint64_t pointer = 0x1000;
+  int count = 4;
+  void* params[] = {&pointer, &count};
+  LaunchRequest request;
+  request.function = "scale";
+  request.functionHandle = 0x77;  // the fake device says its module is 0x5000
+  request.kernelParams = params;
+  session.afterLaunch(session.beforeLaunch(request), true);
+  request.functionHandle = 0;  // a module it cannot tell
+  session.afterLaunch(session.beforeLaunch(request), true);
+  session.afterLaunch(session.beforeLaunch(request), true);
+  CHECK(contains(readFile(directory + "/launches/00000000.json"), "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
+  CHECK(contains(readFile(directory + "/launches/00000001.json"), "\"module\":\"" + blobId(second.data(), second.size()) + "\""));
+  const std::string said = log.str();
+  const std::string message = "[kreplay capture] 2 loaded modules define scale; the capture uses the most recently loaded one (module 2)";
+  CHECK(contains(said, message));
+  CHECK_EQ(said.find(message), said.rfind(message));
+  session.moduleUnloaded(2);
+  session.afterLaunch(session.beforeLaunch(request), true);
+  CHECK(contains(readFile(directory + "/launches/00000003.json"), "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
+}

@@ -183,3 +183,10 @@ TEST("driver calls: while any stream captures into a graph, a launch on another 
   CHECK_EQ(session.capturedLaunches(), std::uint64_t{1});
   CHECK(contains(readAll(options.directory + "/manifest.json"), "\"stream-capture\":1"));
 }
+
+TEST("driver calls: a module load's params give the handle it returned") {
+  cu::CUmodule module = reinterpret_cast<cu::CUmodule>(0x1234);
+  cu::ModuleLoadParams params{&module};
+  CHECK(isModuleLoad(cu::cbid::cuModuleLoadDataEx) && isModuleLoad(cu::cbid::cuModuleLoad) && !isModuleLoad(cu::cbid::cuMemMap));
+  CHECK_EQ(loadedModuleHandle(&params), std::uintptr_t{0x1234});
+}

@@ -45,6 +45,10 @@ SAME_CBID(cuMemAllocFromPoolAsync);
 SAME_CBID(cuMemAllocFromPoolAsync_ptsz);
 SAME_CBID(cuLaunchKernelEx);
 SAME_CBID(cuLaunchKernelEx_ptsz);
+SAME_CBID(cuModuleLoad);
+SAME_CBID(cuModuleLoadData);
+SAME_CBID(cuModuleLoadDataEx);
+SAME_CBID(cuModuleLoadFatBinary);
 SAME_CBID(cuStreamBeginCapture);
 SAME_CBID(cuStreamBeginCapture_ptsz);
 SAME_CBID(cuStreamEndCapture);
@@ -137,6 +141,10 @@ static_assert(offsetof(cuSurfObjectCreate_params, pSurfObject) == 0, "surf creat
 static_assert(sizeof(*cuTexObjectCreate_params{}.pTexObject) == sizeof(*k::ObjectCreateParams{}.pObject), "tex object");
 static_assert(offsetof(cuStreamBeginCapture_v2_params, hStream) == offsetof(k::StreamCaptureParams, hStream), "begin");
 static_assert(offsetof(cuStreamBeginCapture_params, hStream) == 0, "begin (v1)");
+static_assert(offsetof(cuModuleLoad_params, module) == offsetof(k::ModuleLoadParams, module), "module load");
+static_assert(offsetof(cuModuleLoadData_params, module) == 0 && offsetof(cuModuleLoadDataEx_params, module) == 0 &&
+                  offsetof(cuModuleLoadFatBinary_params, module) == 0,
+              "module loads: the module first");
 static_assert(offsetof(cuStreamBeginCaptureToGraph_params, hStream) == 0, "begin to graph");
 static_assert(offsetof(cuStreamEndCapture_params, hStream) == 0, "end");
 SAME_LAYOUT(ObjectDestroyParams, cuTexObjectDestroy_params);
