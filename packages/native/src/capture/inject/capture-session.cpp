@@ -163,16 +163,18 @@ void CaptureSession::opaqueObjectDestroyed(std::uint64_t handle) {
   opaqueObjects_.erase(handle);
 }
 
-void CaptureSession::notCaptured(NotCapturedReason reason, const std::string& function, const std::string& detail) {
+void CaptureSession::notCaptured(NotCapturedReason reason, const std::string& function,
+                                 const std::string& detail) {
   writer_.countNotCaptured(reason);
   sayOnce(std::string(notCapturedReasonName(reason)) + " " + function,
-          "not captured (" + std::string(notCapturedReasonName(reason)) + "): " +
-              (function.empty() ? std::string("a launch") : function) + (detail.empty() ? "" : ": " + detail) +
+          "not captured (" + std::string(notCapturedReasonName(reason)) +
+              "): " + (function.empty() ? std::string("a launch") : function) +
+              (detail.empty() ? "" : ": " + detail) +
               " (said once per kernel and reason; the manifest counts them all)");
 }
 
 const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefinition& definition,
-                                                                 std::uintptr_t module) {
+                                                                std::uintptr_t module) {
   static const std::vector<std::uint64_t> none;
   if (module == 0) {
     if (!definition.cubin->globals.empty()) {
@@ -213,7 +215,7 @@ PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
 }
 
 PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
-                                                        std::unique_lock<std::recursive_mutex>& lock) {
+                                            std::unique_lock<std::recursive_mutex>& lock) {
   if (request.kind == LaunchKind::Graph) {
     notCaptured(NotCapturedReason::GraphLaunch, "", "a graph launch");
     return nullptr;
@@ -222,7 +224,8 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     notCaptured(NotCapturedReason::MultiDeviceLaunch, request.function, "a multi-device launch");
     return nullptr;
   }
-  if (selection_.exhausted() || !selection_.matches(request.function) || !selection_.select(request.function)) {
+  if (selection_.exhausted() || !selection_.matches(request.function) ||
+      !selection_.select(request.function)) {
     return nullptr;
   }
   if (request.kind == LaunchKind::Cooperative) {
@@ -245,18 +248,19 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   // loaded module the handle is (as cuModuleLoad* does for modules loaded eagerly).
   const std::uintptr_t module = functionModule(request.functionHandle);
   const auto known = moduleIds_.find(module);
-  const std::optional<KernelDefinition> definition = modules_.find(
-      request.function, known == moduleIds_.end() ? std::nullopt : std::optional<std::uint32_t>(known->second));
+  const std::optional<KernelDefinition> definition =
+      modules_.find(request.function,
+                    known == moduleIds_.end() ? std::nullopt : std::optional<std::uint32_t>(known->second));
   if (!definition) {
     notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
                 "no loaded module image (of " + std::to_string(modules_.size()) + ") describes this kernel");
     return nullptr;
   }
   if (definition->definitions > 1 && !definition->preferred) {
-    sayOnce("several " + request.function,
-            std::to_string(definition->definitions) + " loaded modules define " + request.function +
-                "; the capture uses the most recently loaded one (module " + std::to_string(definition->module->id) +
-                ")");
+    sayOnce("several " + request.function, std::to_string(definition->definitions) +
+                                               " loaded modules define " + request.function +
+                                               "; the capture uses the most recently loaded one (module " +
+                                               std::to_string(definition->module->id) + ")");
   }
 
   PendingLaunchHandle pending(new PendingLaunch);
@@ -265,7 +269,8 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   pending->shape = request.shape;
   if (const auto extra = extraParameterBuffer(request.extra)) {
     pending->parameters.bytes = *extra;
-    if (extra->size() == definition->kernel->parameterBufferBytes) pending->parameters.slots = parameterSlots(*definition->kernel);
+    if (extra->size() == definition->kernel->parameterBufferBytes)
+      pending->parameters.slots = parameterSlots(*definition->kernel);
   } else {
     pending->parameters = layOutKernelParams(*definition->kernel, request.kernelParams);
   }
@@ -274,7 +279,8 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   for (const std::uint64_t word : alignedWords(pending->parameters.bytes)) {
     auto managed = managed_.upper_bound(word);
     if (managed != managed_.begin() && word < std::prev(managed)->first + std::prev(managed)->second) {
-      notCaptured(NotCapturedReason::ManagedMemory, request.function, "a parameter points into managed memory");
+      notCaptured(NotCapturedReason::ManagedMemory, request.function,
+                  "a parameter points into managed memory");
       return nullptr;
     }
     if (opaqueObjects_.count(word) != 0) {
@@ -344,7 +350,8 @@ void CaptureSession::afterLaunch(PendingLaunchHandle pending, bool launched) {
         const std::uint64_t length = std::min<std::uint64_t>(chunk.size(), range.bytes - at);
         device_.copyToHost(range.base + at, chunk.data(), length);
         for (std::uint64_t page = 0; page < length; page += kCapturePageBytes)
-          memory.hashesAfter.push_back(pageHash(chunk.data() + page, std::min(kCapturePageBytes, length - page)));
+          memory.hashesAfter.push_back(
+              pageHash(chunk.data() + page, std::min(kCapturePageBytes, length - page)));
       }
       record.memory.push_back(std::move(memory));
     }

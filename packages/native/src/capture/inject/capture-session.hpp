@@ -31,7 +31,7 @@ enum class LaunchKind { Kernel, Cooperative, MultiDevice, Graph };
 /** One launch as the program made it. */
 struct LaunchRequest {
   LaunchKind kind = LaunchKind::Kernel;
-  std::string function;            ///< the symbol name (mangled)
+  std::string function;               ///< the symbol name (mangled)
   std::uintptr_t functionHandle = 0;  ///< the CUfunction, for its module's globals
   LaunchShape shape;
   void* const* kernelParams = nullptr;
@@ -114,7 +114,7 @@ class CaptureSession {
   std::set<std::uint64_t> opaqueObjects_;
   std::set<std::uintptr_t> capturingStreams_;
   std::map<std::uintptr_t, std::uint32_t> moduleIds_;  ///< module handle -> module id, where known
-  bool askingForModule_ = false;                      ///< inside functionModule: note modules loaded
+  bool askingForModule_ = false;                       ///< inside functionModule: note modules loaded
   std::vector<std::uint32_t> loadedWhileAsking_;
   std::map<std::uintptr_t, std::vector<std::uint64_t>> moduleGlobals_;  ///< by module handle
   std::set<std::string> said_;

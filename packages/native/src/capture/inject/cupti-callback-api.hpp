@@ -22,12 +22,12 @@ using SubscriberHandle = struct CuptiSubscriber_st*;
 using CallbackFunction = void (*)(void* userdata, CallbackDomain domain, CallbackId cbid, const void* data);
 
 constexpr CUptiResult kCuptiSuccess = 0;
-constexpr int kApiEnter = 0;  // CUPTI_API_ENTER
-constexpr int kApiExit = 1;   // CUPTI_API_EXIT
-constexpr CallbackDomain kDomainDriverApi = 1;  // CUPTI_CB_DOMAIN_DRIVER_API
-constexpr CallbackDomain kDomainResource = 3;   // CUPTI_CB_DOMAIN_RESOURCE
-constexpr CallbackId kResourceModuleLoaded = 6;         // CUPTI_CBID_RESOURCE_MODULE_LOADED
-constexpr CallbackId kResourceModuleUnloadStarting = 7; // CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING
+constexpr int kApiEnter = 0;                             // CUPTI_API_ENTER
+constexpr int kApiExit = 1;                              // CUPTI_API_EXIT
+constexpr CallbackDomain kDomainDriverApi = 1;           // CUPTI_CB_DOMAIN_DRIVER_API
+constexpr CallbackDomain kDomainResource = 3;            // CUPTI_CB_DOMAIN_RESOURCE
+constexpr CallbackId kResourceModuleLoaded = 6;          // CUPTI_CBID_RESOURCE_MODULE_LOADED
+constexpr CallbackId kResourceModuleUnloadStarting = 7;  // CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING
 
 /** CUPTI_DRIVER_TRACE_CBID_<name> of cupti_driver_cbid.h. */
 namespace cbid {
@@ -103,8 +103,8 @@ struct ModuleResourceData {
 };
 
 // CUlaunchAttribute / CUlaunchConfig (cuda.h).
-constexpr int kLaunchAttributeCooperative = 2;        // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
-constexpr int kLaunchAttributeClusterDimension = 4;   // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+constexpr int kLaunchAttributeCooperative = 2;       // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+constexpr int kLaunchAttributeClusterDimension = 4;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
 struct LaunchAttribute {
   int id;
   char pad[4];
@@ -214,7 +214,8 @@ struct MemUnmapParams {  // cuMemUnmap
 struct ObjectCreateParams {  // cuTexObjectCreate, cuSurfObjectCreate (the first field)
   unsigned long long* pObject;
 };
-struct ModuleLoadParams {  // cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary (the first field)
+struct ModuleLoadParams {  // cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary (the
+                           // first field)
   CUmodule* module;
 };
 struct StreamCaptureParams {  // cuStreamBeginCapture*, cuStreamEndCapture* (the first field)

@@ -45,7 +45,8 @@ void onDriverCall(CallbackId id, const CallbackData& data) {
   if (isModuleLoad(id)) {
     if (data.callbackSite == kApiEnter) {
       modulesLoadedHere.clear();
-    } else if (*static_cast<const CUresult*>(data.functionReturnValue) == 0 && modulesLoadedHere.size() == 1) {
+    } else if (*static_cast<const CUresult*>(data.functionReturnValue) == 0 &&
+               modulesLoadedHere.size() == 1) {
       session->moduleHandle(loadedModuleHandle(data.functionParams), modulesLoadedHere[0]);
     }
     return;
@@ -60,7 +61,8 @@ void onResource(CallbackId id, const ResourceData& data) {
   if (module == nullptr) return;
   if (id == kResourceModuleLoaded) {
     modulesLoadedHere.push_back(module->moduleId);
-    session->moduleLoaded(module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin), module->cubinSize);
+    session->moduleLoaded(module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin),
+                          module->cubinSize);
   } else if (id == kResourceModuleUnloadStarting) {
     session->moduleUnloaded(module->moduleId);
   }
@@ -103,48 +105,84 @@ int initialize() {
   const char* fail = "[kreplay capture] ";
   try {
     const CaptureOptions options = readCaptureOptions([](const char* name) { return std::getenv(name); });
-    cuda::CuptiLibraryLookup lookup = cuda::openCuptiLibrary({"libcupti.so", "libcupti.so.13", "libcupti.so.12"});
+    cuda::CuptiLibraryLookup lookup =
+        cuda::openCuptiLibrary({"libcupti.so", "libcupti.so.13", "libcupti.so.12"});
     if (!lookup.library) {
       std::cerr << fail << lookup.failure << "; nothing is captured. " << cuda::cuptiInstallFix() << ".\n";
       return 0;
     }
     cuptiLibrary = lookup.library.release();
     CuptiCallbackApi api{};
-    if (!resolve(api.cuptiSubscribe, "cuptiSubscribe") || !resolve(api.cuptiEnableCallback, "cuptiEnableCallback")) {
-      std::cerr << fail << lookup.path << " lacks cuptiSubscribe or cuptiEnableCallback; nothing is captured.\n";
+    if (!resolve(api.cuptiSubscribe, "cuptiSubscribe") ||
+        !resolve(api.cuptiEnableCallback, "cuptiEnableCallback")) {
+      std::cerr << fail << lookup.path
+                << " lacks cuptiSubscribe or cuptiEnableCallback; nothing is captured.\n";
       return 0;
     }
     device = new CudaMemoryAccess();
     session = new CaptureSession(options, *device, std::cerr);
     SubscriberHandle subscriber = nullptr;
-    if (const CUptiResult result = api.cuptiSubscribe(&subscriber, callback, nullptr); result != kCuptiSuccess) {
+    if (const CUptiResult result = api.cuptiSubscribe(&subscriber, callback, nullptr);
+        result != kCuptiSuccess) {
       std::cerr << fail << "cuptiSubscribe failed (CUPTI error " << result
                 << "): another tool may hold CUPTI's subscriber (one at a time); nothing is captured.\n";
       delete session;
       session = nullptr;
       return 0;
     }
-    const CallbackId driverCalls[] = {
-        cbid::cuLaunchKernel, cbid::cuLaunchKernel_ptsz, cbid::cuLaunchKernelEx, cbid::cuLaunchKernelEx_ptsz,
-        cbid::cuLaunchCooperativeKernel, cbid::cuLaunchCooperativeKernel_ptsz,
-        cbid::cuLaunchCooperativeKernelMultiDevice, cbid::cuGraphLaunch, cbid::cuGraphLaunch_ptsz,
-        cbid::cuMemAlloc_v2, cbid::cuMemAllocPitch_v2, cbid::cuMemFree_v2, cbid::cuMemAllocAsync,
-        cbid::cuMemAllocAsync_ptsz, cbid::cuMemAllocFromPoolAsync, cbid::cuMemAllocFromPoolAsync_ptsz,
-        cbid::cuMemFreeAsync, cbid::cuMemFreeAsync_ptsz, cbid::cuMemHostAlloc, cbid::cuMemAllocHost_v2,
-        cbid::cuMemFreeHost, cbid::cuMemHostRegister_v2, cbid::cuMemHostUnregister, cbid::cuMemAllocManaged,
-        cbid::cuMemMap, cbid::cuMemUnmap, cbid::cuTexObjectCreate, cbid::cuTexObjectDestroy,
-        cbid::cuSurfObjectCreate, cbid::cuSurfObjectDestroy, cbid::cuStreamBeginCapture,
-        cbid::cuStreamBeginCapture_ptsz, cbid::cuStreamBeginCapture_v2, cbid::cuStreamBeginCapture_v2_ptsz,
-        cbid::cuStreamBeginCaptureToGraph, cbid::cuStreamBeginCaptureToGraph_ptsz, cbid::cuStreamEndCapture,
-        cbid::cuStreamEndCapture_ptsz, cbid::cuModuleLoad, cbid::cuModuleLoadData, cbid::cuModuleLoadDataEx,
-        cbid::cuModuleLoadFatBinary};
+    const CallbackId driverCalls[] = {cbid::cuLaunchKernel,
+                                      cbid::cuLaunchKernel_ptsz,
+                                      cbid::cuLaunchKernelEx,
+                                      cbid::cuLaunchKernelEx_ptsz,
+                                      cbid::cuLaunchCooperativeKernel,
+                                      cbid::cuLaunchCooperativeKernel_ptsz,
+                                      cbid::cuLaunchCooperativeKernelMultiDevice,
+                                      cbid::cuGraphLaunch,
+                                      cbid::cuGraphLaunch_ptsz,
+                                      cbid::cuMemAlloc_v2,
+                                      cbid::cuMemAllocPitch_v2,
+                                      cbid::cuMemFree_v2,
+                                      cbid::cuMemAllocAsync,
+                                      cbid::cuMemAllocAsync_ptsz,
+                                      cbid::cuMemAllocFromPoolAsync,
+                                      cbid::cuMemAllocFromPoolAsync_ptsz,
+                                      cbid::cuMemFreeAsync,
+                                      cbid::cuMemFreeAsync_ptsz,
+                                      cbid::cuMemHostAlloc,
+                                      cbid::cuMemAllocHost_v2,
+                                      cbid::cuMemFreeHost,
+                                      cbid::cuMemHostRegister_v2,
+                                      cbid::cuMemHostUnregister,
+                                      cbid::cuMemAllocManaged,
+                                      cbid::cuMemMap,
+                                      cbid::cuMemUnmap,
+                                      cbid::cuTexObjectCreate,
+                                      cbid::cuTexObjectDestroy,
+                                      cbid::cuSurfObjectCreate,
+                                      cbid::cuSurfObjectDestroy,
+                                      cbid::cuStreamBeginCapture,
+                                      cbid::cuStreamBeginCapture_ptsz,
+                                      cbid::cuStreamBeginCapture_v2,
+                                      cbid::cuStreamBeginCapture_v2_ptsz,
+                                      cbid::cuStreamBeginCaptureToGraph,
+                                      cbid::cuStreamBeginCaptureToGraph_ptsz,
+                                      cbid::cuStreamEndCapture,
+                                      cbid::cuStreamEndCapture_ptsz,
+                                      cbid::cuModuleLoad,
+                                      cbid::cuModuleLoadData,
+                                      cbid::cuModuleLoadDataEx,
+                                      cbid::cuModuleLoadFatBinary};
     for (const CallbackId id : driverCalls) {
-      if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainDriverApi, id); result != kCuptiSuccess)
-        std::cerr << fail << "could not enable the driver callback " << id << " (CUPTI error " << result << ").\n";
+      if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainDriverApi, id);
+          result != kCuptiSuccess)
+        std::cerr << fail << "could not enable the driver callback " << id << " (CUPTI error " << result
+                  << ").\n";
     }
     for (const CallbackId id : {kResourceModuleLoaded, kResourceModuleUnloadStarting}) {
-      if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainResource, id); result != kCuptiSuccess)
-        std::cerr << fail << "could not enable the resource callback " << id << " (CUPTI error " << result << ").\n";
+      if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainResource, id);
+          result != kCuptiSuccess)
+        std::cerr << fail << "could not enable the resource callback " << id << " (CUPTI error " << result
+                  << ").\n";
     }
     std::atexit(finishAtExit);
     std::cerr << fail << "capturing into " << session->directory() << "\n";

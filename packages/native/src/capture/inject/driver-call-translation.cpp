@@ -25,12 +25,14 @@ const char* kAttributeNames[] = {"CU_LAUNCH_ATTRIBUTE_IGNORE",
                                  "CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE",
                                  "CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"};
 
-/** A launch attribute other than cooperative/cluster: its name and its value as 32-bit words, trailing zeros dropped. */
+/** A launch attribute other than cooperative/cluster: its name and its value as 32-bit words, trailing zeros
+ * dropped. */
 capture::LaunchAttribute describeAttribute(const cupti::LaunchAttribute& attribute) {
   capture::LaunchAttribute out;
   const int count = static_cast<int>(sizeof kAttributeNames / sizeof kAttributeNames[0]);
-  out.name = attribute.id >= 0 && attribute.id < count ? kAttributeNames[attribute.id]
-                                                       : "CU_LAUNCH_ATTRIBUTE_" + std::to_string(attribute.id);
+  out.name = attribute.id >= 0 && attribute.id < count
+                 ? kAttributeNames[attribute.id]
+                 : "CU_LAUNCH_ATTRIBUTE_" + std::to_string(attribute.id);
   std::int32_t words[16];
   std::memcpy(words, attribute.value.bytes, sizeof words);
   int last = 0;
@@ -41,8 +43,8 @@ capture::LaunchAttribute describeAttribute(const cupti::LaunchAttribute& attribu
 }
 
 LaunchRequest kernelLaunch(LaunchKind kind, const char* symbol, CUfunction function, unsigned gx, unsigned gy,
-                           unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared, CUstream stream,
-                           void** kernelParams, void** extra) {
+                           unsigned gz, unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                           CUstream stream, void** kernelParams, void** extra) {
   LaunchRequest request;
   request.kind = kind;
   request.function = symbol != nullptr ? symbol : "";
@@ -67,8 +69,9 @@ LaunchRequest launchRequest(CallbackId id, const void* params, const char* symbo
     case cbid::cuLaunchKernel:
     case cbid::cuLaunchKernel_ptsz: {
       const auto& p = *static_cast<const LaunchKernelParams*>(params);
-      return kernelLaunch(LaunchKind::Kernel, symbolName, p.f, p.gridDimX, p.gridDimY, p.gridDimZ, p.blockDimX,
-                          p.blockDimY, p.blockDimZ, p.sharedMemBytes, p.hStream, p.kernelParams, p.extra);
+      return kernelLaunch(LaunchKind::Kernel, symbolName, p.f, p.gridDimX, p.gridDimY, p.gridDimZ,
+                          p.blockDimX, p.blockDimY, p.blockDimZ, p.sharedMemBytes, p.hStream, p.kernelParams,
+                          p.extra);
     }
     case cbid::cuLaunchKernelEx:
     case cbid::cuLaunchKernelEx_ptsz: {
@@ -206,11 +209,13 @@ void applyMemoryCall(CaptureSession& session, CallbackId id, const void* params)
     case cbid::cuStreamBeginCapture_v2_ptsz:
     case cbid::cuStreamBeginCaptureToGraph:
     case cbid::cuStreamBeginCaptureToGraph_ptsz:
-      session.streamCaptureBegan(reinterpret_cast<std::uintptr_t>(static_cast<const StreamCaptureParams*>(params)->hStream));
+      session.streamCaptureBegan(
+          reinterpret_cast<std::uintptr_t>(static_cast<const StreamCaptureParams*>(params)->hStream));
       break;
     case cbid::cuStreamEndCapture:
     case cbid::cuStreamEndCapture_ptsz:
-      session.streamCaptureEnded(reinterpret_cast<std::uintptr_t>(static_cast<const StreamCaptureParams*>(params)->hStream));
+      session.streamCaptureEnded(
+          reinterpret_cast<std::uintptr_t>(static_cast<const StreamCaptureParams*>(params)->hStream));
       break;
     default:
       break;

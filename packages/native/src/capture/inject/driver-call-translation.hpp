@@ -15,7 +15,8 @@ bool isLaunch(cupti::CallbackId id);
 /** The launch a launch call's params describe; `symbolName` is CUPTI's name of the function. */
 LaunchRequest launchRequest(cupti::CallbackId id, const void* params, const char* symbolName);
 
-/** Tells the session about a successful allocation, free, mapping, texture/surface object or stream capture call. */
+/** Tells the session about a successful allocation, free, mapping, texture/surface object or stream capture
+ * call. */
 void applyMemoryCall(CaptureSession& session, cupti::CallbackId id, const void* params);
 
 /** Whether the call loads a module (cuModuleLoad*), and the handle it returned (at API exit). */

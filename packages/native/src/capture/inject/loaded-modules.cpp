@@ -56,7 +56,8 @@ std::optional<KernelDefinition> LoadedModules::find(const std::string& function,
       best = KernelDefinition{module, entry.kernel, entry.cubin, 0, true};
       break;
     }
-    if (!best || module->order > best->module->order) best = KernelDefinition{module, entry.kernel, entry.cubin, 0, false};
+    if (!best || module->order > best->module->order)
+      best = KernelDefinition{module, entry.kernel, entry.cubin, 0, false};
   }
   if (best) best->definitions = list->second.size();
   return best;

@@ -14,7 +14,7 @@
 namespace kreplay::capture {
 
 struct LoadedModule {
-  std::uint32_t id = 0;  ///< the driver's (CUPTI's) module id
+  std::uint32_t id = 0;     ///< the driver's (CUPTI's) module id
   std::uint64_t order = 0;  ///< when it was loaded, counting from 0
   std::vector<std::uint8_t> image;
   ModuleImageInfo info;
@@ -41,7 +41,8 @@ class LoadedModules {
    * The kernel by its (mangled) name: in module `preferred` when it is given and defines it, else
    * the most recently loaded module among several.
    */
-  std::optional<KernelDefinition> find(const std::string& function, std::optional<std::uint32_t> preferred = std::nullopt) const;
+  std::optional<KernelDefinition> find(const std::string& function,
+                                       std::optional<std::uint32_t> preferred = std::nullopt) const;
   std::size_t size() const { return modules_.size(); }
 
  private:

@@ -33,8 +33,8 @@ int main(int argc, char** argv) {
   if (argc == 3 && std::strcmp(argv[1], "--write-capture") == 0)
     return kreplay::capture::test::writeSampleCapture(argv[2], std::cout);
   if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--write-session-capture") == 0)
-    return kreplay::capture::test::writeSessionCapture(argv[2], argc == 4 ? std::strtoull(argv[3], nullptr, 10) : 0,
-                                                       std::cout);
+    return kreplay::capture::test::writeSessionCapture(
+        argv[2], argc == 4 ? std::strtoull(argv[3], nullptr, 10) : 0, std::cout);
   if (argc == 4 && std::strcmp(argv[1], "--drive-injection") == 0)
     return kreplay::capture::test::driveInjection(argv[2], argv[3], std::cout);
   if (argc == 3 && std::strcmp(argv[1], "--inject") == 0) {

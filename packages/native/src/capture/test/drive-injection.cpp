@@ -54,8 +54,8 @@ int driveInjection(const char* captureLibrary, const char* fakeCupti, std::ostre
   auto launch = [&](int count, std::uint8_t write) {
     std::uint64_t pointer = base;
     void* kernelParams[] = {&pointer, &count};
-    cu::LaunchKernelParams params{reinterpret_cast<cu::CUfunction>(0x77), 2, 1, 1, 64, 1, 1, 0, nullptr, kernelParams,
-                                  nullptr};
+    cu::LaunchKernelParams params{
+        reinterpret_cast<cu::CUfunction>(0x77), 2, 1, 1, 64, 1, 1, 0, nullptr, kernelParams, nullptr};
     const int before = memory[0], counterBefore = reinterpret_cast<std::uint8_t*>(counterAddress())[0];
     const int seen = call(cu::cbid::cuLaunchKernel, cu::kApiEnter, &params, "scale");
     std::memset(memory.data(), write, 65536);  // the "kernel" writes page 0
@@ -79,15 +79,15 @@ int driveInjection(const char* captureLibrary, const char* fakeCupti, std::ostre
   call(cu::cbid::cuMemFree_v2, cu::kApiExit, &freed);
 
   int enabledCount = 0;
-  for (const std::uint32_t cbid : {cu::cbid::cuLaunchKernel, cu::cbid::cuLaunchKernel_ptsz, cu::cbid::cuLaunchKernelEx,
-                                   cu::cbid::cuLaunchKernelEx_ptsz, cu::cbid::cuGraphLaunch, cu::cbid::cuMemAlloc_v2,
-                                   cu::cbid::cuMemFree_v2, cu::cbid::cuMemMap, cu::cbid::cuTexObjectCreate,
-                                   cu::cbid::cuModuleLoadData})
+  for (const std::uint32_t cbid :
+       {cu::cbid::cuLaunchKernel, cu::cbid::cuLaunchKernel_ptsz, cu::cbid::cuLaunchKernelEx,
+        cu::cbid::cuLaunchKernelEx_ptsz, cu::cbid::cuGraphLaunch, cu::cbid::cuMemAlloc_v2,
+        cu::cbid::cuMemFree_v2, cu::cbid::cuMemMap, cu::cbid::cuTexObjectCreate, cu::cbid::cuModuleLoadData})
     enabledCount += enabled(cu::kDomainDriverApi, cbid);
   enabledCount += enabled(cu::kDomainResource, cu::kResourceModuleLoaded);
   out << "{\"initialized\":" << initialized << ",\"base\":" << base << ",\"bytes\":" << memory.size()
-      << ",\"counter\":" << counterAddress() << ",\"enabled\":" << enabledCount << ",\"launches\":[" << launches
-      << "]}" << std::endl;
+      << ",\"counter\":" << counterAddress() << ",\"enabled\":" << enabledCount << ",\"launches\":["
+      << launches << "]}" << std::endl;
   return 0;  // exit: the library's atexit handler marks the capture complete
 }
 

@@ -41,8 +41,17 @@ std::string folder() {
 TEST("driver calls: cuLaunchKernel's params give the shape, stream, kernelParams and extra") {
   void* kernelParams[1] = {nullptr};
   void* extra[1] = {nullptr};
-  cu::LaunchKernelParams params{reinterpret_cast<cu::CUfunction>(0x42), 4, 5, 6, 32, 2, 1, 1024,
-                                reinterpret_cast<cu::CUstream>(0x9), kernelParams, extra};
+  cu::LaunchKernelParams params{reinterpret_cast<cu::CUfunction>(0x42),
+                                4,
+                                5,
+                                6,
+                                32,
+                                2,
+                                1,
+                                1024,
+                                reinterpret_cast<cu::CUstream>(0x9),
+                                kernelParams,
+                                extra};
   const LaunchRequest request = launchRequest(cu::cbid::cuLaunchKernel_ptsz, &params, "scale");
   CHECK(request.kind == LaunchKind::Kernel);
   CHECK_EQ(request.function, std::string("scale"));
@@ -52,7 +61,8 @@ TEST("driver calls: cuLaunchKernel's params give the shape, stream, kernelParams
   CHECK_EQ(request.shape.dynamicSharedBytes, 1024u);
   CHECK_EQ(request.stream, std::uintptr_t{0x9});
   CHECK(request.kernelParams == kernelParams && request.extra == extra);
-  CHECK(isLaunch(cu::cbid::cuLaunchKernel) && isLaunch(cu::cbid::cuGraphLaunch_ptsz) && !isLaunch(cu::cbid::cuMemAlloc_v2));
+  CHECK(isLaunch(cu::cbid::cuLaunchKernel) && isLaunch(cu::cbid::cuGraphLaunch_ptsz) &&
+        !isLaunch(cu::cbid::cuMemAlloc_v2));
 }
 
 TEST("driver calls: cuLaunchKernelEx's cluster dimensions, other attributes as words, cooperative") {
@@ -68,7 +78,8 @@ TEST("driver calls: cuLaunchKernelEx's cluster dimensions, other attributes as w
   const LaunchRequest request = launchRequest(cu::cbid::cuLaunchKernelEx, &params, "_Z1kv");
   CHECK(request.kind == LaunchKind::Kernel);
   CHECK(request.shape.grid == (std::array<std::uint32_t, 3>{8, 1, 1}));
-  CHECK(request.shape.clusterDims == (std::optional<std::array<std::uint32_t, 3>>(std::array<std::uint32_t, 3>{2, 1, 1})));
+  CHECK(request.shape.clusterDims ==
+        (std::optional<std::array<std::uint32_t, 3>>(std::array<std::uint32_t, 3>{2, 1, 1})));
   CHECK_EQ(request.shape.attributes.size(), std::size_t{2});
   CHECK_EQ(request.shape.attributes[0].name, std::string("CU_LAUNCH_ATTRIBUTE_PRIORITY"));
   CHECK(request.shape.attributes[0].values == std::vector<std::int64_t>{3});
@@ -80,9 +91,11 @@ TEST("driver calls: cuLaunchKernelEx's cluster dimensions, other attributes as w
   config.attrs = &cooperative;
   config.numAttrs = 1;
   CHECK(launchRequest(cu::cbid::cuLaunchKernelEx_ptsz, &params, "_Z1kv").kind == LaunchKind::Cooperative);
-  cu::LaunchCooperativeKernelParams coop{reinterpret_cast<cu::CUfunction>(0x44), 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr};
+  cu::LaunchCooperativeKernelParams coop{
+      reinterpret_cast<cu::CUfunction>(0x44), 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr};
   CHECK(launchRequest(cu::cbid::cuLaunchCooperativeKernel, &coop, "k").kind == LaunchKind::Cooperative);
-  CHECK(launchRequest(cu::cbid::cuLaunchCooperativeKernelMultiDevice, nullptr, nullptr).kind == LaunchKind::MultiDevice);
+  CHECK(launchRequest(cu::cbid::cuLaunchCooperativeKernelMultiDevice, nullptr, nullptr).kind ==
+        LaunchKind::MultiDevice);
   CHECK(launchRequest(cu::cbid::cuGraphLaunch, nullptr, nullptr).kind == LaunchKind::Graph);
 }
 
@@ -153,12 +166,15 @@ TEST("driver calls: allocations of every kind become ranges of a launch, frees a
   session.afterLaunch(session.beforeLaunch(request), true);
   const std::string second = readAll(options.directory + "/launches/00000001.json");
   CHECK(!contains(second, "\"kind\":\"vmm\"") && !contains(second, "\"kind\":\"host-registered\""));
-  CHECK(contains(second, "\"kind\":\"pool\"") && contains(second, "\"kind\":\"host-pinned\""));  // fromPool, allocHost
+  CHECK(contains(second, "\"kind\":\"pool\"") &&
+        contains(second, "\"kind\":\"host-pinned\""));  // fromPool, allocHost
   const std::string manifest = readAll(options.directory + "/manifest.json");
   CHECK(contains(manifest, "\"managed-memory\":1") && contains(manifest, "\"texture-or-surface\":1"));
 }
 
-TEST("driver calls: while any stream captures into a graph, a launch on another stream is not captured nor synchronized") {
+TEST(
+    "driver calls: while any stream captures into a graph, a launch on another stream is not captured nor "
+    "synchronized") {
   CaptureOptions options;
   options.directory = folder();
   options.everyLaunch = true;
@@ -177,7 +193,8 @@ TEST("driver calls: while any stream captures into a graph, a launch on another 
   applyMemoryCall(session, cu::cbid::cuStreamBeginCapture_v2, &capture);
   CHECK(session.beforeLaunch(request) == nullptr);
   CHECK_EQ(device.synchronizations, std::uint64_t{0});
-  CHECK(isStreamCaptureEnd(cu::cbid::cuStreamEndCapture_ptsz) && !isStreamCaptureEnd(cu::cbid::cuStreamBeginCapture));
+  CHECK(isStreamCaptureEnd(cu::cbid::cuStreamEndCapture_ptsz) &&
+        !isStreamCaptureEnd(cu::cbid::cuStreamBeginCapture));
   applyMemoryCall(session, cu::cbid::cuStreamEndCapture, &capture);
   session.afterLaunch(session.beforeLaunch(request), true);
   CHECK_EQ(session.capturedLaunches(), std::uint64_t{1});
@@ -187,6 +204,7 @@ TEST("driver calls: while any stream captures into a graph, a launch on another 
 TEST("driver calls: a module load's params give the handle it returned") {
   cu::CUmodule module = reinterpret_cast<cu::CUmodule>(0x1234);
   cu::ModuleLoadParams params{&module};
-  CHECK(isModuleLoad(cu::cbid::cuModuleLoadDataEx) && isModuleLoad(cu::cbid::cuModuleLoad) && !isModuleLoad(cu::cbid::cuMemMap));
+  CHECK(isModuleLoad(cu::cbid::cuModuleLoadDataEx) && isModuleLoad(cu::cbid::cuModuleLoad) &&
+        !isModuleLoad(cu::cbid::cuMemMap));
   CHECK_EQ(loadedModuleHandle(&params), std::uintptr_t{0x1234});
 }
