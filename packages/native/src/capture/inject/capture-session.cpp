@@ -267,12 +267,18 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   pending->function = request.function;
   pending->module = definition->module;
   pending->shape = request.shape;
-  if (const auto extra = extraParameterBuffer(request.extra)) {
-    pending->parameters.bytes = *extra;
-    if (extra->size() == definition->kernel->parameterBufferBytes)
-      pending->parameters.slots = parameterSlots(*definition->kernel);
-  } else {
-    pending->parameters = layOutKernelParams(*definition->kernel, request.kernelParams);
+  try {
+    if (const auto extra = extraParameterBuffer(request.extra)) {
+      pending->parameters.bytes = *extra;
+      if (extra->size() == definition->kernel->parameterBufferBytes)
+        pending->parameters.slots = parameterSlots(*definition->kernel);
+    } else {
+      pending->parameters = layOutKernelParams(*definition->kernel, request.kernelParams);
+    }
+  } catch (const ParameterBufferError& error) {
+    notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
+                std::string("its parameters cannot be read: ") + error.what());
+    return nullptr;
   }
 
   // A parameter naming managed memory or a live texture/surface object cannot be re-created.
