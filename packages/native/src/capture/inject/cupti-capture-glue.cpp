@@ -1,0 +1,206 @@
+// The capture library's entry point (CUDA_INJECTION64_PATH calls InitializeInjection) and its CUPTI
+// callbacks, which turn driver calls into CaptureSession calls. Kept thin: everything that decides
+// is in the session, which the tests drive without a GPU.
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include "capture/inject/capture-session.hpp"
+#include "capture/inject/cuda-memory-access.hpp"
+#include "capture/inject/cupti-callback-api.hpp"
+#include "capture/inject/driver-call-translation.hpp"
+#include "drivers/cuda/cupti-library.hpp"
+
+namespace kreplay::capture {
+
+namespace {
+
+using namespace cupti;
+
+// Never destroyed: other threads may still be in a callback while the program exits.
+DynamicLibrary* cuptiLibrary = nullptr;
+CudaMemoryAccess* device = nullptr;
+CaptureSession* session = nullptr;
+
+// The library's own driver calls (synchronize, copies) raise driver callbacks too: they are not the
+// program's. Resource callbacks (a module loaded lazily because the session asked about a function)
+// still reach the session.
+thread_local bool insideCallback = false;
+thread_local PendingLaunchHandle pendingLaunch;
+// Modules the driver loaded on this thread during the current cuModuleLoad* call.
+thread_local std::vector<std::uint32_t> modulesLoadedHere;
+
+void onDriverCall(CallbackId id, const CallbackData& data) {
+  if (isLaunch(id)) {
+    if (data.callbackSite == kApiEnter) {
+      pendingLaunch = session->beforeLaunch(launchRequest(id, data.functionParams, data.symbolName));
+    } else if (pendingLaunch) {
+      const bool launched = *static_cast<const CUresult*>(data.functionReturnValue) == 0;
+      session->afterLaunch(std::move(pendingLaunch), launched);
+    }
+    return;
+  }
+  if (isModuleLoad(id)) {
+    if (data.callbackSite == kApiEnter) {
+      modulesLoadedHere.clear();
+    } else if (*static_cast<const CUresult*>(data.functionReturnValue) == 0 &&
+               modulesLoadedHere.size() == 1) {
+      session->moduleHandle(loadedModuleHandle(data.functionParams), modulesLoadedHere[0]);
+    }
+    return;
+  }
+  if (data.callbackSite != kApiExit) return;
+  if (*static_cast<const CUresult*>(data.functionReturnValue) != 0 && !isStreamCaptureEnd(id)) return;
+  applyMemoryCall(*session, id, data.functionParams);
+}
+
+void onResource(CallbackId id, const ResourceData& data) {
+  const auto* module = static_cast<const ModuleResourceData*>(data.resourceDescriptor);
+  if (module == nullptr) return;
+  if (id == kResourceModuleLoaded) {
+    modulesLoadedHere.push_back(module->moduleId);
+    session->moduleLoaded(module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin),
+                          module->cubinSize);
+  } else if (id == kResourceModuleUnloadStarting) {
+    session->moduleUnloaded(module->moduleId);
+  }
+}
+
+void callback(void*, CallbackDomain domain, CallbackId id, const void* data) {
+  if (!session || data == nullptr) return;
+  if (domain == kDomainResource) {
+    try {
+      onResource(id, *static_cast<const ResourceData*>(data));
+    } catch (...) {
+      std::cerr << "[kreplay capture] a module callback failed\n";
+    }
+    return;
+  }
+  if (insideCallback) return;
+  insideCallback = true;
+  try {
+    if (domain == kDomainDriverApi) onDriverCall(id, *static_cast<const CallbackData*>(data));
+  } catch (const std::exception& error) {
+    std::cerr << "[kreplay capture] a callback failed: " << error.what() << "\n";
+  } catch (...) {
+    std::cerr << "[kreplay capture] a callback failed\n";
+  }
+  insideCallback = false;
+}
+
+void finishAtExit() {
+  insideCallback = true;  // nothing more is captured while the program ends
+  if (session) session->finish();
+}
+
+template <class Function>
+bool resolve(Function& function, const char* name) {
+  function = reinterpret_cast<Function>(cuptiLibrary->symbol(name));
+  return function != nullptr;
+}
+
+int initialize() {
+  const char* fail = "[kreplay capture] ";
+  try {
+    const CaptureOptions options = readCaptureOptions([](const char* name) { return std::getenv(name); });
+    cuda::CuptiLibraryLookup lookup =
+        cuda::openCuptiLibrary({"libcupti.so", "libcupti.so.13", "libcupti.so.12"});
+    if (!lookup.library) {
+      std::cerr << fail << lookup.failure << "; nothing is captured. " << cuda::cuptiInstallFix() << ".\n";
+      return 0;
+    }
+    cuptiLibrary = lookup.library.release();
+    CuptiCallbackApi api{};
+    if (!resolve(api.cuptiSubscribe, "cuptiSubscribe") ||
+        !resolve(api.cuptiEnableCallback, "cuptiEnableCallback")) {
+      std::cerr << fail << lookup.path
+                << " lacks cuptiSubscribe or cuptiEnableCallback; nothing is captured.\n";
+      return 0;
+    }
+    device = new CudaMemoryAccess();
+    session = new CaptureSession(options, *device, std::cerr);
+    SubscriberHandle subscriber = nullptr;
+    if (const CUptiResult result = api.cuptiSubscribe(&subscriber, callback, nullptr);
+        result != kCuptiSuccess) {
+      std::cerr << fail << "cuptiSubscribe failed (CUPTI error " << result
+                << "): another tool may hold CUPTI's subscriber (one at a time); nothing is captured.\n";
+      delete session;
+      session = nullptr;
+      return 0;
+    }
+    const CallbackId driverCalls[] = {cbid::cuLaunchKernel,
+                                      cbid::cuLaunchKernel_ptsz,
+                                      cbid::cuLaunchKernelEx,
+                                      cbid::cuLaunchKernelEx_ptsz,
+                                      cbid::cuLaunchCooperativeKernel,
+                                      cbid::cuLaunchCooperativeKernel_ptsz,
+                                      cbid::cuLaunchCooperativeKernelMultiDevice,
+                                      cbid::cuGraphLaunch,
+                                      cbid::cuGraphLaunch_ptsz,
+                                      cbid::cuMemAlloc_v2,
+                                      cbid::cuMemAllocPitch_v2,
+                                      cbid::cuMemFree_v2,
+                                      cbid::cuMemAllocAsync,
+                                      cbid::cuMemAllocAsync_ptsz,
+                                      cbid::cuMemAllocFromPoolAsync,
+                                      cbid::cuMemAllocFromPoolAsync_ptsz,
+                                      cbid::cuMemFreeAsync,
+                                      cbid::cuMemFreeAsync_ptsz,
+                                      cbid::cuMemHostAlloc,
+                                      cbid::cuMemAllocHost_v2,
+                                      cbid::cuMemFreeHost,
+                                      cbid::cuMemHostRegister_v2,
+                                      cbid::cuMemHostUnregister,
+                                      cbid::cuMemAllocManaged,
+                                      cbid::cuMemMap,
+                                      cbid::cuMemUnmap,
+                                      cbid::cuTexObjectCreate,
+                                      cbid::cuTexObjectDestroy,
+                                      cbid::cuSurfObjectCreate,
+                                      cbid::cuSurfObjectDestroy,
+                                      cbid::cuStreamBeginCapture,
+                                      cbid::cuStreamBeginCapture_ptsz,
+                                      cbid::cuStreamBeginCapture_v2,
+                                      cbid::cuStreamBeginCapture_v2_ptsz,
+                                      cbid::cuStreamBeginCaptureToGraph,
+                                      cbid::cuStreamBeginCaptureToGraph_ptsz,
+                                      cbid::cuStreamEndCapture,
+                                      cbid::cuStreamEndCapture_ptsz,
+                                      cbid::cuModuleLoad,
+                                      cbid::cuModuleLoadData,
+                                      cbid::cuModuleLoadDataEx,
+                                      cbid::cuModuleLoadFatBinary};
+    for (const CallbackId id : driverCalls) {
+      if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainDriverApi, id);
+          result != kCuptiSuccess)
+        std::cerr << fail << "could not enable the driver callback " << id << " (CUPTI error " << result
+                  << ").\n";
+    }
+    for (const CallbackId id : {kResourceModuleLoaded, kResourceModuleUnloadStarting}) {
+      if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainResource, id);
+          result != kCuptiSuccess)
+        std::cerr << fail << "could not enable the resource callback " << id << " (CUPTI error " << result
+                  << ").\n";
+    }
+    std::atexit(finishAtExit);
+    std::cerr << fail << "capturing into " << session->directory() << "\n";
+    return 1;
+  } catch (const std::exception& error) {
+    std::cerr << (std::strncmp(error.what(), fail, std::strlen(fail)) == 0 ? "" : fail) << error.what()
+              << " Nothing is captured.\n";
+    delete session;
+    session = nullptr;
+    return 0;
+  }
+}
+
+}  // namespace
+
+}  // namespace kreplay::capture
+
+/** Called by libcuda when CUDA_INJECTION64_PATH names this library. Returns 1 when capturing. */
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  return kreplay::capture::initialize();
+}
