@@ -73,6 +73,14 @@ describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcu
     expect(capture.launches[1]!.memory[0]!.pagesBefore[1]).toBe(capture.launches[0]!.memory[0]!.pagesBefore[1]);
   });
 
+  it('captures nothing in a process another captured process started (KREPLAY_CAPTURE_OWNER_PID), and says so', () => {
+    const { directory, driven, stderr } = drive('child', { KREPLAY_CAPTURE_EVERY_LAUNCH: '1', KREPLAY_CAPTURE_OWNER_PID: '1' });
+    expect(driven.initialized).toBe(0);
+    expect(stderr).toContain('[kreplay capture] process ');
+    expect(stderr).toContain('was started by the captured process 1; its launches are not captured.');
+    expect(existsSync(directory)).toBe(false);
+  });
+
   it('by default the first launch of each kernel; a name filter that matches nothing captures nothing', async () => {
     const first = await readCaptureFolder(drive('default', {}).directory);
     expect(first.launches).toHaveLength(1);

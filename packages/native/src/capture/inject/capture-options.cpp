@@ -153,6 +153,13 @@ CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>&
     else if (value != "0" && value != "false")
       refuse("KREPLAY_CAPTURE_EVERY_LAUNCH", value, "1 or 0");
   }
+  if (const char* start = lookup("KREPLAY_CAPTURE_PROFILE_FROM_START"); start != nullptr && *start != '\0') {
+    const std::string value = start;
+    if (value == "off" || value == "0")
+      options.fromStart = false;
+    else if (value != "on" && value != "1")
+      refuse("KREPLAY_CAPTURE_PROFILE_FROM_START", value, "on or off");
+  }
   if (const char* command = lookup("KREPLAY_CAPTURE_COMMAND"); command != nullptr && *command != '\0') {
     options.command = parseJsonStringArray(command);
   } else {

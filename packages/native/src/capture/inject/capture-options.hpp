@@ -21,6 +21,11 @@ struct CaptureOptions {
   std::optional<std::uint64_t> launchSkip;   ///< KREPLAY_CAPTURE_LAUNCH_SKIP
   std::optional<std::uint64_t> launchCount;  ///< KREPLAY_CAPTURE_LAUNCH_COUNT
   bool everyLaunch = false;                  ///< KREPLAY_CAPTURE_EVERY_LAUNCH=1
+  /**
+   * KREPLAY_CAPTURE_PROFILE_FROM_START (`on`, default, or `off`), as ncu's --profile-from-start:
+   * with `off`, launches are considered only between cuProfilerStart and cuProfilerStop.
+   */
+  bool fromStart = true;
   std::vector<std::string> command;          ///< KREPLAY_CAPTURE_COMMAND: a JSON array of strings
 };
 

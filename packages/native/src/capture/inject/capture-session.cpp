@@ -46,7 +46,21 @@ void PendingLaunchDeleter::operator()(PendingLaunch* pending) const {
 }
 
 CaptureSession::CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log)
-    : log_(log), device_(device), writer_(options.directory, initialInfo(options)), selection_(options) {}
+    : log_(log),
+      device_(device),
+      writer_(options.directory, initialInfo(options)),
+      selection_(options),
+      profiling_(options.fromStart) {}
+
+void CaptureSession::profilerStarted() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  profiling_ = true;
+}
+
+void CaptureSession::profilerStopped() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  profiling_ = false;
+}
 
 CaptureSession::~CaptureSession() = default;
 
@@ -203,7 +217,7 @@ const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefi
 
 PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
   std::unique_lock<std::recursive_mutex> lock(mutex_);
-  if (stopped_) return nullptr;
+  if (stopped_ || !profiling_) return nullptr;
   try {
     return prepare(request, lock);
   } catch (const std::exception& error) {

@@ -65,6 +65,9 @@ class CaptureSession {
   /** A stream began or ended capturing into a graph: while one is, nothing is synchronized or captured. */
   void streamCaptureBegan(std::uintptr_t stream);
   void streamCaptureEnded(std::uintptr_t stream);
+  /** cuProfilerStart / cuProfilerStop: with profile-from-start off, launches count only in between. */
+  void profilerStarted();
+  void profilerStopped();
   void opaqueObjectCreated(std::uint64_t handle);
   void opaqueObjectDestroyed(std::uint64_t handle);
 
@@ -120,6 +123,7 @@ class CaptureSession {
   std::set<std::string> said_;
   bool deviceDescribed_ = false;
   bool stopped_ = false;
+  bool profiling_ = true;  ///< false outside cuProfilerStart..cuProfilerStop with profile-from-start off
   bool finished_ = false;
   std::uint64_t captured_ = 0;
 };

@@ -1,10 +1,13 @@
 // The capture library's entry point (CUDA_INJECTION64_PATH calls InitializeInjection) and its CUPTI
 // callbacks, which turn driver calls into CaptureSession calls. Kept thin: everything that decides
 // is in the session, which the tests drive without a GPU.
+#include <unistd.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "capture/inject/capture-session.hpp"
@@ -101,9 +104,28 @@ bool resolve(Function& function, const char* name) {
   return function != nullptr;
 }
 
+/**
+ * Whether this process is the one to capture: the first process of the program that initializes
+ * CUDA claims the capture (KREPLAY_CAPTURE_OWNER_PID, inherited by the processes it starts); a
+ * child (a compiler worker, a data loader) that initializes CUDA too would otherwise write into the
+ * same folder.
+ */
+bool claimCapture(const char* fail) {
+  const std::string self = std::to_string(getpid());
+  const char* owner = std::getenv("KREPLAY_CAPTURE_OWNER_PID");
+  if (owner != nullptr && *owner != '\0' && self != owner) {
+    std::cerr << fail << "process " << self << " was started by the captured process " << owner
+              << "; its launches are not captured.\n";
+    return false;
+  }
+  setenv("KREPLAY_CAPTURE_OWNER_PID", self.c_str(), 1);
+  return true;
+}
+
 int initialize() {
   const char* fail = "[kreplay capture] ";
   try {
+    if (!claimCapture(fail)) return 0;
     const CaptureOptions options = readCaptureOptions([](const char* name) { return std::getenv(name); });
     cuda::CuptiLibraryLookup lookup =
         cuda::openCuptiLibrary({"libcupti.so", "libcupti.so.13", "libcupti.so.12"});
@@ -156,6 +178,8 @@ int initialize() {
                                       cbid::cuMemAllocManaged,
                                       cbid::cuMemMap,
                                       cbid::cuMemUnmap,
+                                      cbid::cuProfilerStart,
+                                      cbid::cuProfilerStop,
                                       cbid::cuTexObjectCreate,
                                       cbid::cuTexObjectDestroy,
                                       cbid::cuSurfObjectCreate,

@@ -195,6 +195,12 @@ void applyMemoryCall(CaptureSession& session, CallbackId id, const void* params)
     case cbid::cuMemHostUnregister:
       session.allocationRemoved(address(static_cast<const HostPointerParams*>(params)->p));
       break;
+    case cbid::cuProfilerStart:
+      session.profilerStarted();
+      break;
+    case cbid::cuProfilerStop:
+      session.profilerStopped();
+      break;
     case cbid::cuTexObjectCreate:
     case cbid::cuSurfObjectCreate:
       session.opaqueObjectCreated(*static_cast<const ObjectCreateParams*>(params)->pObject);

@@ -133,6 +133,12 @@ TEST("capture options: the environment's variables, and a bad value named with i
   CHECK_EQ(options.command.size(), std::size_t{3});
   CHECK_EQ(options.command[1], std::string("a \"b\""));
   CHECK_EQ(options.command[2], std::string("c\\d\xc3\xa9"));
+  CHECK(options.fromStart);
+  values["KREPLAY_CAPTURE_PROFILE_FROM_START"] = "off";
+  CHECK(!readCaptureOptions(lookup).fromStart);
+  values["KREPLAY_CAPTURE_PROFILE_FROM_START"] = "later";
+  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_PROFILE_FROM_START=later is not on or off");
+  values.erase("KREPLAY_CAPTURE_PROFILE_FROM_START");
   values["KREPLAY_CAPTURE_LAUNCH_COUNT"] = "-1";
   CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_LAUNCH_COUNT=-1 is not a whole number");
   values.erase("KREPLAY_CAPTURE_LAUNCH_COUNT");
@@ -322,6 +328,24 @@ TEST("capture session: a second launch writes only the pages that changed, and r
   // Launch 0's after-hashes describe page 0 as launch 1 found it.
   const std::uint64_t written = kreplay::pageHash(fixture.memory.data(), kCapturePageBytes);
   CHECK(contains(first, "\"pageHashesAfter\":[" + jsonHash(written)));
+}
+
+TEST("capture session: with profile-from-start off, only launches between cuProfilerStart and Stop count") {
+  CaptureOptions options;
+  options.everyLaunch = true;
+  options.launchSkip = 1;  // as ncu: the skip counts launches inside the profiled span only
+  options.fromStart = false;
+  ScaleFixture fixture(options);
+  fixture.launch(1);  // before cuProfilerStart: neither captured nor counted by the skip
+  CHECK_EQ(fixture.session->capturedLaunches(), std::uint64_t{0});
+  fixture.session->profilerStarted();
+  fixture.launch(2);  // skipped
+  fixture.launch(3);
+  fixture.launch(4);
+  fixture.session->profilerStopped();
+  fixture.launch(5);
+  CHECK_EQ(fixture.session->capturedLaunches(), std::uint64_t{2});
+  CHECK_EQ(fixture.device.synchronizations, std::uint64_t{4});  // before and after each captured launch
 }
 
 TEST("capture writer: a known page blob id is used as given, without hashing the page again") {

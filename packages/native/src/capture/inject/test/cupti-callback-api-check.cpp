@@ -23,6 +23,8 @@ SAME_CBID(cuMemFreeHost);
 SAME_CBID(cuMemHostAlloc);
 SAME_CBID(cuMemHostUnregister);
 SAME_CBID(cuLaunchKernel);
+SAME_CBID(cuProfilerStart);
+SAME_CBID(cuProfilerStop);
 SAME_CBID(cuTexObjectCreate);
 SAME_CBID(cuTexObjectDestroy);
 SAME_CBID(cuSurfObjectCreate);
