@@ -133,7 +133,7 @@ export interface PageListCopyOptions {
 export type Access = 'read' | 'write' | 'readwrite' | 'unknown';
 
 /** The type of one kernel argument. */
-export type ParameterType = 'pointer' | 'u32' | 'u64' | 'f32' | 'f64';
+export type ParameterType = 'pointer' | 'u32' | 'u64' | 'f32' | 'f64' | 'bytes';
 
 /** How many bytes a pointer argument reaches from its address, derived from other arguments. */
 export type PointerExtent =
@@ -151,6 +151,8 @@ export interface KernelParameter {
   readonly indirect?: boolean;
   /** Pointers only: how far the kernel reaches from the pointer; absent means to the end of its allocation. */
   readonly extent?: PointerExtent;
+  /** `bytes` only: how many raw bytes of the parameter buffer it is (1..32764). */
+  readonly size?: number;
 }
 
 /**
@@ -194,7 +196,7 @@ export interface KernelLaunch {
 }
 
 /** Arguments of a launch, by parameter name. Integers as number or bigint; floats as number. */
-export type KernelArguments = Readonly<Record<string, number | bigint>>;
+export type KernelArguments = Readonly<Record<string, number | bigint | Uint8Array>>;
 
 /**
  * The built-in kernels every driver provides. Exact semantics (so drivers agree bit for bit):
