@@ -67,7 +67,7 @@ export class CaptureReplay implements AsyncDisposable {
    */
   async prepare(launch: number | CaptureLaunch): Promise<CaptureDispatch> {
     const record = this.#launchOf(launch);
-    await this.#mapRegions();
+    await this.map();
     const kernel = await this.#kernel(record);
     const memory: CaptureReplayRange[] = [];
     const pages: CapturePage[] = [];
@@ -139,6 +139,17 @@ export class CaptureReplay implements AsyncDisposable {
       );
     }
     return record;
+  }
+
+  /**
+   * Maps every region at its captured base (device memory with allocateAt, host memory with
+   * allocateHostAt), once; {@link prepare} calls it. Create a tracker before, so that it sees the
+   * allocations. A failed mapping frees what was made, and the next call tries again.
+   * @throws {ArgumentError} (as a rejection) when an address cannot be had (naming what holds it).
+   * @throws {DriverError} (as a rejection) when the driver cannot map it.
+   */
+  async map(): Promise<void> {
+    await this.#mapRegions();
   }
 
   #mapRegions(): Promise<Allocation[]> {
