@@ -20,4 +20,8 @@ done
 # The user-kernel test's module (test/gpu/), for any GPU this CUDA supports.
 "$nvcc" -ptx -arch=compute_75 -std=c++17 -O3 -fmad=false \
   "$here/test/gpu/kernels/scale-floats.cu" -o "$here/test/gpu/kernels/scale-floats.ptx"
+# The capture fixture (test/capture-fixtures/), for compute capability 9.0 and newer: its test
+# launches it in clusters too.
+"$nvcc" -ptx -arch=compute_90 -std=c++17 -O3 -fmad=false \
+  "$here/test/capture-fixtures/axpy.cu" -o "$here/test/gpu/kernels/capture-fixture-axpy.ptx"
 ls -l "$out" "$here/test/gpu/kernels"

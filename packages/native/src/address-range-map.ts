@@ -63,6 +63,13 @@ export class AddressRangeMap<T> {
     return start !== undefined && start <= address ? this.#values[index] : undefined;
   }
 
+  /** The value of the first range that overlaps `[address, address + bytes)`, or undefined. */
+  firstOverlapping(address: number, bytes: number): T | undefined {
+    const index = this.#firstEndingAfter(address);
+    const start = this.#starts[index];
+    return start !== undefined && start < address + bytes ? this.#values[index] : undefined;
+  }
+
   /** The values by address (a snapshot: changing the map while iterating is safe). */
   values(): IterableIterator<T> {
     return this.#values.slice().values();

@@ -37,6 +37,7 @@ export { pageHash, mix64 } from './page-hash.js';
 
 export type {
   Access,
+  AddressReservation,
   AgentInfo,
   BuiltinKernels,
   ConditionalCopyOptions,
@@ -49,6 +50,7 @@ export type {
   HostLinkInfo,
   KernelArguments,
   KernelDescriptor,
+  KernelGlobal,
   KernelLaunch,
   KernelParameter,
   LoadKernelOptions,

@@ -1,7 +1,7 @@
 /**
  * Validation of a kernel launch against the kernel's declared parameters, and its packing for the
- * addon: one 64-bit word per parameter, in declared order (floats as their bits); for a user
- * kernel also its launch shape.
+ * addon: one 64-bit word per parameter, in declared order (floats as their bits), or for a kernel
+ * whose parameter is `bytes` the buffer itself; for a user kernel also its launch shape.
  * @internal
  */
 import type { Allocation } from './allocation.js';
@@ -17,7 +17,32 @@ import { argumentError, describeValue, liveRangeHolder, requireAddress, requireK
 
 export type PackedKernelLaunch =
   | { readonly kind: 'builtin'; readonly kernel: number; readonly args: BigUint64Array }
-  | { readonly kind: 'user'; readonly kernel: number; readonly shape: Uint32Array; readonly args: BigUint64Array };
+  | { readonly kind: 'user'; readonly kernel: number; readonly shape: Uint32Array; readonly args: BigUint64Array; readonly buffer?: Uint8Array };
+
+const noWords = new BigUint64Array(0);
+
+/** The argument of a kernel's one `bytes` parameter, copied (later changes to the caller's array do not reach the launch). */
+function packParameterBuffer(component: string, kernelName: string, parameter: KernelParameter, args: unknown): Uint8Array {
+  const values = requireObject(component, 'args', args);
+  requireKnownKeys(component, 'args', values, [parameter.name]);
+  const argument = `args.${parameter.name}`;
+  const value = values[parameter.name];
+  if (value === undefined) {
+    throw argumentError(component, argument, `${argument} of kernel ${kernelName} is missing`, `Pass the ${parameter.size} parameter bytes as a Uint8Array`);
+  }
+  if (!(value instanceof Uint8Array)) {
+    throw argumentError(component, argument, `${argument} is ${describeValue(value)}, not a Uint8Array`, `Pass the ${parameter.size} parameter bytes as a Uint8Array`);
+  }
+  if (value.byteLength !== parameter.size) {
+    throw argumentError(
+      component,
+      argument,
+      `${argument} holds ${value.byteLength} bytes, but the bytes parameter ${parameter.name} of ${kernelName} has ${parameter.size}`,
+      `Pass exactly ${parameter.size} bytes`,
+    );
+  }
+  return value.slice();
+}
 
 const floatBits = new DataView(new ArrayBuffer(8));
 
@@ -108,6 +133,10 @@ function argumentWord(component: string, kernelName: string, parameter: KernelPa
   }
   if (parameter.type === 'pointer') return BigInt(requireAddress(component, argument, value));
   if (parameter.type === 'u32' || parameter.type === 'u64') return unsignedWord(component, argument, value, parameter.type === 'u32' ? 32 : 64);
+  if (parameter.type === 'bytes') {
+    // Declarations never put a bytes parameter beside others (kernel-parameters.ts); only they are packed in words.
+    throw argumentError(component, argument, `${argument} is a bytes parameter beside other parameters`, 'Declare a bytes parameter as the only parameter');
+  }
   return floatWord(component, argument, value, parameter.type);
 }
 
@@ -171,7 +200,11 @@ export function packKernelLaunch(
       throw argumentError(component, 'launch', `user kernel ${describeValue(name)} needs a launch shape`, 'Pass launch: { grid: [x, y, z], block: [x, y, z] }');
     }
     const shape = packKernelLaunchShape(component, launch);
-    const packed = packArguments(scope, name as string, (kernel as { parameters: readonly KernelParameter[] }).parameters, args);
+    const parameters = (kernel as { parameters: readonly KernelParameter[] }).parameters;
+    if (parameters.length === 1 && parameters[0]!.type === 'bytes') {
+      return { kind: 'user', kernel: user.id, shape, args: noWords, buffer: packParameterBuffer(component, name as string, parameters[0]!, args) };
+    }
+    const packed = packArguments(scope, name as string, parameters, args);
     const pageable = packed.holders.find(({ holder }) => holder.kind === 'host-pageable');
     if (pageable) {
       throw argumentError(

@@ -1,12 +1,16 @@
 /**
- * Validation of the parameters a user kernel declares (runtime.loadKernel): names, types, and for
- * pointers access, indirection and an extent that refers to an integer parameter.
+ * Validation of the parameters a user kernel declares (runtime.loadKernel): names, types, for
+ * pointers access, indirection and an extent that refers to an integer parameter, and for a `bytes`
+ * parameter its size (it is then the kernel's only parameter).
  * @internal
  */
 import type { Access, KernelParameter, ParameterType, PointerExtent } from './runtime-types.js';
 import { argumentError, describeValue, requireArray, requireBoolean, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
 
-const parameterTypes: readonly ParameterType[] = ['pointer', 'u32', 'u64', 'f32', 'f64'];
+const parameterTypes: readonly ParameterType[] = ['pointer', 'u32', 'u64', 'f32', 'f64', 'bytes'];
+
+/** The most bytes a `bytes` parameter holds: CUDA's parameter space of 32764 bytes. */
+export const MAXIMUM_PARAMETER_BUFFER_BYTES = 32764;
 const accesses: readonly Access[] = ['read', 'write', 'readwrite', 'unknown'];
 
 function requireExtent(component: string, argument: string, value: unknown, integers: ReadonlySet<string>): PointerExtent {
@@ -40,10 +44,30 @@ function requireExtent(component: string, argument: string, value: unknown, inte
   );
 }
 
+function requireBytesParameter(component: string, argument: string, name: string, parameter: Record<string, unknown>, count: number): KernelParameter {
+  for (const key of ['access', 'extent']) {
+    if (parameter[key] !== undefined) {
+      throw argumentError(component, `${argument}.${key}`, `${argument} is a bytes parameter, which has no ${key}`, 'Give a bytes parameter only a size (and indirect)');
+    }
+  }
+  if (count !== 1) {
+    throw argumentError(
+      component,
+      argument,
+      `${argument} (${name}) is a bytes parameter among ${count} parameters`,
+      'Declare a bytes parameter as the only parameter: it is the whole parameter buffer, with the other parameters inside it',
+    );
+  }
+  const size = requireInteger(component, `${argument}.size`, parameter['size'], 1, MAXIMUM_PARAMETER_BUFFER_BYTES);
+  const indirect = parameter['indirect'] === undefined ? undefined : requireBoolean(component, `${argument}.indirect`, parameter['indirect']);
+  return Object.freeze({ name, type: 'bytes' as const, size, ...(indirect === undefined ? {} : { indirect }) });
+}
+
 /**
  * The parameters, checked and frozen.
  * @throws {ArgumentError} for a non-array, a duplicate or empty name, an unknown type, pointer
- * options on a scalar, or an extent that does not name an integer parameter.
+ * options on a scalar, an extent that does not name an integer parameter, or a `bytes` parameter
+ * without a size of 1 to 32764 or beside other parameters.
  */
 export function requireKernelParameters(component: string, value: unknown): readonly KernelParameter[] {
   const list = requireArray(component, 'options.parameters', value);
@@ -57,13 +81,17 @@ export function requireKernelParameters(component: string, value: unknown): read
   const parameters = list.map((item, index) => {
     const argument = `options.parameters[${index}]`;
     const parameter = requireObject(component, argument, item);
-    requireKnownKeys(component, argument, parameter, ['name', 'type', 'access', 'indirect', 'extent']);
+    requireKnownKeys(component, argument, parameter, ['name', 'type', 'size', 'access', 'indirect', 'extent']);
     const name = parameter['name'];
     if (typeof name !== 'string' || name.length === 0 || names.has(name)) {
       throw argumentError(component, `${argument}.name`, `${argument}.name is ${describeValue(name)}, not a new non-empty name`, 'Give every parameter its own name');
     }
     names.add(name);
     const type = requireChoice(component, `${argument}.type`, parameter['type'], parameterTypes);
+    if (type === 'bytes') return requireBytesParameter(component, argument, name, parameter, list.length);
+    if (parameter['size'] !== undefined) {
+      throw argumentError(component, `${argument}.size`, `${argument} is a ${type}, which has no size`, 'Give a size to bytes parameters only');
+    }
     if (type !== 'pointer') {
       for (const key of ['access', 'indirect', 'extent']) {
         if (parameter[key] !== undefined) {
@@ -86,7 +114,10 @@ export function requireKernelParameters(component: string, value: unknown): read
   return Object.freeze(parameters);
 }
 
-/** The size of each parameter in the kernel's parameter buffer: 8 for pointers, u64 and f64, 4 for u32 and f32. */
+/**
+ * The size of each parameter in the kernel's parameter buffer: 8 for pointers, u64 and f64, 4 for
+ * u32 and f32, 0 for a `bytes` parameter (a buffer of its own size).
+ */
 export function parameterBytes(parameters: readonly KernelParameter[]): Uint8Array {
-  return Uint8Array.from(parameters, (parameter) => (parameter.type === 'u32' || parameter.type === 'f32' ? 4 : 8));
+  return Uint8Array.from(parameters, (parameter) => (parameter.type === 'bytes' ? 0 : parameter.type === 'u32' || parameter.type === 'f32' ? 4 : 8));
 }

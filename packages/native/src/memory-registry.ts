@@ -61,6 +61,15 @@ export class MemoryRegistry implements LiveMemoryLookup {
     return this.#host.find(address)?.allocation;
   }
 
+  /** A live allocation (any agent's or a host buffer) that overlaps `[address, address + bytes)`. */
+  overlapping(address: number, bytes: number): Allocation | undefined {
+    for (const map of [...this.#devices, this.#host]) {
+      const entry = map.firstOverlapping(address, bytes);
+      if (entry) return entry.allocation;
+    }
+    return undefined;
+  }
+
   /** Adds a listener; returns its unsubscribe function. */
   subscribe(listener: (event: MemoryEvent) => void): () => void {
     this.#listeners = [...this.#listeners, listener];

@@ -43,8 +43,11 @@ export interface NativeQueue {
   enqueuePageListCopy(segments: Float64Array, pageBytes: number, pageListAddress: number, pageCountAddress: number, storedHashesAddress: number): void;
   /** arguments: one 64-bit word per declared parameter (floats as their bits). */
   enqueueKernel(kernel: number, args: BigUint64Array): void;
-  /** kernel: an id from loadKernel; shape: `[grid x, y, z, block x, y, z, sharedBytes]`. */
-  enqueueUserKernel(kernel: number, shape: Uint32Array, args: BigUint64Array): void;
+  /**
+   * kernel: an id from loadKernel; shape: `[grid x, y, z, block x, y, z, sharedBytes, cluster x, y, z]`
+   * (cluster 0: none); buffer: the whole parameter buffer, passed instead of the words when given.
+   */
+  enqueueUserKernel(kernel: number, shape: Uint32Array, args: BigUint64Array, buffer?: Uint8Array): void;
   enqueueAllocate(bytes: number): NativeAllocationResult;
   enqueueFree(address: number): void;
   recordEvent(): NativeEvent;
@@ -119,7 +122,14 @@ export interface NativeRuntime {
     readonly checkpoints: boolean;
     /** Whether the driver has a counter profiler (cuda: CUPTI's range profiler). */
     readonly profiler: boolean;
+    /** Whether allocateAt, allocateHostAt and kernelGlobal work. */
+    readonly fixedAddresses: boolean;
   };
+  /** Device memory at exactly `address`; null, or why not. Freed by free(). */
+  allocateAt(agentId: number, address: number, bytes: number): Promise<NativeFailure | null>;
+  /** Pinned host memory at exactly `address`; null, or why not. Freed by freeHost(). */
+  allocateHostAt(address: number, bytes: number): Promise<NativeFailure | null>;
+  kernelGlobal(kernel: number, agentId: number, name: string): { readonly address: number; readonly bytes: number } | NativeFailure;
   allocate(agentId: number, bytes: number): NativeAllocationResult;
   memoryInfo(agentId: number): MemoryInfo;
   free(agentId: number, address: number): void;
@@ -145,6 +155,20 @@ export interface NativeRuntime {
   dispose(): Promise<void>;
 }
 
+/** What reserveAddresses found, per range. */
+export interface NativeReservations {
+  /** Whether each driver library was loaded in the process before the call. */
+  readonly driverLoaded: { readonly cuda: boolean };
+  readonly ranges: readonly {
+    readonly start: number;
+    readonly end: number;
+    readonly reserved: boolean;
+    readonly failure: string;
+    /** The /proc/self/maps lines that hold the range. */
+    readonly holders: readonly string[];
+  }[];
+}
+
 /** A driver that cannot run here. */
 export interface NativeUnavailable {
   readonly unavailable: { readonly driver: DriverName; readonly reason: string; readonly fix: string };
@@ -154,6 +178,11 @@ export interface NativeBinding {
   readonly version: string;
   /** The capture subsystem's module-image reader; throws an Error with the reader's message when malformed. */
   readModuleImage(bytes: Uint8Array): Omit<ModuleImage, 'hasPtx'>;
+  /**
+   * Placeholders over `ranges` (`[address, bytes, ...]`), each widened to `granule`; synchronous, so
+   * that they are in place before a driver opened afterwards initializes.
+   */
+  reserveAddresses(ranges: Float64Array, granule: number): NativeReservations;
   /** CUPTI's host API without a device: what `metrics` need on `chip`. */
   planCuptiMetrics(chip: string, metrics: readonly string[]): Promise<NativeProfilerPlan | NativeFailure>;
   openRuntime(

@@ -9,6 +9,7 @@ import { checkHostArenas, hostArenaRefusal, physicalMemoryBytes } from './host-m
 import { Runtime } from './runtime.js';
 import { RuntimeCore } from './runtime-core.js';
 import type { DriverChoice, OpenRuntimeOptions } from './runtime-types.js';
+import { requireReservations, reserveRanges, type ResolvedReservation } from './reserve-addresses.js';
 import { argumentError, requireByteCount, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
 
 const component = 'runtime';
@@ -25,11 +26,12 @@ interface ResolvedOptions {
   readonly deviceMemoryBytes: number;
   readonly hostBytesLimit: number | undefined;
   readonly threads: number;
+  readonly reserveAddresses: readonly ResolvedReservation[];
 }
 
 function resolveOptions(options: unknown): ResolvedOptions {
   const given = requireObject(component, 'options', options ?? {});
-  requireKnownKeys(component, 'options', given, ['driver', 'host', 'waitSpinMicroseconds']);
+  requireKnownKeys(component, 'options', given, ['driver', 'host', 'waitSpinMicroseconds', 'reserveAddresses']);
   const fromOptions = given['waitSpinMicroseconds'] !== undefined;
   const spinSetting = fromOptions ? given['waitSpinMicroseconds'] : spinFromEnvironment();
   const spinName = fromOptions ? 'options.waitSpinMicroseconds' : 'KREPLAY_WAIT_SPIN_US';
@@ -49,7 +51,8 @@ function resolveOptions(options: unknown): ResolvedOptions {
   }
   const hostBytesLimit = host['hostBytesLimit'] === undefined ? undefined : requireByteCount(component, 'options.host.hostBytesLimit', host['hostBytesLimit'], false);
   const threads = requireInteger(component, 'options.host.threads', host['threads'] ?? availableParallelism(), 1, 1024);
-  return { driver, agents, deviceMemoryBytes, hostBytesLimit, threads, waitSpinMicroseconds };
+  const reserveAddresses = requireReservations(driver, given['reserveAddresses']);
+  return { driver, agents, deviceMemoryBytes, hostBytesLimit, threads, waitSpinMicroseconds, reserveAddresses };
 }
 
 /** KREPLAY_WAIT_SPIN_US as a number, when set (checked like the option). */
@@ -64,10 +67,13 @@ function isUnavailable(result: NativeRuntime | NativeUnavailable): result is Nat
 
 /**
  * Opens a driver: `auto` (default) = cuda if a CUDA device is found, else hsa if an HSA GPU agent
- * is, else host. The `host` options apply to the host driver only.
+ * is, else host. The `host` options apply to the host driver only. `reserveAddresses` (cuda) reserves
+ * address ranges before the driver initializes (see {@link OpenRuntimeOptions.reserveAddresses}).
  * @throws {ArgumentError} (as a rejection) for an unknown driver name or invalid options, and on the
  * host driver for arenas this machine cannot hold: agents x deviceMemoryBytes must fit physical memory
- * minus a reserve of max(1 GiB, 10%), and `host.hostBytesLimit` when given.
+ * minus a reserve of max(1 GiB, 10%), and `host.hostBytesLimit` when given; and for a reserved range
+ * that something in the process holds already (the message names the /proc/self/maps lines).
+ * @throws {UnsupportedError} (as a rejection) for `reserveAddresses` with the host or hsa driver.
  * @throws {DriverUnavailableError} (as a rejection) when the chosen driver cannot run here; its reason names the cause.
  * @throws {KreplayError} (as a rejection) when the native addon cannot be loaded (the message lists every cause and fix).
  * @throws {DriverError} (as a rejection) when an available driver fails to open.
@@ -77,6 +83,8 @@ export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime
   const arenas = { agents: resolved.agents, deviceMemoryBytes: resolved.deviceMemoryBytes, physicalBytes: physicalMemoryBytes(), hostBytesLimit: resolved.hostBytesLimit };
   if (resolved.driver === 'host') checkHostArenas(arenas);
   const binding = loadBinding();
+  // Before the driver library is loaded: nothing of it may sit in the ranges yet.
+  reserveRanges(binding, resolved.reserveAddresses);
   let opened: NativeRuntime | NativeUnavailable;
   try {
     opened = await binding.openRuntime(resolved.driver, resolved.agents, resolved.deviceMemoryBytes, resolved.threads);
@@ -113,5 +121,6 @@ export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime
   }
   const core = new RuntimeCore(opened, description.driver, description.agents.length, description.userKernels, description.checkpoints, description.profiler);
   core.waitSpinMicroseconds = resolved.waitSpinMicroseconds ?? (description.driver === 'host' ? 0 : 2000);
+  core.fixedAddresses = description.fixedAddresses;
   return new Runtime(core, binding.version, description.version, description.agents);
 }

@@ -144,7 +144,7 @@ export class Queue implements AsyncDisposable {
   enqueueKernel(kernel: KernelDescriptor, args: KernelArguments, launch?: KernelLaunch): void {
     this.#assertLive('enqueueKernel()');
     const packed = packKernelLaunch(this.#scope, this.#core, kernel, args, launch);
-    if (packed.kind === 'user') this.#native.enqueueUserKernel(packed.kernel, packed.shape, packed.args);
+    if (packed.kind === 'user') this.#native.enqueueUserKernel(packed.kernel, packed.shape, packed.args, packed.buffer);
     else this.#native.enqueueKernel(packed.kernel, packed.args);
     this.#counted();
   }

@@ -19,6 +19,8 @@ export class RuntimeCore {
   readonly checkpoints: boolean;
   /** Whether the driver has a counter profiler (runtime.profiler). */
   readonly profiler: boolean;
+  /** Whether the driver places memory at chosen addresses (runtime.allocateAt, allocateHostAt, kernelGlobal). */
+  fixedAddresses = false;
   /** Live (not disposed) queues, each with its agent id. */
   readonly queues = new Map<{ synchronize(): Promise<void> }, number>();
   disposed = false;

@@ -25,6 +25,29 @@ export interface OpenRuntimeOptions {
    * work runs on this machine's own cores); `KREPLAY_WAIT_SPIN_US` sets the default.
    */
   readonly waitSpinMicroseconds?: number;
+  /**
+   * cuda only: address ranges to keep free for {@link Runtime.allocateAt} and
+   * {@link Runtime.allocateHostAt} (a capture replayed at its own addresses). Each range, widened to
+   * whole 2 MiB granules, is reserved in the process (an inaccessible placeholder mapping) before the
+   * driver library is loaded and initialized, so that neither the driver nor anything else takes it.
+   * Reserve in a fresh process, before anything else has loaded libcuda. A range that is taken is
+   * an ArgumentError that names the mapping holding it.
+   */
+  readonly reserveAddresses?: readonly AddressReservation[];
+}
+
+/** A range of addresses for {@link OpenRuntimeOptions.reserveAddresses}. */
+export interface AddressReservation {
+  /** The first address (as a bigint: captured addresses are 64-bit). */
+  readonly address: bigint;
+  /** How many bytes from it, at least 1. */
+  readonly bytes: number;
+}
+
+/** A global variable of a loaded kernel's module on one agent ({@link Runtime.kernelGlobal}). */
+export interface KernelGlobal {
+  readonly address: bigint;
+  readonly bytes: number;
 }
 
 /** Settings of the host driver, which emulates GPUs in host memory so everything runs anywhere. */
@@ -132,7 +155,10 @@ export interface PageListCopyOptions {
 /** How a kernel uses the memory behind a pointer argument. */
 export type Access = 'read' | 'write' | 'readwrite' | 'unknown';
 
-/** The type of one kernel argument. */
+/**
+ * The type of one kernel argument. `bytes`: raw parameter bytes of a declared size (e.g. a whole
+ * captured parameter buffer), passed to the kernel as they are; its argument is a Uint8Array.
+ */
 export type ParameterType = 'pointer' | 'u32' | 'u64' | 'f32' | 'f64' | 'bytes';
 
 /** How many bytes a pointer argument reaches from its address, derived from other arguments. */
@@ -145,14 +171,21 @@ export type PointerExtent =
 export interface KernelParameter {
   readonly name: string;
   readonly type: ParameterType;
+  /**
+   * `bytes` parameters only (and required for them): how many bytes, 1 to 32764 (CUDA's parameter
+   * space). A kernel with a `bytes` parameter has no other parameter: the bytes are its whole
+   * parameter buffer, laid out as the kernel expects (C ABI), launched through `extra`.
+   */
+  readonly size?: number;
   /** Pointers only. Absent means `unknown` (treated as readwrite). */
   readonly access?: Access;
-  /** Pointers only: the memory behind it holds further pointers, so what it reaches cannot be bounded. */
+  /**
+   * Pointers: the memory behind it holds further pointers, so what it reaches cannot be bounded.
+   * `bytes`: the buffer may reach memory through more than the pointers it holds itself.
+   */
   readonly indirect?: boolean;
   /** Pointers only: how far the kernel reaches from the pointer; absent means to the end of its allocation. */
   readonly extent?: PointerExtent;
-  /** `bytes` only: how many raw bytes of the parameter buffer it is (1..32764). */
-  readonly size?: number;
 }
 
 /**
@@ -170,13 +203,15 @@ export interface KernelDescriptor {
   readonly deterministic: boolean;
 }
 
-/** Options of {@link Runtime.loadKernel}. */
+/** Options of {@link Runtime.loadKernel}: exactly one of `path` and `image`. */
 export interface LoadKernelOptions {
   /**
    * The module file: PTX text (`.ptx`), or a cubin or fatbin built for the device (cuda driver).
    * Relative paths resolve against the current directory.
    */
-  readonly path: string;
+  readonly path?: string;
+  /** The module itself, as `path` would hold it (e.g. a cubin taken from a capture). */
+  readonly image?: Uint8Array;
   /** The kernel's name in the module (an `extern "C"` kernel keeps its source name; else the mangled name). */
   readonly name: string;
   /** The kernel's parameters in declared order: types, and for pointers access and extent. */
@@ -193,9 +228,19 @@ export interface KernelLaunch {
   readonly block: readonly [number, number, number];
   /** Dynamic shared memory per block, in bytes. Default 0. */
   readonly sharedBytes?: number;
+  /**
+   * Blocks per cluster in x, y, z (thread block clusters, compute capability 9.0 and newer),
+   * launched with cuLaunchKernelEx. Each from 1 to 1024; CUDA refuses clusters that do not divide
+   * the grid or are larger than the device allows (a DriverError at the next synchronize).
+   * Absent: no clusters.
+   */
+  readonly clusterDims?: readonly [number, number, number];
 }
 
-/** Arguments of a launch, by parameter name. Integers as number or bigint; floats as number. */
+/**
+ * Arguments of a launch, by parameter name. Integers as number or bigint; floats as number; a
+ * `bytes` parameter as a Uint8Array of exactly its size.
+ */
 export type KernelArguments = Readonly<Record<string, number | bigint | Uint8Array>>;
 
 /**

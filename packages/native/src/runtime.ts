@@ -10,7 +10,9 @@ import { HostBuffer } from './host-buffer.js';
 import type { AllocationState } from './memory-registry.js';
 import type { NativeAgentDescription } from './native-binding.js';
 import type { RuntimeCore } from './runtime-core.js';
-import type { BuiltinKernels, DriverName, FaultSpec, KernelDescriptor, LoadKernelOptions, MemoryEvent } from './runtime-types.js';
+import type { BuiltinKernels, DriverName, FaultSpec, KernelDescriptor, KernelGlobal, LoadKernelOptions, MemoryEvent } from './runtime-types.js';
+import type { DeviceAllocation } from './device-allocation.js';
+import { allocateDeviceAt, allocateHostBufferAt, findKernelGlobal } from './fixed-address-memory.js';
 import { loadUserKernel } from './user-kernels.js';
 import { requireBoolean, requireByteCount, requireFunction, requireObject } from './validate.js';
 
@@ -108,10 +110,62 @@ export class Runtime implements AsyncDisposable {
   }
 
   /**
-   * Loads a user kernel from a module file (cuda: PTX text, a cubin or a fatbin) on every agent, for
-   * queue.enqueueKernel(kernel, args, { grid, block }). Pointer parameters declare access and extent
-   * like the built-in kernels' (an absent extent means to the end of the pointer's allocation).
-   * @throws {ArgumentError} (as a rejection) for invalid options or a file that cannot be read.
+   * Device memory of agent `agentId` at exactly `address` (cuda: the placeholder of
+   * `reserveAddresses` released, the range reserved with cuMemAddressReserve at that base, memory
+   * made with cuMemCreate, mapped and made read-write). The mapping is widened to whole granules of
+   * the device's allocation granularity (2 MiB on current GPUs); ranges that share a granule share
+   * its mapping. The allocation is live memory like any other: `kind: 'device'`, an `allocate`
+   * memory event, reachable by reads, writes, copies, hashes and kernels; `free()` (or `using`)
+   * unmaps it (a placeholder is put back, so the same range can be allocated again). Its contents
+   * start undefined.
+   * @throws {ArgumentError} (as a rejection) for an invalid agent, address (a bigint above 0, below
+   * 2^53) or size, or a range that overlaps live memory of this runtime.
+   * @throws {UnsupportedError} (as a rejection) on a driver other than cuda.
+   * @throws {DriverError} (as a rejection) when the memory cannot be had at exactly that address; the
+   * message names the range (code `address-taken`: something else holds it).
+   * @throws {DisposedError} (as a rejection) when the runtime was disposed.
+   */
+  async allocateAt(agentId: number, address: bigint, bytes: number): Promise<DeviceAllocation> {
+    this.#core.assertLive('memory', 'Runtime.allocateAt()');
+    return allocateDeviceAt(this.#core, this.agents.length, agentId, address, bytes);
+  }
+
+  /**
+   * Host memory at exactly `address` (whole pages mapped there, over the placeholder of
+   * `reserveAddresses` when there is one), pinned and registered with every device
+   * (cuMemHostRegister, portable and mapped) so that kernels reach it at the same address. A
+   * `host-pinned` {@link HostBuffer}, zeroed; `free()` unmaps it.
+   * @throws {ArgumentError} (as a rejection) for an invalid address or size, or a range that overlaps live memory.
+   * @throws {UnsupportedError} (as a rejection) on a driver other than cuda.
+   * @throws {DriverError} (as a rejection) when the range is taken, or the device reaches it at another address.
+   * @throws {DisposedError} (as a rejection) when the runtime was disposed.
+   */
+  async allocateHostAt(address: bigint, bytes: number): Promise<HostBuffer> {
+    this.#core.assertLive('memory', 'Runtime.allocateHostAt()');
+    return allocateHostBufferAt(this.#core, address, bytes);
+  }
+
+  /**
+   * A `__device__` or `__constant__` global variable `name` of the module of a kernel this runtime
+   * loaded, on agent `agentId` (cuModuleGetGlobal): its address and size. The first lookup
+   * registers it as live device memory of the agent (an `allocate` memory event of kind `device`)
+   * so that reads, writes, copies and hashes reach it; it stays live while the runtime is open.
+   * @throws {ArgumentError} for a kernel not loaded by this runtime's loadKernel, an invalid agent or name.
+   * @throws {DriverError} when the module has no such global.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  async kernelGlobal(kernel: KernelDescriptor, agentId: number, name: string): Promise<KernelGlobal> {
+    this.#core.assertLive('kernel', 'Runtime.kernelGlobal()');
+    return findKernelGlobal(this.#core, this.agents.length, kernel, agentId, name);
+  }
+
+  /**
+   * Loads a user kernel from a module file or image (cuda: PTX text, a cubin or a fatbin) on every
+   * agent, for queue.enqueueKernel(kernel, args, { grid, block }). Pointer parameters declare access
+   * and extent like the built-in kernels' (an absent extent means to the end of the pointer's
+   * allocation); a `bytes` parameter, the kernel's only one, takes the whole parameter buffer.
+   * @throws {ArgumentError} (as a rejection) for invalid options (both or neither of path and image
+   * included) or a file that cannot be read.
    * @throws {UnsupportedError} (as a rejection) when the driver runs no user kernels (the host driver).
    * @throws {DriverError} (as a rejection) when the module does not load or has no such kernel.
    * @throws {DisposedError} (as a rejection) when the runtime was disposed.

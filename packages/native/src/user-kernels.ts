@@ -1,6 +1,6 @@
 /**
- * User kernels: loading a module file on GPU drivers (runtime.loadKernel), and the descriptors it
- * returns, each tied to the runtime that loaded it.
+ * User kernels: loading a module file or image on GPU drivers (runtime.loadKernel), the descriptors
+ * it returns, each tied to the runtime that loaded it, and their modules' globals.
  * @internal
  */
 import { readFile } from 'node:fs/promises';
@@ -33,16 +33,50 @@ function requireName(value: unknown, argument: string): string {
   throw argumentError(component, argument, `${argument} is ${describeValue(value)}, not a non-empty string`, `Pass the ${argument === 'options.path' ? 'module file' : 'kernel name'}`);
 }
 
+/** Checks that the options name exactly one module: a path or a non-empty image. */
+function requireModule(options: Record<string, unknown>): void {
+  const hasPath = options['path'] !== undefined;
+  const hasImage = options['image'] !== undefined;
+  if (hasPath === hasImage) {
+    throw argumentError(
+      component,
+      'options',
+      hasPath ? 'options has both path and image' : 'options has neither path nor image',
+      'Pass exactly one of path (a module file) and image (the module as a Uint8Array)',
+    );
+  }
+  if (hasImage) {
+    const image = options['image'];
+    if (!(image instanceof Uint8Array) || image.byteLength === 0) {
+      throw argumentError(component, 'options.image', `options.image is ${describeValue(image)}, not a non-empty Uint8Array`, 'Pass the module (PTX text, a cubin or a fatbin) as a Uint8Array');
+    }
+  } else {
+    requireName(options['path'], 'options.path');
+  }
+}
+
+/** The module of checked options: the file's bytes, or a copy of the image; and how to name it in messages. */
+async function moduleImage(options: Record<string, unknown>): Promise<{ readonly image: Uint8Array; readonly source: string }> {
+  const given = options['image'];
+  if (given instanceof Uint8Array) return { image: given.slice(), source: `a module image of ${given.byteLength} bytes` };
+  const path = options['path'] as string;
+  try {
+    return { image: await readFile(resolve(path)), source: path };
+  } catch (error) {
+    throw argumentError(component, 'options.path', `the module file ${path} cannot be read (${(error as Error).message})`, 'Pass the path of a .ptx, .cubin or .fatbin file');
+  }
+}
+
 /**
- * Loads a kernel from a module file on every agent of the runtime.
+ * Loads a kernel from a module file or image on every agent of the runtime.
  * @throws {ArgumentError} for invalid options or a file that cannot be read.
  * @throws {UnsupportedError} when the driver runs no user kernels (the host driver).
  * @throws {DriverError} when the driver cannot load the module or finds no such kernel in it.
  */
 export async function loadUserKernel(core: RuntimeCore, value: unknown): Promise<KernelDescriptor> {
   const options = requireObject(component, 'options', value);
-  requireKnownKeys(component, 'options', options, ['path', 'name', 'parameters', 'deterministic']);
-  const path = requireName(options['path'], 'options.path');
+  requireKnownKeys(component, 'options', options, ['path', 'image', 'name', 'parameters', 'deterministic']);
+  requireModule(options);
   const name = requireName(options['name'], 'options.name');
   const parameters = requireKernelParameters(component, options['parameters']);
   const deterministic = options['deterministic'] === undefined ? true : requireBoolean(component, 'options.deterministic', options['deterministic']);
@@ -55,12 +89,7 @@ export async function loadUserKernel(core: RuntimeCore, value: unknown): Promise
       message: nativeMessage(component, `the ${core.driver} driver runs no user kernels (loadKernel of ${name})`, 'Open the cuda driver to run kernels from a module file, or use the built-in kernels of runtime.kernels'),
     });
   }
-  let image: Uint8Array;
-  try {
-    image = await readFile(resolve(path));
-  } catch (error) {
-    throw argumentError(component, 'options.path', `the module file ${path} cannot be read (${(error as Error).message})`, 'Pass the path of a .ptx, .cubin or .fatbin file');
-  }
+  const { image, source } = await moduleImage(options);
   const loaded = await core.native.loadKernel(image, name, parameterBytes(parameters));
   if (typeof loaded !== 'number') {
     throw new DriverError({
@@ -70,7 +99,7 @@ export async function loadUserKernel(core: RuntimeCore, value: unknown): Promise
       agentId: null,
       operation: 'load-kernel',
       code: loaded.code,
-      message: nativeMessage(component, `kernel ${name} of ${path} could not be loaded: ${loaded.message}`, 'Check that the file is PTX, a cubin or a fatbin for this GPU, and that it has an extern "C" kernel of that name'),
+      message: nativeMessage(component, `kernel ${name} of ${source} could not be loaded: ${loaded.message}`, 'Check that the file is PTX, a cubin or a fatbin for this GPU, and that it has an extern "C" kernel of that name'),
     });
   }
   const descriptor: KernelDescriptor = Object.freeze({ name, parameters, deterministic });

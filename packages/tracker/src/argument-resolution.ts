@@ -220,6 +220,9 @@ function pointerArgument(
       `Pass every argument the kernel declares, including "${parameter.name}" (0 for a null pointer)`,
     );
   }
+  if (value instanceof Uint8Array) {
+    throw trackerArgumentError('resolve-arguments', parameter.name, `pointer argument "${parameter.name}" of kernel ${kernel.name} is a Uint8Array`, 'Pass the address as a number or bigint');
+  }
   return value;
 }
 

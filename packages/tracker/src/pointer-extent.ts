@@ -60,5 +60,8 @@ function argumentOf(
       `Pass every argument the kernel declares, including "${name}"`,
     );
   }
+  if (value instanceof Uint8Array) {
+    throw trackerArgumentError('resolve-arguments', name, `argument "${name}" of kernel ${kernel.name} is a Uint8Array, and the extent of "${pointerName}" needs a number`, 'Pass the size as a number or bigint');
+  }
   return value;
 }

@@ -2,6 +2,7 @@
 #include <napi.h>
 
 #include "binding/addon-data.hpp"
+#include "binding/address-reservations-binding.hpp"
 #include "binding/checkpoint-wrap.hpp"
 #include "binding/event-wrap.hpp"
 #include "binding/module-image-binding.hpp"
@@ -23,6 +24,7 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
 
   exports.Set("version", Napi::String::New(env, KREPLAY_VERSION));
   exports.Set("openRuntime", Napi::Function::New<openRuntime>(env, "openRuntime"));
+  exports.Set("reserveAddresses", Napi::Function::New<reserveAddresses>(env, "reserveAddresses"));
   exports.Set("planCuptiMetrics", Napi::Function::New<planCuptiMetrics>(env, "planCuptiMetrics"));
   exports.Set("readModuleImage", Napi::Function::New<readModuleImage>(env, "readModuleImage"));
   return exports;

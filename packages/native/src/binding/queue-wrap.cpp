@@ -143,16 +143,24 @@ Napi::Value QueueWrap::enqueueKernel(const Napi::CallbackInfo& info) {
 }
 
 // enqueueUserKernel(kernel: number (from loadKernel), shape: Uint32Array [grid x y z, block x y z,
-//   sharedBytes], arguments: BigUint64Array)
+//   sharedBytes, cluster x y z (0: none)], arguments: BigUint64Array, buffer?: Uint8Array (the raw
+//   parameter buffer, passed instead of the words when given))
 Napi::Value QueueWrap::enqueueUserKernel(const Napi::CallbackInfo& info) {
   requireArguments(info, 3);
   const auto kernel = static_cast<std::uint32_t>(toUint64(info[0]));
   std::size_t shapeBytes = 0;
   const auto* words = reinterpret_cast<const std::uint32_t*>(typedArrayBytes(info[1], shapeBytes));
-  if (shapeBytes < 7 * sizeof(std::uint32_t))
-    throw Napi::TypeError::New(info.Env(), "[native] [binding] expected a launch shape of 7 numbers.");
-  const LaunchShape shape{{words[0], words[1], words[2]}, {words[3], words[4], words[5]}, words[6]};
-  std::vector<std::uint64_t> arguments = toWords(info[2]);
+  if (shapeBytes < 10 * sizeof(std::uint32_t))
+    throw Napi::TypeError::New(info.Env(), "[native] [binding] expected a launch shape of 10 numbers.");
+  const LaunchShape shape{
+      {words[0], words[1], words[2]}, {words[3], words[4], words[5]}, words[6], {words[7], words[8], words[9]}};
+  UserKernelArguments arguments;
+  arguments.words = toWords(info[2]);
+  if (info.Length() > 3 && info[3].IsTypedArray()) {
+    std::size_t length = 0;
+    const std::uint8_t* buffer = typedArrayBytes(info[3], length);
+    arguments.buffer.assign(buffer, buffer + length);
+  }
   driverCall(info.Env(), [&] { queue_->enqueueUserKernel(kernel, shape, std::move(arguments)); });
   return info.Env().Undefined();
 }

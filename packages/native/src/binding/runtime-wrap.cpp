@@ -54,6 +54,9 @@ Napi::Function RuntimeWrap::define(Napi::Env env) {
           InstanceMethod<&RuntimeWrap::clearFaults>("clearFaults"),
           InstanceMethod<&RuntimeWrap::createQueue>("createQueue"),
           InstanceMethod<&RuntimeWrap::loadKernel>("loadKernel"),
+          InstanceMethod<&RuntimeWrap::allocateAt>("allocateAt"),
+          InstanceMethod<&RuntimeWrap::allocateHostAt>("allocateHostAt"),
+          InstanceMethod<&RuntimeWrap::kernelGlobal>("kernelGlobal"),
           InstanceMethod<&RuntimeWrap::read>("read"),
           InstanceMethod<&RuntimeWrap::write>("write"),
           InstanceMethod<&RuntimeWrap::checkpointUnavailableReason>("checkpointUnavailableReason"),
@@ -91,6 +94,7 @@ Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
   object.Set("agents", agents);
   object.Set("userKernels", driver_->runsUserKernels());
   object.Set("checkpoints", driver_->offersCheckpoints());
+  object.Set("fixedAddresses", driver_->offersFixedAddresses());
   object.Set("profiler", driver_->offersProfiler());
   return object;
 }
@@ -218,6 +222,85 @@ Napi::Value RuntimeWrap::loadKernel(const Napi::CallbackInfo& info) {
         failure.Set("message", loaded.message);
         return failure;
       });
+}
+
+namespace {
+
+/** What a call that can fail for a reason of its own resolves to: null, or { code, message }. */
+struct Outcome {
+  std::string code;
+  std::string message;
+};
+
+template <typename Body>
+Outcome outcomeOf(Body body) {
+  try {
+    body();
+    return {};
+  } catch (const OperationFailure& failure) {
+    return {failure.code(), failure.what()};
+  } catch (const std::exception& error) {
+    return {"internal", error.what()};
+  }
+}
+
+Napi::Value outcomeValue(Napi::Env env, const Outcome& outcome) {
+  if (outcome.code.empty()) return env.Null();
+  Napi::Object failure = Napi::Object::New(env);
+  failure.Set("code", outcome.code);
+  failure.Set("message", outcome.message);
+  return failure;
+}
+
+}  // namespace
+
+// allocateAt(agent, address, bytes) -> Promise<null | { code, message }>: device memory at exactly
+// that address (mapping it may take a while, so off the JavaScript thread); freed by free().
+Napi::Value RuntimeWrap::allocateAt(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  const std::uint32_t agent = agentOf(info[0]);
+  const std::uint64_t address = toUint64(info[1]);
+  const std::uint64_t bytes = toUint64(info[2]);
+  auto driver = driver_;
+  return PromiseWorker<Outcome>::start(
+      info.Env(), "kreplay:allocate-at",
+      [driver, agent, address, bytes] { return outcomeOf([&] { driver->allocateAt(agent, address, bytes); }); },
+      [](Napi::Env env, Outcome& outcome) { return outcomeValue(env, outcome); });
+}
+
+// allocateHostAt(address, bytes) -> Promise<null | { code, message }>: pinned host memory at exactly
+// that address; freed by freeHost().
+Napi::Value RuntimeWrap::allocateHostAt(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  const std::uint64_t address = toUint64(info[0]);
+  const std::uint64_t bytes = toUint64(info[1]);
+  auto driver = driver_;
+  auto* self = this;
+  return PromiseWorker<Outcome>::start(
+      info.Env(), "kreplay:allocate-host-at",
+      [driver, address, bytes] { return outcomeOf([&] { driver->allocateHostAt(address, bytes); }); },
+      [self, bytes](Napi::Env env, Outcome& outcome) {
+        if (outcome.code.empty()) {  // freeHost reports the bytes freed, as for allocateHost
+          self->externalBytes_ += static_cast<std::int64_t>(bytes);
+          Napi::MemoryManagement::AdjustExternalMemory(env, static_cast<std::int64_t>(bytes));
+        }
+        return outcomeValue(env, outcome);
+      });
+}
+
+// kernelGlobal(kernel, agent, name) -> { address, bytes } | { code, message }
+Napi::Value RuntimeWrap::kernelGlobal(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  const auto kernel = static_cast<std::uint32_t>(toUint64(info[0]));
+  const std::uint32_t agent = agentOf(info[1]);
+  const std::string name = info[2].As<Napi::String>().Utf8Value();
+  Range range{0, 0};
+  const Outcome outcome = outcomeOf([&] { range = driver_->kernelGlobal(kernel, agent, name); });
+  if (!outcome.code.empty()) return outcomeValue(info.Env(), outcome);
+  Napi::Object object = Napi::Object::New(info.Env());
+  object.Set("address", static_cast<double>(range.address));
+  object.Set("bytes", static_cast<double>(range.bytes));
+  return object;
 }
 
 // read(agent, address, bytes) -> Promise<Uint8Array>, after the agent's queued work.

@@ -30,6 +30,9 @@ class RuntimeWrap : public Napi::ObjectWrap<RuntimeWrap> {
   Napi::Value clearFaults(const Napi::CallbackInfo& info);
   Napi::Value createQueue(const Napi::CallbackInfo& info);
   Napi::Value loadKernel(const Napi::CallbackInfo& info);
+  Napi::Value allocateAt(const Napi::CallbackInfo& info);
+  Napi::Value allocateHostAt(const Napi::CallbackInfo& info);
+  Napi::Value kernelGlobal(const Napi::CallbackInfo& info);
   Napi::Value read(const Napi::CallbackInfo& info);
   Napi::Value write(const Napi::CallbackInfo& info);
   Napi::Value checkpointUnavailableReason(const Napi::CallbackInfo& info);

@@ -66,6 +66,28 @@ class Driver {
                                        const std::vector<std::uint8_t>& parameterBytes) {
     throw std::logic_error(std::string("the ") + this->name() + " driver runs no user kernels");
   }
+  /** Whether allocateAt, allocateHostAt and kernelGlobal work (cuda). */
+  virtual bool offersFixedAddresses() const { return false; }
+  /**
+   * Device memory of `agent` at exactly [address, address + bytes), freed by free(agent, address).
+   * @throws OperationFailure when the range cannot be had there (code `address-taken`, `overlap`,
+   * `unsupported` or the driver's error).
+   */
+  virtual void allocateAt(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes) {
+    throw std::logic_error(std::string("the ") + name() + " driver has no memory at chosen addresses");
+  }
+  /** Host memory at exactly [address, address + bytes), pinned and reached by every agent at that address; freed by freeHost. */
+  virtual void allocateHostAt(std::uint64_t address, std::uint64_t bytes) {
+    throw std::logic_error(std::string("the ") + name() + " driver has no memory at chosen addresses");
+  }
+  /**
+   * The global variable `name` of user kernel `kernel`'s module on `agent`: its address and size.
+   * Reads, writes, copies and hashes reach it while the kernel is loaded.
+   * @throws OperationFailure when the module has no such global.
+   */
+  virtual Range kernelGlobal(std::uint32_t kernel, std::uint32_t agent, const std::string& name) {
+    throw std::logic_error(std::string("the ") + this->name() + " driver runs no user kernels");
+  }
   /** Whether the driver has a checkpoint facility at all (cuda: the CUPTI Checkpoint API). */
   virtual bool offersCheckpoints() const { return false; }
   /** Why checkpoints cannot be taken in this process ("" when they can); may load libraries. */

@@ -42,9 +42,8 @@ class Queue {
   virtual void enqueueConditionalCopy(ConditionalCopy options) = 0;
   virtual void enqueuePageListCopy(PageListCopy options) = 0;
   virtual void enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) = 0;
-  /** Launches a kernel from Driver::loadUserKernel (one word per parameter, in declared order). */
-  virtual void enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape,
-                                 std::vector<std::uint64_t> arguments) {
+  /** Launches a kernel from Driver::loadUserKernel. */
+  virtual void enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments) {
     throw std::logic_error("this driver runs no user kernels");
   }
   /** Reserves device memory now (later work may use it) for work enqueued from here on. */

@@ -11,6 +11,7 @@
 // clang-format off
 #include "kernels-cuda/module.cu"
 #include "../gpu/kernels/scale-floats.cu"
+#include "../capture-fixtures/axpy.cu"
 // clang-format on
 
 namespace kreplay_fake {
@@ -21,6 +22,7 @@ template <typename... Parameters, std::size_t... Index>
 FakeKernel makeKernel(void (*function)(Parameters...), std::index_sequence<Index...>) {
   FakeKernel kernel;
   kernel.parameterBytes = {sizeof(Parameters)...};
+  kernel.parameterAlignments = {alignof(Parameters)...};
   kernel.run = [function](const std::vector<std::vector<unsigned char>>& values) {
     function(*reinterpret_cast<const Parameters*>(values[Index].data())...);
   };
@@ -59,10 +61,19 @@ const FakeKernel* findKernel(const std::string& name) {
       KREPLAY_FAKE_KERNEL(kreplay_delay),
       KREPLAY_FAKE_KERNEL(kreplay_take_state),
       KREPLAY_FAKE_KERNEL(kreplay_test_scale_floats),
+      KREPLAY_FAKE_KERNEL(kreplay_capture_fixture_axpy),
 #undef KREPLAY_FAKE_KERNEL
   };
   const auto found = kernels.find(name);
   return found == kernels.end() ? nullptr : &found->second;
+}
+
+const std::vector<FakeGlobal>& moduleGlobals() {
+  static const std::vector<FakeGlobal> globals = {
+      {"kreplay_capture_fixture_launches", sizeof(kreplay_capture_fixture_launches)},
+      {"kreplay_capture_fixture_table", sizeof(kreplay_capture_fixture_table)},
+  };
+  return globals;
 }
 
 }  // namespace kreplay_fake

@@ -1,10 +1,14 @@
 // A fake libcuda.so.1 for testing the cuda driver on machines without a GPU: one device whose
 // "device memory" is host memory, streams that are worker threads running their work in order,
 // events with host timestamps, and modules whose kernels are the driver's own .cu kernels compiled
-// for the CPU (fake-kernels.cpp). It implements exactly the entry points the driver resolves.
+// for the CPU (fake-kernels.cpp). It implements exactly the entry points the driver resolves; the
+// virtual memory calls, host registration, globals and cuLaunchKernelEx are in fake-vmm.cpp and
+// below.
 // Build: scripts/build-fake-cuda.sh; use: KREPLAY_CUDA_LIBRARY=build/fake-cuda/libcuda.so.1.
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -31,6 +35,7 @@ constexpr CUresult kOutOfMemory = 2;
 constexpr CUresult kInvalidImage = 200;
 constexpr CUresult kNotFound = 500;
 constexpr CUresult kNotReady = 600;
+constexpr CUresult kInvalidClusterSize = 912;
 constexpr std::size_t kDeviceBytes = 1ull << 30;
 
 std::mutex memoryMutex;
@@ -65,7 +70,20 @@ struct CUctx_st {
   int device = 0;
 };
 
-struct CUmod_st {};
+/** A loaded module: its own copy of the fixture globals (zeroed, 256-byte aligned). */
+struct CUmod_st {
+  std::map<std::string, std::pair<void*, std::size_t>> globals;
+  CUmod_st() {
+    for (const auto& global : kreplay_fake::moduleGlobals()) {
+      void* storage = std::aligned_alloc(256, (global.bytes + 255) / 256 * 256);
+      std::memset(storage, 0, global.bytes);
+      globals[global.name] = {storage, global.bytes};
+    }
+  }
+  ~CUmod_st() {
+    for (auto& entry : globals) std::free(entry.second.first);
+  }
+};
 
 struct CUfunc_st {
   const kreplay_fake::FakeKernel* kernel;
@@ -74,7 +92,6 @@ struct CUfunc_st {
 namespace {
 
 CUctx_st theContext;
-CUmod_st theModule;
 std::mutex functionsMutex;
 std::map<std::string, CUfunc_st> functions;
 
@@ -110,6 +127,9 @@ CUresult cuGetErrorName(CUresult error, const char** name) {
                                                         {201, "CUDA_ERROR_INVALID_CONTEXT"},
                                                         {500, "CUDA_ERROR_NOT_FOUND"},
                                                         {600, "CUDA_ERROR_NOT_READY"},
+                                                        {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"},
+                                                        {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"},
+                                                        {912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"},
                                                         {999, "CUDA_ERROR_UNKNOWN"}};
   const auto found = names.find(error);
   if (found == names.end()) return kInvalidValue;
@@ -301,12 +321,20 @@ CUresult cuEventElapsedTime_v2(float* milliseconds, CUevent_st* start, CUevent_s
 }
 
 CUresult cuModuleLoadDataEx(CUmod_st** module, const void* image, unsigned, int*, void**) {
-  const char* text = static_cast<const char*>(image);
-  if (std::strstr(text, ".version") == nullptr) return kInvalidImage;
-  *module = &theModule;
+  // PTX text or an ELF cubin alike: the fake finds kernels by name, whatever the image holds.
+  if (!image || *static_cast<const unsigned char*>(image) == 0) return kInvalidImage;
+  *module = new CUmod_st();
   return kSuccess;
 }
-CUresult cuModuleUnload(CUmod_st*) {
+CUresult cuModuleUnload(CUmod_st* module) {
+  delete module;
+  return kSuccess;
+}
+CUresult cuModuleGetGlobal_v2(CUdeviceptr* pointer, std::size_t* bytes, CUmod_st* module, const char* name) {
+  const auto found = module->globals.find(name);
+  if (found == module->globals.end()) return kNotFound;
+  if (pointer) *pointer = reinterpret_cast<CUdeviceptr>(found->second.first);
+  if (bytes) *bytes = found->second.second;
   return kSuccess;
 }
 CUresult cuModuleGetFunction(CUfunc_st** function, CUmod_st*, const char* name) {
@@ -322,24 +350,110 @@ CUresult cuFuncSetAttribute(CUfunc_st*, int, int) {
   return kSuccess;
 }
 
-CUresult cuLaunchKernel(CUfunc_st* function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
-                        unsigned blockY, unsigned blockZ, unsigned, CUstream_st* stream, void** parameters,
-                        void**) {
-  const kreplay_fake::FakeKernel* kernel = function->kernel;
+}  // extern "C"
+
+namespace {
+
+/**
+ * The parameter values of a launch: from `parameters` (one pointer per parameter), or from the
+ * buffer `extra` passes (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE), laid out as the C ABI lays out the
+ * kernel's parameters. Empty (with `valid` false) when the buffer has the wrong size.
+ */
+std::vector<std::vector<unsigned char>> launchValues(const kreplay_fake::FakeKernel& kernel, void** parameters,
+                                                     void** extra, bool& valid) {
   std::vector<std::vector<unsigned char>> values;
-  for (std::size_t index = 0; index < kernel->parameterBytes.size(); ++index) {
-    const auto* bytes = static_cast<const unsigned char*>(parameters[index]);
-    values.emplace_back(bytes, bytes + kernel->parameterBytes[index]);
+  valid = true;
+  const unsigned char* buffer = nullptr;
+  std::size_t bufferBytes = 0;
+  bool hasSize = false;
+  for (std::size_t index = 0; extra && extra[index]; index += 2) {
+    const auto key = reinterpret_cast<std::uintptr_t>(extra[index]);
+    if (key == 1) buffer = static_cast<const unsigned char*>(extra[index + 1]);
+    if (key == 2) {
+      bufferBytes = *static_cast<const std::size_t*>(extra[index + 1]);
+      hasSize = true;
+    }
   }
-  const kreplay_fake::Dim3 grid{gridX, gridY, gridZ};
-  const kreplay_fake::Dim3 block{blockX, blockY, blockZ};
-  runOn(stream, [kernel, values, grid, block] {
+  if (!buffer) {
+    if (!parameters && !kernel.parameterBytes.empty()) valid = false;
+    for (std::size_t index = 0; valid && index < kernel.parameterBytes.size(); ++index) {
+      const auto* bytes = static_cast<const unsigned char*>(parameters[index]);
+      values.emplace_back(bytes, bytes + kernel.parameterBytes[index]);
+    }
+    return values;
+  }
+  std::size_t offset = 0;
+  std::size_t largest = 1;
+  for (std::size_t index = 0; index < kernel.parameterBytes.size(); ++index) {
+    const std::size_t alignment = kernel.parameterAlignments[index];
+    largest = std::max(largest, alignment);
+    offset = (offset + alignment - 1) / alignment * alignment;
+    if (offset + kernel.parameterBytes[index] > bufferBytes) break;
+    values.emplace_back(buffer + offset, buffer + offset + kernel.parameterBytes[index]);
+    offset += kernel.parameterBytes[index];
+  }
+  const std::size_t expected = (offset + largest - 1) / largest * largest;
+  valid = hasSize && values.size() == kernel.parameterBytes.size() && (bufferBytes == expected || bufferBytes == offset);
+  return values;
+}
+
+CUresult launch(CUfunc_st* function, kreplay_fake::Dim3 grid, kreplay_fake::Dim3 block, CUstream_st* stream,
+                void** parameters, void** extra) {
+  const kreplay_fake::FakeKernel* kernel = function->kernel;
+  bool valid = false;
+  std::vector<std::vector<unsigned char>> values = launchValues(*kernel, parameters, extra, valid);
+  if (!valid) return kInvalidValue;
+  runOn(stream, [kernel, values = std::move(values), grid, block] {
     const std::function<void()> body = [&] { kernel->run(values); };
     for (unsigned z = 0; z < grid.z; ++z)
       for (unsigned y = 0; y < grid.y; ++y)
         for (unsigned x = 0; x < grid.x; ++x) kreplay_fake::runBlock(body, {x, y, z}, block, grid);
   });
   return kSuccess;
+}
+
+/** The part of CUlaunchConfig and CUlaunchAttribute the fake reads (cuda.h's layout). */
+struct LaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+struct LaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
+  CUstream_st* hStream;
+  LaunchAttribute* attrs;
+  unsigned numAttrs;
+};
+
+}  // namespace
+
+extern "C" {
+
+CUresult cuLaunchKernel(CUfunc_st* function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
+                        unsigned blockY, unsigned blockZ, unsigned, CUstream_st* stream, void** parameters,
+                        void** extra) {
+  return launch(function, {gridX, gridY, gridZ}, {blockX, blockY, blockZ}, stream, parameters, extra);
+}
+
+// Clusters, as CUDA checks them: each dimension divides the grid's, at most 8 blocks in all. The
+// blocks of a cluster run one after another like any others (no distributed shared memory).
+CUresult cuLaunchKernelEx(const LaunchConfig* config, CUfunc_st* function, void** parameters, void** extra) {
+  for (unsigned index = 0; index < config->numAttrs; ++index) {
+    const LaunchAttribute& attribute = config->attrs[index];
+    if (attribute.id != 4) continue;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    const auto& cluster = attribute.value.clusterDim;
+    if (cluster.x == 0 || cluster.y == 0 || cluster.z == 0 || config->gridDimX % cluster.x != 0 ||
+        config->gridDimY % cluster.y != 0 || config->gridDimZ % cluster.z != 0 ||
+        cluster.x * cluster.y * cluster.z > 8)
+      return kInvalidClusterSize;
+  }
+  return launch(function, {config->gridDimX, config->gridDimY, config->gridDimZ},
+                {config->blockDimX, config->blockDimY, config->blockDimZ}, config->hStream, parameters, extra);
 }
 
 }  // extern "C"

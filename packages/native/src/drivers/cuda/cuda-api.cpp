@@ -1,5 +1,7 @@
 #include "drivers/cuda/cuda-api.hpp"
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -19,6 +21,18 @@ void resolve(const DynamicLibrary& library, Function& function, std::initializer
   }
   throw std::runtime_error(std::string("the CUDA driver library does not export ") + *names.begin() +
                            "; the NVIDIA driver is too old for this addon");
+}
+
+/** The first of `names` the library exports, or nullptr. */
+template <typename Function>
+void resolveOptional(const DynamicLibrary& library, Function& function, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (void* symbol = library.symbol(name)) {
+      function = reinterpret_cast<Function>(symbol);
+      return;
+    }
+  }
+  function = nullptr;
 }
 
 }  // namespace
@@ -86,19 +100,49 @@ std::shared_ptr<const CudaLibrary> openCudaLibrary() {
   resolve(library, api.cuModuleGetFunction, {"cuModuleGetFunction"});
   resolve(library, api.cuFuncSetAttribute, {"cuFuncSetAttribute"});
   resolve(library, api.cuLaunchKernel, {"cuLaunchKernel"});
+  resolveOptional(library, api.cuLaunchKernelEx, {"cuLaunchKernelEx"});
+  resolveOptional(library, api.cuModuleGetGlobal, {"cuModuleGetGlobal_v2"});
+  resolveOptional(library, api.cuMemAddressReserve, {"cuMemAddressReserve"});
+  resolveOptional(library, api.cuMemAddressFree, {"cuMemAddressFree"});
+  resolveOptional(library, api.cuMemCreate, {"cuMemCreate"});
+  resolveOptional(library, api.cuMemRelease, {"cuMemRelease"});
+  resolveOptional(library, api.cuMemMap, {"cuMemMap"});
+  resolveOptional(library, api.cuMemUnmap, {"cuMemUnmap"});
+  resolveOptional(library, api.cuMemSetAccess, {"cuMemSetAccess"});
+  resolveOptional(library, api.cuMemGetAllocationGranularity, {"cuMemGetAllocationGranularity"});
+  resolveOptional(library, api.cuMemHostRegister, {"cuMemHostRegister_v2", "cuMemHostRegister"});
+  resolveOptional(library, api.cuMemHostUnregister, {"cuMemHostUnregister"});
+  resolveOptional(library, api.cuMemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2"});
   return loaded;
 }
 
 }  // namespace
 
+namespace {
+
+std::mutex loadMutex;
+std::shared_ptr<const CudaLibrary>* loadedLibrary = new std::shared_ptr<const CudaLibrary>();
+
+}  // namespace
+
+bool cudaLibraryLoaded() {
+  {
+    std::lock_guard<std::mutex> lock(loadMutex);
+    if (*loadedLibrary) return true;
+  }
+  // Loaded by something else in the process (another addon, a library linked against it).
+  const char* path = std::getenv("KREPLAY_CUDA_LIBRARY");
+  void* handle = dlopen(path && *path ? path : "libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (handle) dlclose(handle);
+  return handle != nullptr;
+}
+
 std::shared_ptr<const CudaLibrary> loadCudaLibrary() {
   // Loaded once and never closed: libcuda runs threads of its own once initialized, and unloading
   // it under them (or at exit, after them) can crash the process.
-  static std::mutex mutex;
-  static auto* loaded = new std::shared_ptr<const CudaLibrary>();
-  std::lock_guard<std::mutex> lock(mutex);
-  if (!*loaded) *loaded = openCudaLibrary();
-  return *loaded;
+  std::lock_guard<std::mutex> lock(loadMutex);
+  if (!*loadedLibrary) *loadedLibrary = openCudaLibrary();
+  return *loadedLibrary;
 }
 
 }  // namespace kreplay::cuda

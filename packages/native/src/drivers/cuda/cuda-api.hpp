@@ -21,6 +21,7 @@ using CUevent = struct CUevent_st*;
 using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUhostFn = void (*)(void* userData);
+using CUmemGenericAllocationHandle = unsigned long long;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
@@ -52,6 +53,72 @@ constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 
 // CUfunction_attribute values.
 constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
+
+// Virtual memory management (cuMemCreate and friends).
+constexpr int CU_MEM_ALLOCATION_TYPE_PINNED = 0x1;
+constexpr int CU_MEM_HANDLE_TYPE_NONE = 0x0;
+constexpr int CU_MEM_LOCATION_TYPE_DEVICE = 0x1;
+constexpr int CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 0x3;
+constexpr int CU_MEM_ALLOC_GRANULARITY_MINIMUM = 0x0;
+constexpr unsigned CU_MEMHOSTREGISTER_PORTABLE = 0x01;
+constexpr unsigned CU_MEMHOSTREGISTER_DEVICEMAP = 0x02;
+
+struct CUmemLocation {
+  int type;  // CUmemLocationType
+  int id;
+};
+
+struct CUmemAllocationProp {
+  int type;                  // CUmemAllocationType
+  int requestedHandleTypes;  // CUmemAllocationHandleType
+  CUmemLocation location;
+  void* win32HandleMetaData;
+  struct {
+    unsigned char compressionType;
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+};
+
+struct CUmemAccessDesc {
+  CUmemLocation location;
+  int flags;  // CUmemAccess_flags
+};
+
+// Launches: an opaque parameter buffer in `extra`, and cuLaunchKernelEx's configuration.
+inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);
+inline void* const CU_LAUNCH_PARAM_BUFFER_POINTER = reinterpret_cast<void*>(0x01);
+inline void* const CU_LAUNCH_PARAM_BUFFER_SIZE = reinterpret_cast<void*>(0x02);
+constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
+
+union CUlaunchAttributeValue {
+  char pad[64];
+  struct {
+    unsigned x;
+    unsigned y;
+    unsigned z;
+  } clusterDim;
+};
+
+struct CUlaunchAttribute {
+  int id;  // CUlaunchAttributeID
+  char pad[8 - sizeof(int)];
+  CUlaunchAttributeValue value;
+};
+
+struct CUlaunchConfig {
+  unsigned gridDimX;
+  unsigned gridDimY;
+  unsigned gridDimZ;
+  unsigned blockDimX;
+  unsigned blockDimY;
+  unsigned blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute* attrs;
+  unsigned numAttrs;
+};
 
 /** The entry points, resolved once per driver. */
 struct CudaApi {
@@ -98,6 +165,28 @@ struct CudaApi {
                              unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
                              CUstream stream, void** parameters, void** extra);
 
+  // Optional: nullptr when the library does not export them (the features using them say so).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig* config, CUfunction function, void** parameters,
+                               void** extra) = nullptr;
+  CUresult (*cuModuleGetGlobal)(CUdeviceptr* pointer, std::size_t* bytes, CUmodule module,
+                                const char* name) = nullptr;
+  CUresult (*cuMemAddressReserve)(CUdeviceptr* pointer, std::size_t bytes, std::size_t alignment,
+                                  CUdeviceptr address, unsigned long long flags) = nullptr;
+  CUresult (*cuMemAddressFree)(CUdeviceptr pointer, std::size_t bytes) = nullptr;
+  CUresult (*cuMemCreate)(CUmemGenericAllocationHandle* handle, std::size_t bytes,
+                          const CUmemAllocationProp* properties, unsigned long long flags) = nullptr;
+  CUresult (*cuMemRelease)(CUmemGenericAllocationHandle handle) = nullptr;
+  CUresult (*cuMemMap)(CUdeviceptr pointer, std::size_t bytes, std::size_t offset,
+                       CUmemGenericAllocationHandle handle, unsigned long long flags) = nullptr;
+  CUresult (*cuMemUnmap)(CUdeviceptr pointer, std::size_t bytes) = nullptr;
+  CUresult (*cuMemSetAccess)(CUdeviceptr pointer, std::size_t bytes, const CUmemAccessDesc* descriptions,
+                             std::size_t count) = nullptr;
+  CUresult (*cuMemGetAllocationGranularity)(std::size_t* granularity, const CUmemAllocationProp* properties,
+                                            int option) = nullptr;
+  CUresult (*cuMemHostRegister)(void* pointer, std::size_t bytes, unsigned flags) = nullptr;
+  CUresult (*cuMemHostUnregister)(void* pointer) = nullptr;
+  CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr* devicePointer, void* pointer, unsigned flags) = nullptr;
+
   /** "CUDA_ERROR_OUT_OF_MEMORY" for 2, or "CUDA error 2" when the library does not know the code. */
   std::string errorName(CUresult result) const;
   /** The library's description of a code. */
@@ -109,6 +198,9 @@ struct CudaLibrary {
   std::unique_ptr<DynamicLibrary> library;
   CudaApi api{};
 };
+
+/** Whether this process has loaded libcuda (by this addon or by anything else) so far. */
+bool cudaLibraryLoaded();
 
 /**
  * libcuda.so.1 (or the file KREPLAY_CUDA_LIBRARY names) with every entry point resolved, loaded once

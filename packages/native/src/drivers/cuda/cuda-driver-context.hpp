@@ -11,6 +11,7 @@
 #include "core/thread-pool.hpp"
 #include "drivers/cuda/cuda-copy-policy.hpp"
 #include "drivers/cuda/cuda-device.hpp"
+#include "drivers/cuda/cuda-fixed-memory.hpp"
 #include "drivers/cuda/cuda-memory-registry.hpp"
 #include "drivers/cuda/cuda-pinned-pool.hpp"
 #include "drivers/cuda/cuda-user-kernels.hpp"
@@ -22,6 +23,7 @@ struct CudaDriverContext {
   std::vector<std::shared_ptr<CudaDevice>> devices;
   CudaMemoryRegistry memory;
   std::unique_ptr<CudaPinnedPool> pinned;
+  std::unique_ptr<CudaFixedMemory> fixed;
   FaultInjector faults;
   CudaCopyPolicy copyPolicy = CudaCopyPolicy::fromEnvironment();
   CudaUserKernels userKernels;

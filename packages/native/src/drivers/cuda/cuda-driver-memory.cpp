@@ -79,8 +79,43 @@ void CudaDriver::freeHost(std::uint64_t address) {
   releaseAfterQueues(-1, [this, block = *block] { releaseBlock(block); });
 }
 
+void CudaDriver::allocateAt(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes) {
+  const std::uint64_t token = context_->fixed->mapDevice(agent, address, bytes);
+  context_->memory.add(address, {bytes, CudaMemoryKind::FixedDevice, agent, token});
+}
+
+void CudaDriver::allocateHostAt(std::uint64_t address, std::uint64_t bytes) {
+  const std::uint64_t token = context_->fixed->mapHost(address, bytes);
+  context_->memory.add(address, {bytes, CudaMemoryKind::FixedHost, 0, token});
+}
+
+Range CudaDriver::kernelGlobal(std::uint32_t kernel, std::uint32_t agent, const std::string& name) {
+  const auto loaded = context_->userKernels.get(kernel);
+  const CudaDevice& target = device(agent);
+  const CudaApi& api = target.api();
+  if (!api.cuModuleGetGlobal) throw OperationFailure("unsupported", "this libcuda has no cuModuleGetGlobal_v2");
+  target.context()->makeCurrent();
+  CUdeviceptr address = 0;
+  std::size_t bytes = 0;
+  const CUresult result = api.cuModuleGetGlobal(&address, &bytes, loaded->module(agent), name.c_str());
+  if (result != CUDA_SUCCESS) {
+    throw OperationFailure(api.errorName(result), "the module of kernel " + loaded->name() + " has no global named " +
+                                                      name + " (" + api.errorText(result) + ")");
+  }
+  if (!context_->memory.contains(address)) {
+    context_->memory.add(address, {bytes, CudaMemoryKind::ModuleGlobal, agent, address});
+  }
+  return {address, bytes};
+}
+
 void CudaDriver::releaseBlock(const CudaMemoryBlock& block) {
   switch (block.kind) {
+    case CudaMemoryKind::FixedDevice:
+    case CudaMemoryKind::FixedHost:
+      context_->fixed->release(block.base);
+      return;
+    case CudaMemoryKind::ModuleGlobal:
+      return;  // freed with its module
     case CudaMemoryKind::Device:
     case CudaMemoryKind::StreamOrdered: {
       const CudaContext& context = *device(block.agent).context();

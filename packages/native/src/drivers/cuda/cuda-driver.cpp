@@ -18,6 +18,7 @@ CudaDriver::CudaDriver(std::shared_ptr<const CudaLibrary> library)
   }
   context_->devices.front()->context()->makeCurrent();
   context_->pinned = std::make_unique<CudaPinnedPool>(context_->devices.front()->context());
+  context_->fixed = std::make_unique<CudaFixedMemory>(context_->devices);
   int driverVersion = 0;
   api.cuDriverGetVersion(&driverVersion);
   version_ = "CUDA " + std::to_string(driverVersion / 1000) + "." +
@@ -119,6 +120,7 @@ void CudaDriver::shutdown() {
   for (const auto& block : context_->memory.removeAll()) releaseBlock(block);
   context_->userKernels.clear();
   context_->pinned->releaseAll();
+  context_->fixed->releaseAll();
 }
 
 }  // namespace kreplay::cuda

@@ -47,6 +47,10 @@ class CudaDriver : public Driver {
   bool runsUserKernels() const override { return true; }
   std::uint32_t loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
                                const std::vector<std::uint8_t>& parameterBytes) override;
+  bool offersFixedAddresses() const override { return true; }
+  void allocateAt(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes) override;
+  void allocateHostAt(std::uint64_t address, std::uint64_t bytes) override;
+  Range kernelGlobal(std::uint32_t kernel, std::uint32_t agent, const std::string& name) override;
   bool offersCheckpoints() const override { return true; }
   std::string checkpointUnavailableReason() override;
   std::shared_ptr<CheckpointSession> openCheckpoint(const std::shared_ptr<Queue>& queue) override;

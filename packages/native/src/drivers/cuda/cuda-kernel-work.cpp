@@ -67,8 +67,7 @@ void CudaStreamWork::builtinKernel(BuiltinKernel kernel, const std::vector<std::
   }
 }
 
-void CudaStreamWork::userKernel(std::uint32_t kernel, const LaunchShape& shape,
-                                std::vector<std::uint64_t> arguments) {
+void CudaStreamWork::userKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments) {
   const std::shared_ptr<CudaUserKernel> loaded = driver_->userKernels.get(kernel);
   const CUfunction function = loaded->function(agent_);
   const CudaApi& api = device_->api();
@@ -78,15 +77,42 @@ void CudaStreamWork::userKernel(std::uint32_t kernel, const LaunchShape& shape,
                                  static_cast<int>(shape.sharedBytes)),
           "cuFuncSetAttribute");
   }
-  // Each parameter is read from the start of its 64-bit word: little-endian, so a 4-byte parameter is its low
-  // half.
-  std::vector<void*> parameters(arguments.size() + 1, nullptr);
-  for (std::size_t index = 0; index < arguments.size(); ++index) parameters[index] = &arguments[index];
-  check(api,
-        api.cuLaunchKernel(function, shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0],
-                           shape.block[1], shape.block[2], shape.sharedBytes, stream_, parameters.data(),
-                           nullptr),
-        "cuLaunchKernel");
+  // Words: each parameter is read from the start of its 64-bit word: little-endian, so a 4-byte
+  // parameter is its low half. A buffer: passed whole, as cuLaunchKernel's `extra`.
+  std::vector<void*> parameters(arguments.words.size() + 1, nullptr);
+  for (std::size_t index = 0; index < arguments.words.size(); ++index) parameters[index] = &arguments.words[index];
+  std::size_t bufferBytes = arguments.buffer.size();
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, arguments.buffer.data(), CU_LAUNCH_PARAM_BUFFER_SIZE, &bufferBytes,
+                   CU_LAUNCH_PARAM_END};
+  void** kernelParameters = arguments.buffer.empty() ? parameters.data() : nullptr;
+  void** kernelExtra = arguments.buffer.empty() ? nullptr : extra;
+  if (shape.cluster[0] == 0) {
+    check(api,
+          api.cuLaunchKernel(function, shape.grid[0], shape.grid[1], shape.grid[2], shape.block[0], shape.block[1],
+                             shape.block[2], shape.sharedBytes, stream_, kernelParameters, kernelExtra),
+          "cuLaunchKernel");
+    return;
+  }
+  if (!api.cuLaunchKernelEx) {
+    throw OperationFailure("unsupported", "this libcuda has no cuLaunchKernelEx, which cluster launches need");
+  }
+  CUlaunchAttribute cluster{};
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim.x = shape.cluster[0];
+  cluster.value.clusterDim.y = shape.cluster[1];
+  cluster.value.clusterDim.z = shape.cluster[2];
+  CUlaunchConfig config{};
+  config.gridDimX = shape.grid[0];
+  config.gridDimY = shape.grid[1];
+  config.gridDimZ = shape.grid[2];
+  config.blockDimX = shape.block[0];
+  config.blockDimY = shape.block[1];
+  config.blockDimZ = shape.block[2];
+  config.sharedMemBytes = shape.sharedBytes;
+  config.hStream = stream_;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  check(api, api.cuLaunchKernelEx(&config, function, kernelParameters, kernelExtra), "cuLaunchKernelEx");
 }
 
 }  // namespace kreplay::cuda

@@ -55,7 +55,13 @@ bool CudaMemoryRegistry::isDevice(std::uint64_t address) const {
   std::uint64_t start = 0;
   const CudaMemoryBlock* block = holding(address, start);
   if (!block && address > 0) block = holding(address - 1, start);
-  return block && (block->kind == CudaMemoryKind::Device || block->kind == CudaMemoryKind::StreamOrdered);
+  return block && (block->kind == CudaMemoryKind::Device || block->kind == CudaMemoryKind::StreamOrdered ||
+                   block->kind == CudaMemoryKind::FixedDevice || block->kind == CudaMemoryKind::ModuleGlobal);
+}
+
+bool CudaMemoryRegistry::contains(std::uint64_t address) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return blocks_.count(address) > 0;
 }
 
 }  // namespace kreplay::cuda

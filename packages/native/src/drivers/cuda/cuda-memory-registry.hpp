@@ -12,7 +12,11 @@
 
 namespace kreplay::cuda {
 
-enum class CudaMemoryKind { Device, StreamOrdered, HostPinned, HostPageable };
+/**
+ * FixedDevice and FixedHost: memory at a chosen address (cuda-fixed-memory.hpp; `base` is its token);
+ * ModuleGlobal: a module's global variable, freed with its module.
+ */
+enum class CudaMemoryKind { Device, StreamOrdered, HostPinned, HostPageable, FixedDevice, FixedHost, ModuleGlobal };
 
 struct CudaMemoryBlock {
   std::uint64_t bytes;
@@ -34,6 +38,8 @@ class CudaMemoryRegistry {
   bool touchesPageable(std::uint64_t address, std::uint64_t bytes) const;
   /** Whether `address` is device memory (not addressable by the CPU). */
   bool isDevice(std::uint64_t address) const;
+  /** Whether a block starts at `address`. */
+  bool contains(std::uint64_t address) const;
 
  private:
   const CudaMemoryBlock* holding(std::uint64_t address, std::uint64_t& start) const;

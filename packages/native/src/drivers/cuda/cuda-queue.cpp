@@ -141,8 +141,7 @@ void CudaQueue::enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> a
            [this, kernel, arguments = std::move(arguments)] { work_->builtinKernel(kernel, arguments); });
 }
 
-void CudaQueue::enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape,
-                                  std::vector<std::uint64_t> arguments) {
+void CudaQueue::enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments) {
   pushWork(OperationKind::Kernel, [this, kernel, shape, arguments = std::move(arguments)] {
     work_->userKernel(kernel, shape, arguments);
   });

@@ -36,8 +36,7 @@ class CudaQueue : public Queue {
   void enqueueConditionalCopy(ConditionalCopy options) override;
   void enqueuePageListCopy(PageListCopy options) override;
   void enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) override;
-  void enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape,
-                         std::vector<std::uint64_t> arguments) override;
+  void enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments) override;
   AllocationResult enqueueAllocate(std::uint64_t bytes) override;
   void enqueueFree(std::uint64_t address) override;
   std::shared_ptr<EventState> recordEvent() override;

@@ -46,7 +46,7 @@ class CudaStreamWork {
   void copyChangedPages(const ConditionalCopy& options);
   void copyPageList(const PageListCopy& options, std::int64_t workIndex);
   void builtinKernel(BuiltinKernel kernel, const std::vector<std::uint64_t>& arguments);
-  void userKernel(std::uint32_t kernel, const LaunchShape& shape, std::vector<std::uint64_t> arguments);
+  void userKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments);
   /** Holds the stream back for `milliseconds` (injected delays), on the device. */
   void delay(double milliseconds);
 

@@ -24,6 +24,7 @@ class CudaUserKernel {
 
   const std::string& name() const { return name_; }
   CUfunction function(std::uint32_t agent) const { return loaded_.at(agent).function; }
+  CUmodule module(std::uint32_t agent) const { return loaded_.at(agent).module; }
   const std::vector<std::uint8_t>& parameterBytes() const { return parameterBytes_; }
 
  private:

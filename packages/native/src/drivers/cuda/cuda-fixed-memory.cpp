@@ -1,0 +1,251 @@
+#include "drivers/cuda/cuda-fixed-memory.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "core/address-reservations.hpp"
+#include "drivers/cuda/cuda-check.hpp"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+namespace kreplay::cuda {
+
+namespace {
+
+std::string hex(std::uint64_t value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+std::string rangeText(std::uint64_t start, std::uint64_t end) {
+  return "[" + hex(start) + ", " + hex(end) + ")";
+}
+
+/** " (held by: <maps lines>)" or "" when /proc/self/maps shows nothing there. */
+std::string holdersText(std::uint64_t start, std::uint64_t end) {
+  const auto lines = AddressReservations::mappingsOverlapping(start, end);
+  if (lines.empty()) return "";
+  std::string text = " (held by: ";
+  for (std::size_t index = 0; index < lines.size() && index < 4; ++index) text += (index ? "; " : "") + lines[index];
+  return text + ")";
+}
+
+CUmemAllocationProp deviceProperties(int device) {
+  CUmemAllocationProp properties{};
+  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  properties.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  properties.location.id = device;
+  return properties;
+}
+
+}  // namespace
+
+CudaFixedMemory::CudaFixedMemory(std::vector<std::shared_ptr<CudaDevice>> devices) : devices_(std::move(devices)) {}
+
+CudaFixedMemory::~CudaFixedMemory() {
+  releaseAll();
+}
+
+std::uint64_t CudaFixedMemory::granularity(std::uint32_t agent) {
+  const auto found = granularities_.find(agent);
+  if (found != granularities_.end()) return found->second;
+  const CudaApi& cuda = api();
+  if (!cuda.cuMemAddressReserve || !cuda.cuMemAddressFree || !cuda.cuMemCreate || !cuda.cuMemRelease ||
+      !cuda.cuMemMap || !cuda.cuMemUnmap || !cuda.cuMemSetAccess || !cuda.cuMemGetAllocationGranularity) {
+    throw OperationFailure("unsupported",
+                           "this libcuda has no virtual memory management calls (cuMemAddressReserve, cuMemCreate, "
+                           "cuMemMap); device memory at a chosen address needs CUDA 10.2 or later");
+  }
+  const CUmemAllocationProp properties = deviceProperties(devices_.at(agent)->context()->device());
+  std::size_t value = 0;
+  check(cuda, cuda.cuMemGetAllocationGranularity(&value, &properties, CU_MEM_ALLOC_GRANULARITY_MINIMUM),
+        "cuMemGetAllocationGranularity");
+  if (value == 0 || (value & (value - 1)) != 0) value = 2 << 20;
+  granularities_[agent] = value;
+  return value;
+}
+
+CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end) {
+  const CudaDevice& device = *devices_.at(agent);
+  device.context()->makeCurrent();
+  const CudaApi& cuda = device.api();
+  const std::uint64_t bytes = end - start;
+  AddressReservations& reservations = AddressReservations::process();
+  reservations.release(start, end);
+  CUdeviceptr reserved = 0;
+  const CUresult result = cuda.cuMemAddressReserve(&reserved, bytes, granularity(agent), start, 0);
+  if (result != CUDA_SUCCESS || reserved != start) {
+    if (result == CUDA_SUCCESS) cuda.cuMemAddressFree(reserved, bytes);
+    const std::string holders = holdersText(start, end);
+    reservations.restore(start, end);
+    throw OperationFailure(
+        "address-taken",
+        "CUDA could not reserve device addresses " + rangeText(start, end) + " exactly (" +
+            (result == CUDA_SUCCESS ? "it offered " + hex(reserved) : "cuMemAddressReserve failed with " + cuda.errorName(result)) +
+            ")" + holders);
+  }
+  CUmemGenericAllocationHandle handle = 0;
+  const CUmemAllocationProp properties = deviceProperties(device.context()->device());
+  CUresult step = cuda.cuMemCreate(&handle, bytes, &properties, 0);
+  const char* failed = "cuMemCreate";
+  if (step == CUDA_SUCCESS) {
+    step = cuda.cuMemMap(start, bytes, 0, handle, 0);
+    failed = "cuMemMap";
+    if (step == CUDA_SUCCESS) {
+      CUmemAccessDesc access{};
+      access.location = properties.location;
+      access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+      step = cuda.cuMemSetAccess(start, bytes, &access, 1);
+      failed = "cuMemSetAccess";
+      if (step != CUDA_SUCCESS) cuda.cuMemUnmap(start, bytes);
+    }
+    if (step != CUDA_SUCCESS) cuda.cuMemRelease(handle);
+  }
+  if (step != CUDA_SUCCESS) {
+    cuda.cuMemAddressFree(start, bytes);
+    reservations.restore(start, end);
+    throw OperationFailure(cuda.errorName(step), std::string(failed) + " of " + std::to_string(bytes) +
+                                                     " bytes at " + rangeText(start, end) +
+                                                     " failed: " + cuda.errorText(step));
+  }
+  return {end, false, agent, handle, 0};
+}
+
+CudaFixedMemory::Mapping CudaFixedMemory::makeHost(std::uint64_t start, std::uint64_t end) {
+  const CudaApi& cuda = api();
+  if (!cuda.cuMemHostRegister || !cuda.cuMemHostUnregister || !cuda.cuMemHostGetDevicePointer) {
+    throw OperationFailure("unsupported", "this libcuda has no cuMemHostRegister_v2 or cuMemHostGetDevicePointer_v2");
+  }
+  devices_.front()->context()->makeCurrent();
+  const std::uint64_t bytes = end - start;
+  AddressReservations& reservations = AddressReservations::process();
+  reservations.release(start, end);
+  void* hint = pointerOf(start);
+  void* mapped =
+      mmap(hint, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+  if (mapped != hint) {
+    if (mapped != MAP_FAILED) munmap(mapped, bytes);
+    const std::string holders = holdersText(start, end);
+    reservations.restore(start, end);
+    throw OperationFailure("address-taken", "host addresses " + rangeText(start, end) + " are taken" + holders);
+  }
+  const auto undo = [&] {
+    munmap(hint, bytes);
+    reservations.restore(start, end);
+  };
+  const CUresult registered =
+      cuda.cuMemHostRegister(hint, bytes, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
+  if (registered != CUDA_SUCCESS) {
+    undo();
+    throw OperationFailure(cuda.errorName(registered), "cuMemHostRegister of " + rangeText(start, end) +
+                                                           " failed: " + cuda.errorText(registered));
+  }
+  CUdeviceptr devicePointer = 0;
+  const CUresult found = cuda.cuMemHostGetDevicePointer(&devicePointer, hint, 0);
+  if (found != CUDA_SUCCESS || devicePointer != start) {
+    cuda.cuMemHostUnregister(hint);
+    undo();
+    throw OperationFailure("address-taken", "the device reaches the host memory at " + rangeText(start, end) +
+                                                " at " + (found == CUDA_SUCCESS ? hex(devicePointer) : cuda.errorName(found)) +
+                                                ", not at the same address");
+  }
+  return {end, true, 0, 0, 0};
+}
+
+void CudaFixedMemory::unmap(std::uint64_t start, const Mapping& mapping) {
+  const std::uint64_t bytes = mapping.end - start;
+  if (mapping.host) {
+    if (devices_.front()->context()->tryMakeCurrent()) api().cuMemHostUnregister(pointerOf(start));
+    munmap(pointerOf(start), bytes);
+  } else {
+    const CudaDevice& device = *devices_.at(mapping.agent);
+    if (!device.context()->tryMakeCurrent()) return;
+    device.api().cuMemUnmap(start, bytes);
+    device.api().cuMemRelease(mapping.handle);
+    device.api().cuMemAddressFree(start, bytes);
+  }
+  AddressReservations::process().restore(start, mapping.end);
+}
+
+std::vector<std::uint64_t> CudaFixedMemory::acquire(std::uint64_t start, std::uint64_t end, bool host,
+                                                    std::uint32_t agent) {
+  // The mappings already there must be of the same kind; the gaps between them get new ones.
+  std::map<std::uint64_t, std::uint64_t> covered;
+  auto found = mappings_.upper_bound(start);
+  if (found != mappings_.begin()) --found;
+  for (; found != mappings_.end() && found->first < end; ++found) {
+    if (found->second.end <= start) continue;
+    if (found->second.host != host || found->second.agent != agent) {
+      throw OperationFailure("overlap", rangeText(start, end) + " meets the " +
+                                            (found->second.host ? std::string("host memory")
+                                                                : "device memory of agent " + std::to_string(found->second.agent)) +
+                                            " mapped at " + rangeText(found->first, found->second.end));
+    }
+    covered[found->first] = found->second.end;
+  }
+  std::vector<std::pair<std::uint64_t, Mapping>> made;
+  try {
+    for (const auto& [from, to] : uncoveredParts(covered, start, end)) {
+      made.emplace_back(from, host ? makeHost(from, to) : makeDevice(agent, from, to));
+    }
+  } catch (...) {
+    for (const auto& [from, mapping] : made) unmap(from, mapping);
+    throw;
+  }
+  for (auto& [from, mapping] : made) {
+    mappings_[from] = mapping;
+    covered[from] = mapping.end;
+  }
+  std::vector<std::uint64_t> starts;
+  for (const auto& entry : covered) {
+    mappings_.at(entry.first).references += 1;
+    starts.push_back(entry.first);
+  }
+  return starts;
+}
+
+std::uint64_t CudaFixedMemory::mapDevice(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::uint64_t granule = granularity(agent);
+  const std::uint64_t start = address / granule * granule;
+  const std::uint64_t end = (address + bytes + granule - 1) / granule * granule;
+  allocations_[nextToken_] = acquire(start, end, false, agent);
+  return nextToken_++;
+}
+
+std::uint64_t CudaFixedMemory::mapHost(std::uint64_t address, std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  const std::uint64_t start = address / page * page;
+  const std::uint64_t end = (address + bytes + page - 1) / page * page;
+  allocations_[nextToken_] = acquire(start, end, true, 0);
+  return nextToken_++;
+}
+
+void CudaFixedMemory::release(std::uint64_t token) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = allocations_.find(token);
+  if (found == allocations_.end()) return;
+  for (const std::uint64_t start : found->second) {
+    Mapping& mapping = mappings_.at(start);
+    if (--mapping.references > 0) continue;
+    unmap(start, mapping);
+    mappings_.erase(start);
+  }
+  allocations_.erase(found);
+}
+
+void CudaFixedMemory::releaseAll() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& [start, mapping] : mappings_) unmap(start, mapping);
+  mappings_.clear();
+  allocations_.clear();
+}
+
+}  // namespace kreplay::cuda

@@ -1,0 +1,250 @@
+/**
+ * Memory at chosen addresses on the cuda driver (runtime.allocateAt, allocateHostAt, openRuntime's
+ * reserveAddresses) and what a capture replayed at its own addresses launches with it: the capture
+ * fixture kernel with its whole parameter buffer as one `bytes` parameter, in clusters, and its
+ * module's globals (runtime.kernelGlobal). Skips without a CUDA device (or the fake libcuda).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ArgumentError, DriverError, openRuntime, pageHash, type KernelDescriptor, type MemoryEvent, type Runtime } from '../../src/index.js';
+import { probeCudaForTests } from './cuda-availability.js';
+import { GRANULE, placeAtFreeAddress, processMappings } from './fixed-address-ranges.js';
+
+const cuda = await probeCudaForTests();
+const axpyImage = readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-axpy.ptx', import.meta.url)));
+
+/** The fixture's parameter buffer (C ABI): y at 0, x at 8, a at 16, n at 20; 24 bytes. */
+function axpyParameters(y: number, x: number, a: number, n: number): Uint8Array {
+  const buffer = new DataView(new ArrayBuffer(24));
+  buffer.setBigUint64(0, BigInt(y), true);
+  buffer.setBigUint64(8, BigInt(x), true);
+  buffer.setFloat32(16, a, true);
+  buffer.setUint32(20, n, true);
+  return new Uint8Array(buffer.buffer);
+}
+
+function floats(bytes: Uint8Array): Float32Array {
+  return new Float32Array(bytes.slice().buffer);
+}
+
+/** The child script, runnable by plain Node.js: bundled beside the GPU test bundle, else bundled now. */
+async function childScript(): Promise<string> {
+  const beside = fileURLToPath(new URL('./fixed-address-child.mjs', import.meta.url));
+  if (existsSync(beside)) return beside;
+  const bundler = new URL('../../scripts/gpu-runner/bundle-test-files.mjs', import.meta.url).href;
+  const { loadEsbuild, commonBundleOptions } = (await import(bundler)) as {
+    loadEsbuild(): Promise<{ build(options: object): Promise<unknown> }>;
+    commonBundleOptions: object;
+  };
+  const outfile = join(mkdtempSync(join(tmpdir(), 'kreplay-fixed-')), 'fixed-address-child.mjs');
+  const { build } = await loadEsbuild();
+  await build({ ...commonBundleOptions, ignoreAnnotations: false, entryPoints: [fileURLToPath(new URL('./fixed-address-child.ts', import.meta.url))], outfile });
+  return outfile;
+}
+
+describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
+  let runtime: Runtime;
+  let axpy: KernelDescriptor;
+  beforeAll(async () => {
+    runtime = await openRuntime({ driver: 'cuda' });
+    axpy = await runtime.loadKernel({
+      image: axpyImage,
+      name: 'kreplay_capture_fixture_axpy',
+      parameters: [{ name: 'parameters', type: 'bytes', size: 24, indirect: true }],
+    });
+  });
+  afterAll(() => runtime?.dispose());
+
+  it('allocates device memory at exactly the address, which copies, hashes and reads reach', async () => {
+    const events: MemoryEvent[] = [];
+    const unsubscribe = runtime.onMemoryEvent((event) => events.push(event));
+    const bytes = 3 * 65536 + 100;
+    const { address, placed } = await placeAtFreeAddress((candidate) => runtime.allocateAt(0, candidate + 4096n, bytes));
+    expect(BigInt(placed.address)).toBe(address + 4096n);
+    expect(placed).toMatchObject({ kind: 'device', agentId: 0, bytes });
+    expect(events).toEqual([{ type: 'allocate', agentId: 0, address: placed.address, bytes, kind: 'device' }]);
+    const agent = runtime.agents[0]!;
+    expect(agent.findAllocation(placed.address + 5000)).toBe(placed);
+    const pattern = Uint8Array.from({ length: bytes }, (_, index) => (index * 31 + 7) & 0xff);
+    const source = agent.allocate(bytes);
+    await agent.write(source.address, pattern);
+    const queue = agent.createQueue();
+    queue.enqueueCopy([{ source: source.address, destination: placed.address, bytes }]);
+    await queue.synchronize();
+    expect(Buffer.from(await agent.read(placed.address, bytes)).equals(Buffer.from(pattern))).toBe(true);
+    const hashes = await queue.hashPages([{ address: placed.address, bytes }], 65536);
+    expect(hashes[0]).toBe(pageHash(pattern.subarray(0, 65536)));
+    expect(hashes[3]).toBe(pageHash(pattern.subarray(3 * 65536)));
+    await queue.dispose();
+    source.free();
+    placed.free();
+    unsubscribe();
+    expect(events.at(-1)).toMatchObject({ type: 'free', address: placed.address, kind: 'device' });
+  });
+
+  it('frees the mapping and places the same range again; ranges in one granule share a mapping', async () => {
+    const agent = runtime.agents[0]!;
+    const { address, placed: first } = await placeAtFreeAddress((candidate) => runtime.allocateAt(0, candidate, 8192));
+    const neighbour = await runtime.allocateAt(0, address + 16384n, 8192);
+    expect(BigInt(neighbour.address)).toBe(address + 16384n);
+    await agent.write(neighbour.address, new Uint8Array(8192).fill(0x5a));
+    first.free();
+    // The neighbour's bytes survive: the granule stays mapped while one of its allocations is live.
+    expect((await agent.read(neighbour.address, 8192)).every((byte) => byte === 0x5a)).toBe(true);
+    const again = await runtime.allocateAt(0, address, 8192);
+    expect(BigInt(again.address)).toBe(address);
+    await agent.write(again.address, new Uint8Array(8192).fill(1));
+    expect((await agent.read(again.address, 8192)).every((byte) => byte === 1)).toBe(true);
+    again.free();
+    neighbour.free();
+    await agent.synchronize();
+    const last = await runtime.allocateAt(0, address, GRANULE_BYTES);
+    expect(BigInt(last.address)).toBe(address);
+    last.free();
+  });
+
+  it('refuses a range over live memory, and names what holds a range CUDA cannot have', async () => {
+    const agent = runtime.agents[0]!;
+    const live = agent.allocate(4096);
+    await expect(runtime.allocateAt(0, BigInt(live.address), 4096)).rejects.toBeInstanceOf(ArgumentError);
+    live.free();
+    // The program's own text: mapped by the loader, so no device memory can be placed there.
+    const text = processMappings().find((mapping) => mapping.line.includes('r-xp'))!;
+    const error = (await runtime.allocateAt(0, text.start, 4096).catch((reason: unknown) => reason)) as DriverError;
+    expect(error).toBeInstanceOf(DriverError);
+    expect(error.code).toBe('address-taken');
+    expect(error.message).toContain(`0x${text.start.toString(16)}`);
+    expect(error.message).toContain(text.line.split(' ')[0]!);
+  });
+
+  it('reserveAddresses names the mapping that holds a taken range and says to use a fresh process', async () => {
+    const host = runtime.allocateHost(4096, { pinned: true });
+    const error = (await openRuntime({ driver: 'cuda', reserveAddresses: [{ address: BigInt(host.address), bytes: 4096 }] }).catch((reason: unknown) => reason)) as ArgumentError;
+    expect(error).toBeInstanceOf(ArgumentError);
+    expect(error.argument).toBe('options.reserveAddresses[0]');
+    const holder = processMappings().find((mapping) => mapping.start <= BigInt(host.address) && mapping.end > BigInt(host.address))!;
+    expect(error.message).toContain(holder.line.split(' ')[0]!);
+    expect(error.message).toContain('libcuda was already loaded');
+    expect(error.message).toMatch(/fresh process/);
+    host.free();
+  });
+
+  it('reserves before the driver initializes in a fresh process, then allocates at the address', async () => {
+    const script = await childScript();
+    const address = 0x3e0000000000n + 12288n;
+    const binding = process.env['KREPLAY_NATIVE_BINDING'] ?? fileURLToPath(new URL('../../build/Release/kreplay.node', import.meta.url));
+    const output = execFileSync(process.execPath, [script, address.toString(), String(3 << 20)], {
+      encoding: 'utf8',
+      env: { ...process.env, KREPLAY_NATIVE_BINDING: binding },
+    });
+    const result = JSON.parse(output.trim().split('\n').at(-1)!) as { placeholder: string | null; address: number; roundTrip: boolean };
+    // The placeholder covers the range widened to 2 MiB granules, and is inaccessible.
+    expect(result.placeholder).toMatch(/^3e0000000000-3e0000400000 ---p /);
+    expect(BigInt(result.address)).toBe(address);
+    expect(result.roundTrip).toBe(true);
+  });
+
+  it('allocates pinned host memory at exactly the address, reached by the device there', async () => {
+    const agent = runtime.agents[0]!;
+    const bytes = 3 * 4096 + 10;
+    const { address, placed } = await placeAtFreeAddress((candidate) => runtime.allocateHostAt(candidate + 512n, bytes));
+    expect(BigInt(placed.address)).toBe(address + 512n);
+    expect(placed).toMatchObject({ kind: 'host-pinned', agentId: null, bytes });
+    const view = placed.view();
+    expect(view.every((byte) => byte === 0)).toBe(true);
+    view.set(Uint8Array.from({ length: bytes }, (_, index) => index & 0xff));
+    const device = agent.allocate(bytes);
+    const queue = agent.createQueue();
+    queue.enqueueCopy([{ source: placed.address, destination: device.address, bytes }]);
+    await queue.synchronize();
+    expect(Buffer.from(await agent.read(device.address, bytes)).equals(Buffer.from(view))).toBe(true);
+    await queue.dispose();
+    device.free();
+    placed.free();
+    await agent.synchronize();
+    const again = await runtime.allocateHostAt(address + 512n, bytes);
+    expect(BigInt(again.address)).toBe(address + 512n);
+    again.free();
+  });
+
+  it('launches a kernel with its whole parameter buffer as one bytes parameter', async () => {
+    const agent = runtime.agents[0]!;
+    const n = 1000;
+    const x = Float32Array.from({ length: n }, (_, index) => index * 0.25 - 7);
+    const y = Float32Array.from({ length: n }, (_, index) => 3 - index * 0.125);
+    const a = 1.7;
+    const { placed: yMemory } = await placeAtFreeAddress((candidate) => runtime.allocateAt(0, candidate, n * 4));
+    const xMemory = agent.allocate(n * 4);
+    await agent.write(yMemory.address, new Uint8Array(y.buffer));
+    await agent.write(xMemory.address, new Uint8Array(x.buffer));
+    const queue = agent.createQueue();
+    queue.enqueueKernel(axpy, { parameters: axpyParameters(yMemory.address, xMemory.address, a, n) }, { grid: [4, 1, 1], block: [256, 1, 1] });
+    await queue.synchronize();
+    const result = floats(await agent.read(yMemory.address, n * 4));
+    const expected = y.map((value, index) => Math.fround(Math.fround(Math.fround(a) * x[index]!) + value));
+    expect(Buffer.from(result.buffer).equals(Buffer.from(expected.buffer))).toBe(true);
+    await queue.dispose();
+    xMemory.free();
+    yMemory.free();
+  });
+
+  it('launches in clusters with cuLaunchKernelEx, and reports a cluster that does not divide the grid', async () => {
+    const agent = runtime.agents[0]!;
+    const n = 512;
+    const x = agent.allocate(n * 4);
+    const y = agent.allocate(n * 4);
+    await agent.write(x.address, new Uint8Array(new Float32Array(n).fill(2).buffer));
+    await agent.write(y.address, new Uint8Array(new Float32Array(n).fill(1).buffer));
+    const queue = agent.createQueue();
+    const args = { parameters: axpyParameters(y.address, x.address, 3, n) };
+    queue.enqueueKernel(axpy, args, { grid: [4, 1, 1], block: [128, 1, 1], clusterDims: [2, 1, 1] });
+    await queue.synchronize();
+    expect(floats(await agent.read(y.address, n * 4)).every((value) => value === 7)).toBe(true);
+    queue.enqueueKernel(axpy, args, { grid: [4, 1, 1], block: [128, 1, 1], clusterDims: [3, 1, 1] });
+    const error = (await queue.synchronize().catch((reason: unknown) => reason)) as DriverError;
+    expect(error).toBeInstanceOf(DriverError);
+    expect(error.code).toBe('CUDA_ERROR_INVALID_CLUSTER_SIZE');
+    expect(floats(await agent.read(y.address, n * 4)).every((value) => value === 7)).toBe(true);
+    await queue.dispose();
+    x.free();
+    y.free();
+  });
+
+  it('finds the globals of a kernel module, which reads and writes then reach', async () => {
+    const agent = runtime.agents[0]!;
+    const table = await runtime.kernelGlobal(axpy, 0, 'kreplay_capture_fixture_table');
+    expect(table.bytes).toBe(256);
+    expect(await runtime.kernelGlobal(axpy, 0, 'kreplay_capture_fixture_table')).toBe(table);
+    const launches = await runtime.kernelGlobal(axpy, 0, 'kreplay_capture_fixture_launches');
+    expect(launches.bytes).toBe(4);
+    const values = Uint8Array.from({ length: 256 }, (_, index) => 255 - index);
+    await agent.write(Number(table.address), values);
+    expect(Buffer.from(await agent.read(Number(table.address), 256)).equals(Buffer.from(values))).toBe(true);
+    expect(agent.findAllocation(Number(table.address) + 10)).toMatchObject({ kind: 'device', bytes: 256 });
+    await expect(runtime.kernelGlobal(axpy, 0, 'no_such_global')).rejects.toBeInstanceOf(DriverError);
+  });
+
+  it('refuses bytes arguments of the wrong size or type, naming the parameter', async () => {
+    const queue = runtime.agents[0]!.createQueue();
+    const launch = { grid: [1, 1, 1], block: [32, 1, 1] } as const;
+    for (const parameters of [new Uint8Array(23), new Uint8Array(25), 5, undefined]) {
+      const error = (() => {
+        try {
+          queue.enqueueKernel(axpy, { parameters } as never, launch);
+        } catch (reason) {
+          return reason;
+        }
+        return undefined;
+      })();
+      expect(error).toBeInstanceOf(ArgumentError);
+      expect((error as ArgumentError).argument).toBe('args.parameters');
+    }
+    await queue.dispose();
+  });
+});
+
+const GRANULE_BYTES = Number(GRANULE);
