@@ -39,8 +39,8 @@ for tarball in "$work"/tarballs/*.tgz; do
   ' || fail "$tarball: package.json"
 done
 native_list=$(ls "$work"/tarballs/kreplay-native-*.tgz.list)
-for needed in "$prebuild" "${prebuild%.node}.json" CMakeLists.txt scripts/install.mjs scripts/build-addon.mjs \
-  src/binding/addon.cpp src/drivers/hsa/hsa.cmake src/kernels-amdgpu/embed-code-objects.cmake dist/binding-probe.js; do
+for needed in "$prebuild" "${prebuild%.node}.json" "prebuilds/$folder/libkreplay-capture.glibc.so" CMakeLists.txt \
+  scripts/install.mjs scripts/build-addon.mjs src/capture/inject/cupti-capture-glue.cpp src/binding/addon.cpp src/drivers/hsa/hsa.cmake src/kernels-amdgpu/embed-code-objects.cmake dist/binding-probe.js; do
   grep -qx "package/$needed" "$native_list" || fail "the native tarball lacks $needed"
 done
 if grep -E '^package/(build|test|scripts/gpu-runner|src/test)/|/test/|__fixtures__|\.test\.ts$' "$native_list"; then
@@ -92,6 +92,7 @@ done
 (cd "$native" && node scripts/install.mjs) > source-build.log 2>&1 || { cat source-build.log; fail 'the source build'; }
 grep -q 'no addon loads here' source-build.log || { cat source-build.log; fail 'the install script did not see the damage'; }
 test ! -e "$native/build/tests" || fail 'the source build at install built the tests too'
+test -s "$native/build/Release/libkreplay-capture.so" || fail 'the source build at install did not build libkreplay-capture.so'
 node use-packages.mjs | grep -q 'loaded from the source build' || fail 'the source build does not load'
 say 'a damaged prebuild: the error names the fix, and the install script built the addon (alone) from source'
 

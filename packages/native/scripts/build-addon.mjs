@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Builds kreplay.node with cmake-js against node-api-headers: no downloads, no GPU SDK. It needs
-// cmake >= 3.19 and a C++17 compiler. A rebuild with nothing changed only re-checks timestamps.
+// Builds kreplay.node, and beside it the capture library libkreplay-capture.so (no Node.js inside;
+// CUDA programs load it through CUDA_INJECTION64_PATH), with cmake-js against node-api-headers: no
+// downloads, no GPU SDK. It needs cmake >= 3.19 and a C++17 compiler. A rebuild with nothing changed
+// only re-checks timestamps.
 //   node scripts/build-addon.mjs               the addon and the C++ tests with their fake ROCr
 //                                              (build/tests; what the repository's own tests use)
 //   node scripts/build-addon.mjs --addon-only  the addon alone (what an install builds)
@@ -22,7 +24,8 @@ export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
  */
 export function buildAddon(options = {}) {
   const addon = join(packageRoot, 'build', 'Release', 'kreplay.node');
-  if (options.relink) rmSync(addon, { force: true });
+  const captureLibrary = captureLibraryPath();
+  if (options.relink) for (const file of [addon, captureLibrary]) rmSync(file, { force: true });
   const require = createRequire(join(packageRoot, 'package.json'));
   let cmakeJs;
   try {
@@ -50,8 +53,13 @@ export function buildAddon(options = {}) {
       );
     }
   }
-  if (!existsSync(addon)) fail(`the build finished but ${addon} is missing.`);
+  for (const file of [addon, captureLibrary]) if (!existsSync(file)) fail(`the build finished but ${file} is missing.`);
   return addon;
+}
+
+/** Where the build puts the capture library. */
+export function captureLibraryPath() {
+  return join(packageRoot, 'build', 'Release', 'libkreplay-capture.so');
 }
 
 function fail(message) {

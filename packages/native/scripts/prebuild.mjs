@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Builds the prebuilt addon of this machine in the prebuildify / node-gyp-build layout:
 //   prebuilds/<platform>-<arch>/kreplay.napi.<glibc|musl>.node
+//   prebuilds/<platform>-<arch>/libkreplay-capture.<glibc|musl>.so   the capture library built with it
+//     (what captureLibraryPath finds when there is no source build)
 //   prebuilds/<platform>-<arch>/kreplay.napi.<glibc|musl>.json   what src/load-binding.ts checks:
 //     { napi, platform, arch, libc, glibc: the lowest glibc it needs and glibcxx: the lowest
 //       libstdc++ symbol version, both the highest GLIBC_x.y / GLIBCXX_x.y.z its dynamic symbols name
@@ -14,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildAddon, packageRoot } from './build-addon.mjs';
+import { buildAddon, captureLibraryPath, packageRoot } from './build-addon.mjs';
 
 const libc = runningLibc();
 const built = buildAddon({ relink: true });
@@ -26,6 +28,8 @@ const folder = join(packageRoot, 'prebuilds', `${process.platform}-${process.arc
 const target = join(folder, `kreplay.${tags}.node`);
 mkdirSync(folder, { recursive: true });
 copyFileSync(built, target);
+const captureTarget = join(folder, libc ? `libkreplay-capture.${libc}.so` : 'libkreplay-capture.so');
+copyFileSync(captureLibraryPath(), captureTarget);
 
 const manifest = {
   napi,
@@ -40,6 +44,7 @@ const manifest = {
 };
 writeFileSync(target.replace(/\.node$/, '.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`[native] [prebuild] ${target}: ${JSON.stringify(manifest)}`);
+console.log(`[native] [prebuild] ${captureTarget}`);
 
 function runningLibc() {
   if (process.platform !== 'linux') return undefined;

@@ -42,6 +42,16 @@ export const captureFolderJsonSchema = {
           'managed-memory': count,
           'texture-or-surface': count,
         }),
+        // Reasons added after the first five: optional, so folders written before them still read.
+        properties: {
+          'graph-launch': count,
+          'cooperative-launch': count,
+          'multi-device-launch': count,
+          'managed-memory': count,
+          'texture-or-surface': count,
+          'stream-capture': count,
+          'no-parameter-metadata': count,
+        },
         additionalProperties: count,
       },
     }),

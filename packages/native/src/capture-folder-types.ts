@@ -1,5 +1,15 @@
 /** Why a launch or allocation of the captured program is not in the capture (FORMAT.md). */
-export type NotCapturedReason = 'graph-launch' | 'cooperative-launch' | 'multi-device-launch' | 'managed-memory' | 'texture-or-surface';
+export type NotCapturedReason =
+  | 'graph-launch'
+  | 'cooperative-launch'
+  | 'multi-device-launch'
+  | 'managed-memory'
+  | 'texture-or-surface'
+  | 'stream-capture'
+  | 'no-parameter-metadata';
+
+/** The reasons every manifest lists; the others are absent from folders written before them. */
+export type AlwaysCountedReason = 'graph-launch' | 'cooperative-launch' | 'multi-device-launch' | 'managed-memory' | 'texture-or-surface';
 
 /** What kind of memory a captured range is. */
 export type CaptureMemoryKind = 'device' | 'pool' | 'vmm' | 'host-pinned' | 'host-registered' | 'module-global';
@@ -17,7 +27,9 @@ export interface CaptureManifest {
   /** False when the program ended (or was killed) before the capture was finished. */
   readonly complete: boolean;
   /** How many launches or allocations were not captured, by reason; a later writer may add reasons. */
-  readonly notCaptured: Readonly<Record<NotCapturedReason, number>> & Readonly<Record<string, number>>;
+  readonly notCaptured: Readonly<Record<AlwaysCountedReason, number>> &
+    Readonly<Partial<Record<NotCapturedReason, number>>> &
+    Readonly<Record<string, number>>;
 }
 
 /** A cuLaunchKernelEx attribute other than the cluster dimensions. */

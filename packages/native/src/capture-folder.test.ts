@@ -62,6 +62,8 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       'multi-device-launch': 0,
       'managed-memory': 0,
       'texture-or-surface': 0,
+      'stream-capture': 0,
+      'no-parameter-metadata': 0,
     });
   });
 

@@ -76,6 +76,7 @@ export type {
 } from './capture-module-image.js';
 
 export { readCaptureFolder } from './capture-folder.js';
+export { captureLibraryPath } from './capture-library-path.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
@@ -88,6 +89,7 @@ export type {
   CaptureMemoryKind,
   CaptureMemoryRange,
   CaptureParameterSlot,
+  AlwaysCountedReason,
   DamagedCaptureLaunch,
   NotCapturedReason,
 } from './capture-folder-types.js';

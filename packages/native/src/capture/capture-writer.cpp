@@ -104,6 +104,10 @@ const char* notCapturedReasonName(NotCapturedReason reason) {
       return "managed-memory";
     case NotCapturedReason::TextureOrSurface:
       return "texture-or-surface";
+    case NotCapturedReason::StreamCapture:
+      return "stream-capture";
+    case NotCapturedReason::NoParameterMetadata:
+      return "no-parameter-metadata";
   }
   return "unknown";
 }
@@ -163,6 +167,11 @@ std::string CaptureWriter::putBlobLocked(const std::uint8_t* data, std::size_t s
   return id;
 }
 
+std::string CaptureWriter::reuseOrPutLocked(const std::string& known, const std::uint8_t* data, std::size_t size) {
+  if (!known.empty() && blobs_.count(known) != 0) return known;
+  return putBlobLocked(data, size);
+}
+
 namespace {
 
 /** Refuses a record that a reader would find inconsistent (FORMAT.md), before anything is written. */
@@ -180,9 +189,19 @@ void checkRecord(const LaunchRecord& record) {
              std::to_string(record.parameterBuffer.size()) + "-byte parameter buffer");
     }
   }
-  for (const MemoryRange& range : record.memory) {
+  if (!record.knownPageBlobs.empty() && record.knownPageBlobs.size() != record.memory.size()) {
+    refuse("it has known page blobs for " + std::to_string(record.knownPageBlobs.size()) + " of " +
+           std::to_string(record.memory.size()) + " memory ranges");
+  }
+  for (std::size_t r = 0; r < record.memory.size(); ++r) {
+    const MemoryRange& range = record.memory[r];
     const std::uint64_t pages = (range.bytes + record.pageBytes - 1) / record.pageBytes;
     if (range.bytes == 0 || range.before == nullptr) refuse("a memory range has no contents");
+    const std::size_t known = record.knownPageBlobs.empty() ? 0 : record.knownPageBlobs[r].size();
+    if (known != 0 && known != pages) {
+      refuse("a memory range of " + std::to_string(pages) + " pages has " + std::to_string(known) +
+             " known page blobs");
+    }
     if (range.hashesAfter.size() != pages) {
       refuse("a memory range of " + std::to_string(pages) + " pages has " +
              std::to_string(range.hashesAfter.size()) + " page hashes after the launch");
@@ -197,21 +216,26 @@ StagedLaunch CaptureWriter::stageLaunch(const LaunchRecord& record) {
   std::lock_guard<std::mutex> lock(mutex_);
   StagedLaunch staged;
   staged.sequence = nextSequence_++;
-  const std::string moduleId = putBlobLocked(record.module, record.moduleBytes);
+  const std::string moduleId = reuseOrPutLocked(record.moduleBlob, record.module, record.moduleBytes);
+  staged.moduleBlob = moduleId;
 
   std::string memory = "[";
   for (std::size_t r = 0; r < record.memory.size(); ++r) {
     const MemoryRange& range = record.memory[r];
     std::vector<std::string> pages;
-    for (std::uint64_t at = 0; at < range.bytes; at += record.pageBytes) {
-      pages.push_back(putBlobLocked(range.before + at, static_cast<std::size_t>(std::min<std::uint64_t>(
-                                                           record.pageBytes, range.bytes - at))));
+    static const std::vector<std::string> noneKnown;
+    const std::vector<std::string>& knownPages = record.knownPageBlobs.empty() ? noneKnown : record.knownPageBlobs[r];
+    for (std::uint64_t at = 0, page = 0; at < range.bytes; at += record.pageBytes, ++page) {
+      const std::string& known = knownPages.empty() ? std::string() : knownPages[page];
+      pages.push_back(reuseOrPutLocked(
+          known, range.before + at, static_cast<std::size_t>(std::min<std::uint64_t>(record.pageBytes, range.bytes - at))));
     }
     if (r > 0) memory += ",";
     memory += "{\"base\":" + jsonAddress(range.base) + ",\"bytes\":" + std::to_string(range.bytes) +
               ",\"kind\":\"" + memoryKindName(range.kind) + "\",\"label\":" + jsonString(range.label) +
               ",\"pagesBefore\":" + jsonList(pages, jsonString) +
               ",\"pageHashesAfter\":" + jsonList(range.hashesAfter, jsonHash) + "}";
+    staged.pagesBefore.push_back(std::move(pages));
   }
   memory += "]";
 
@@ -261,6 +285,13 @@ void CaptureWriter::countNotCaptured(NotCapturedReason reason) {
   writeManifest();
 }
 
+void CaptureWriter::setDevice(std::string name, std::string architecture) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  info_.deviceName = std::move(name);
+  info_.architecture = std::move(architecture);
+  writeManifest();
+}
+
 void CaptureWriter::finish() {
   std::lock_guard<std::mutex> lock(mutex_);
   complete_ = true;
@@ -271,7 +302,8 @@ void CaptureWriter::writeManifest() {
   std::string counts = "{";
   const NotCapturedReason reasons[] = {NotCapturedReason::GraphLaunch, NotCapturedReason::CooperativeLaunch,
                                        NotCapturedReason::MultiDeviceLaunch, NotCapturedReason::ManagedMemory,
-                                       NotCapturedReason::TextureOrSurface};
+                                       NotCapturedReason::TextureOrSurface,  NotCapturedReason::StreamCapture,
+                                       NotCapturedReason::NoParameterMetadata};
   for (std::size_t i = 0; i < sizeof reasons / sizeof reasons[0]; ++i) {
     if (i > 0) counts += ",";
     const auto found = notCaptured_.find(reasons[i]);

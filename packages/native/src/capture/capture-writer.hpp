@@ -29,7 +29,9 @@ enum class NotCapturedReason {
   CooperativeLaunch,
   MultiDeviceLaunch,
   ManagedMemory,
-  TextureOrSurface
+  TextureOrSurface,
+  StreamCapture,         ///< launched on a stream being captured into a graph: it did not run
+  NoParameterMetadata,   ///< no loaded module image describes the kernel's parameters
 };
 const char* notCapturedReasonName(NotCapturedReason reason);
 
@@ -70,11 +72,19 @@ struct LaunchRecord {
   std::string function;
   const std::uint8_t* module = nullptr;  ///< the module image as loaded
   std::size_t moduleBytes = 0;
+  /** Optional: the module's blob id, when this writer stored it before (skips hashing it again). */
+  std::string moduleBlob;
   LaunchShape shape;
   std::vector<std::uint8_t> parameterBuffer;
   std::vector<ParameterSlot> parameters;
   std::uint64_t pageBytes = 65536;
   std::vector<MemoryRange> memory;
+  /**
+   * Optional, empty or one list per memory range, each empty or one entry per page: the blob id a
+   * page's bytes are known to have (this writer stored it earlier), which skips hashing that page with
+   * SHA-256; an empty entry is hashed.
+   */
+  std::vector<std::vector<std::string>> knownPageBlobs;
 };
 
 struct CaptureInfo {
@@ -89,6 +99,10 @@ struct StagedLaunch {
   std::uint64_t sequence = 0;
   std::string temporaryPath;
   std::string finalPath;
+  /** The module image's blob id. */
+  std::string moduleBlob;
+  /** The blob id of each page of each memory range, in the record's order. */
+  std::vector<std::vector<std::string>> pagesBefore;
 };
 
 class CaptureWriter {
@@ -106,6 +120,9 @@ class CaptureWriter {
   /** stageLaunch then commitLaunch; returns the launch's sequence number. */
   std::uint64_t writeLaunch(const LaunchRecord& record);
 
+  /** Sets the manifest's device (learned after the folder was made), and rewrites the manifest. */
+  void setDevice(std::string name, std::string architecture);
+
   /** Counts something not captured, and rewrites the manifest. */
   void countNotCaptured(NotCapturedReason reason);
   /** Marks the capture complete in the manifest (a capture killed before this is still readable). */
@@ -116,6 +133,8 @@ class CaptureWriter {
  private:
   void writeManifest();
   std::string putBlobLocked(const std::uint8_t* data, std::size_t size);
+  /** `known` when this writer stored that blob already, else putBlobLocked. */
+  std::string reuseOrPutLocked(const std::string& known, const std::uint8_t* data, std::size_t size);
 
   std::mutex mutex_;
   std::string directory_;

@@ -1,10 +1,32 @@
 # The capture subsystem's build steps, included by CMakeLists.txt after kreplay_core is defined:
 # - src/capture/*.cpp (the module-image reader, the capture folder writer) join kreplay_core;
-# - kreplay-capture-test, their C++ tests and the writer of the crash-case capture, run by
-#   src/capture/capture-layout.test.ts and src/capture-folder.test.ts (KREPLAY_BUILD_TESTS=OFF skips it).
+# - src/capture/inject/ (the capture session, without CUPTI) is kreplay_capture_session, and with its
+#   CUPTI glue and libcuda access the shared library libkreplay-capture.so, which programs load through
+#   CUDA_INJECTION64_PATH: built next to kreplay.node on every build (no Node.js inside);
+# - kreplay-capture-test, their C++ tests and the writers of the crash-case and session captures, run
+#   by src/capture/capture-layout.test.ts, capture-folder.test.ts and capture-session.test.ts
+#   (KREPLAY_BUILD_TESTS=OFF skips it).
 set(KREPLAY_CAPTURE_DIR "${CMAKE_CURRENT_SOURCE_DIR}/src/capture")
 file(GLOB KREPLAY_CAPTURE_SOURCES CONFIGURE_DEPENDS "${KREPLAY_CAPTURE_DIR}/*.cpp")
 target_sources(kreplay_core PRIVATE ${KREPLAY_CAPTURE_SOURCES})
+
+set(KREPLAY_CAPTURE_GLUE_SOURCES
+  "${KREPLAY_CAPTURE_DIR}/inject/cupti-capture-glue.cpp"
+  "${KREPLAY_CAPTURE_DIR}/inject/cuda-memory-access.cpp")
+file(GLOB KREPLAY_CAPTURE_SESSION_SOURCES CONFIGURE_DEPENDS "${KREPLAY_CAPTURE_DIR}/inject/*.cpp")
+list(REMOVE_ITEM KREPLAY_CAPTURE_SESSION_SOURCES ${KREPLAY_CAPTURE_GLUE_SOURCES})
+add_library(kreplay_capture_session STATIC ${KREPLAY_CAPTURE_SESSION_SOURCES})
+target_compile_options(kreplay_capture_session PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
+target_link_libraries(kreplay_capture_session PUBLIC kreplay_core)
+
+add_library(kreplay-capture SHARED ${KREPLAY_CAPTURE_GLUE_SOURCES})
+target_compile_options(kreplay-capture PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
+target_link_libraries(kreplay-capture PRIVATE kreplay_capture_session kreplay_core Threads::Threads ${CMAKE_DL_LIBS})
+# Only InitializeInjection is exported (CMAKE_CXX_VISIBILITY_PRESET hidden); nothing is left undefined.
+target_link_options(kreplay-capture PRIVATE "LINKER:--no-undefined" "LINKER:--exclude-libs,ALL")
+if(NOT CMAKE_LIBRARY_OUTPUT_DIRECTORY)
+  set_target_properties(kreplay-capture PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/Release")
+endif()
 
 if(KREPLAY_BUILD_TESTS)
   file(GLOB KREPLAY_CAPTURE_TEST_SOURCES CONFIGURE_DEPENDS "${KREPLAY_CAPTURE_DIR}/test/*.cpp")
@@ -12,5 +34,5 @@ if(KREPLAY_BUILD_TESTS)
   set_target_properties(kreplay-capture-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
   target_include_directories(kreplay-capture-test PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/src")
   target_compile_options(kreplay-capture-test PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
-  target_link_libraries(kreplay-capture-test PRIVATE kreplay_core Threads::Threads)
+  target_link_libraries(kreplay-capture-test PRIVATE kreplay_capture_session kreplay_core Threads::Threads ${CMAKE_DL_LIBS})
 endif()

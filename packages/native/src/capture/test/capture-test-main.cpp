@@ -2,10 +2,18 @@
 // arguments it runs every case and prints one line per case, "ok", "skip" or "not ok", a tab, its
 // name, and for the last two a tab and why; it exits 1 if one failed.
 //   kreplay-capture-test --write-capture <dir>   writes the crash-case capture (write-sample-capture.cpp)
+//   kreplay-capture-test --write-session-capture <dir> [<kill on copy N>]   a capture written by the
+//     capture session over a fake device (write-session-capture.cpp)
+//   kreplay-capture-test --inject <library>   dlopens the capture library and calls its
+//     InitializeInjection as libcuda would; prints "InitializeInjection returned <n>"
+#include <dlfcn.h>
+
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
 #include "capture/test/write-sample-capture.hpp"
+#include "capture/test/write-session-capture.hpp"
 #include "drivers/hsa/test/test-harness.hpp"
 
 namespace kreplay::hsa::test {
@@ -21,6 +29,23 @@ int main(int argc, char** argv) {
   using namespace kreplay::hsa::test;
   if (argc == 3 && std::strcmp(argv[1], "--write-capture") == 0)
     return kreplay::capture::test::writeSampleCapture(argv[2], std::cout);
+  if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--write-session-capture") == 0)
+    return kreplay::capture::test::writeSessionCapture(argv[2], argc == 4 ? std::strtoull(argv[3], nullptr, 10) : 0,
+                                                       std::cout);
+  if (argc == 3 && std::strcmp(argv[1], "--inject") == 0) {
+    void* library = ::dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) {
+      std::cout << "dlopen failed: " << ::dlerror() << "\n";
+      return 1;
+    }
+    auto* initialize = reinterpret_cast<int (*)()>(::dlsym(library, "InitializeInjection"));
+    if (initialize == nullptr) {
+      std::cout << "no InitializeInjection\n";
+      return 1;
+    }
+    std::cout << "InitializeInjection returned " << initialize() << std::endl;
+    return 0;
+  }
   int failed = 0;
   for (const auto& test : registry()) {
     try {

@@ -1,0 +1,125 @@
+#include "capture/inject/capture-options.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+
+namespace kreplay::capture {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& variable, const std::string& value, const std::string& expected) {
+  throw CaptureOptionsError("[kreplay capture] " + variable + "=" + value + " is not " + expected +
+                            ". Set it as `kreplay capture` documents, or unset it.");
+}
+
+std::optional<std::uint64_t> readCount(const std::function<const char*(const char*)>& lookup, const char* name) {
+  const char* text = lookup(name);
+  if (text == nullptr || *text == '\0') return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || *text == '-' || *text == '+') {
+    refuse(name, text, "a whole number >= 0");
+  }
+  return value;
+}
+
+}  // namespace
+
+std::vector<std::string> parseJsonStringArray(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  auto fail = [&]() -> void {
+    throw CaptureOptionsError("[kreplay capture] KREPLAY_CAPTURE_COMMAND=" + text +
+                              " is not a JSON array of strings. `kreplay capture` sets it; unset it or fix it.");
+  };
+  auto skipSpace = [&] {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
+  };
+  skipSpace();
+  if (at >= text.size() || text[at] != '[') fail();
+  ++at;
+  skipSpace();
+  if (at < text.size() && text[at] == ']') return out;
+  while (true) {
+    skipSpace();
+    if (at >= text.size() || text[at] != '"') fail();
+    ++at;
+    std::string item;
+    while (true) {
+      if (at >= text.size()) fail();
+      const char c = text[at++];
+      if (c == '"') break;
+      if (c != '\\') {
+        item += c;
+        continue;
+      }
+      if (at >= text.size()) fail();
+      const char escaped = text[at++];
+      switch (escaped) {
+        case '"': case '\\': case '/': item += escaped; break;
+        case 'b': item += '\b'; break;
+        case 'f': item += '\f'; break;
+        case 'n': item += '\n'; break;
+        case 'r': item += '\r'; break;
+        case 't': item += '\t'; break;
+        case 'u': {
+          if (at + 4 > text.size()) fail();
+          const unsigned long code = std::strtoul(text.substr(at, 4).c_str(), nullptr, 16);
+          at += 4;
+          // UTF-8 of a code point in the basic plane (surrogate pairs are kept as two units).
+          if (code < 0x80) {
+            item += static_cast<char>(code);
+          } else if (code < 0x800) {
+            item += static_cast<char>(0xc0 | (code >> 6));
+            item += static_cast<char>(0x80 | (code & 0x3f));
+          } else {
+            item += static_cast<char>(0xe0 | (code >> 12));
+            item += static_cast<char>(0x80 | ((code >> 6) & 0x3f));
+            item += static_cast<char>(0x80 | (code & 0x3f));
+          }
+          break;
+        }
+        default: fail();
+      }
+    }
+    out.push_back(std::move(item));
+    skipSpace();
+    if (at < text.size() && text[at] == ',') {
+      ++at;
+      continue;
+    }
+    if (at < text.size() && text[at] == ']') {
+      ++at;
+      skipSpace();
+      if (at != text.size()) fail();
+      return out;
+    }
+    fail();
+  }
+}
+
+CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>& lookup) {
+  CaptureOptions options;
+  const char* directory = lookup("KREPLAY_CAPTURE_DIR");
+  if (directory == nullptr || *directory == '\0') {
+    throw CaptureOptionsError(
+        "[kreplay capture] KREPLAY_CAPTURE_DIR is not set: the capture library does not know where to write. "
+        "Run the program through `kreplay capture -o DIR -- ...`, or set KREPLAY_CAPTURE_DIR.");
+  }
+  options.directory = directory;
+  if (const char* name = lookup("KREPLAY_CAPTURE_KERNEL_NAME"); name != nullptr && *name != '\0') options.kernelName = name;
+  options.launchSkip = readCount(lookup, "KREPLAY_CAPTURE_LAUNCH_SKIP");
+  options.launchCount = readCount(lookup, "KREPLAY_CAPTURE_LAUNCH_COUNT");
+  if (const char* every = lookup("KREPLAY_CAPTURE_EVERY_LAUNCH"); every != nullptr && *every != '\0') {
+    const std::string value = every;
+    if (value == "1" || value == "true") options.everyLaunch = true;
+    else if (value != "0" && value != "false") refuse("KREPLAY_CAPTURE_EVERY_LAUNCH", value, "1 or 0");
+  }
+  if (const char* command = lookup("KREPLAY_CAPTURE_COMMAND"); command != nullptr && *command != '\0') {
+    options.command = parseJsonStringArray(command);
+  }
+  return options;
+}
+
+}  // namespace kreplay::capture

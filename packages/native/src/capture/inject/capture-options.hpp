@@ -1,0 +1,33 @@
+// What to capture, as `kreplay capture` passes it in the environment (KREPLAY_CAPTURE_*).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kreplay::capture {
+
+/** A KREPLAY_CAPTURE_* variable holds something unusable (the message names it and its value). */
+struct CaptureOptionsError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct CaptureOptions {
+  std::string directory;                    ///< KREPLAY_CAPTURE_DIR (required)
+  std::optional<std::string> kernelName;    ///< KREPLAY_CAPTURE_KERNEL_NAME: ECMAScript regex, searched
+  std::optional<std::uint64_t> launchSkip;  ///< KREPLAY_CAPTURE_LAUNCH_SKIP
+  std::optional<std::uint64_t> launchCount; ///< KREPLAY_CAPTURE_LAUNCH_COUNT
+  bool everyLaunch = false;                 ///< KREPLAY_CAPTURE_EVERY_LAUNCH=1
+  std::vector<std::string> command;         ///< KREPLAY_CAPTURE_COMMAND: a JSON array of strings
+};
+
+/** Reads the options through `lookup` (getenv in the library). Throws CaptureOptionsError. */
+CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>& lookup);
+
+/** Parses a JSON array of strings (KREPLAY_CAPTURE_COMMAND). Throws CaptureOptionsError. */
+std::vector<std::string> parseJsonStringArray(const std::string& text);
+
+}  // namespace kreplay::capture

@@ -1,0 +1,114 @@
+// The capture of one program, driven by plain calls (the CUPTI glue makes them; the tests make them
+// over host memory): modules loaded, allocations made and freed, texture/surface objects, and each
+// kernel launch before and after it runs. A selected launch is written to the capture folder with
+// its module, shape, parameter buffer and every live range before it ran (content-addressed pages,
+// a page unchanged since the range's previous capture reusing its blob id without SHA-256) and the
+// page hashes after. No CUPTI or CUDA header inside.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "capture/capture-writer.hpp"
+#include "capture/inject/capture-options.hpp"
+#include "capture/inject/device-memory-access.hpp"
+#include "capture/inject/launch-selection.hpp"
+#include "capture/inject/loaded-modules.hpp"
+
+namespace kreplay::capture {
+
+constexpr std::uint64_t kCapturePageBytes = 65536;
+
+enum class LaunchKind { Kernel, Cooperative, MultiDevice, Graph };
+
+/** One launch as the program made it. */
+struct LaunchRequest {
+  LaunchKind kind = LaunchKind::Kernel;
+  std::string function;            ///< the symbol name (mangled)
+  std::uintptr_t functionHandle = 0;  ///< the CUfunction, for its module's globals
+  LaunchShape shape;
+  void* const* kernelParams = nullptr;
+  void* const* extra = nullptr;
+  std::uintptr_t stream = 0;
+};
+
+/** A launch captured before it ran, waiting for afterLaunch. */
+struct PendingLaunch;
+struct PendingLaunchDeleter {
+  void operator()(PendingLaunch* pending) const;
+};
+using PendingLaunchHandle = std::unique_ptr<PendingLaunch, PendingLaunchDeleter>;
+
+class CaptureSession {
+ public:
+  /** Creates the capture folder. Throws CaptureWriteError or CaptureOptionsError. */
+  CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log);
+  ~CaptureSession();
+
+  void moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes);
+  void moduleUnloaded(std::uint32_t moduleId);
+  void allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind);
+  void managedAllocationAdded(std::uint64_t base, std::uint64_t bytes);
+  /** The allocation at exactly `base` is gone (any kind). */
+  void allocationRemoved(std::uint64_t base);
+  /** Every range starting in [base, base + bytes) is gone (cuMemUnmap). */
+  void rangeUnmapped(std::uint64_t base, std::uint64_t bytes);
+  void opaqueObjectCreated(std::uint64_t handle);
+  void opaqueObjectDestroyed(std::uint64_t handle);
+
+  /**
+   * Before the launch runs: decides whether to capture it; when so, synchronizes and copies every
+   * live range. Returns null for a launch that is not captured (counted with its reason when the
+   * selection wanted it). Never throws: a failure is said on the log and stops capturing.
+   */
+  PendingLaunchHandle beforeLaunch(const LaunchRequest& request);
+  /** After the launch: when it was launched, synchronizes, hashes every range and writes the record. */
+  void afterLaunch(PendingLaunchHandle pending, bool launched);
+  /** The program ends: the manifest says the capture is complete (unless capturing stopped on a failure). */
+  void finish();
+
+  bool stopped() const { return stopped_; }
+  std::uint64_t capturedLaunches() const { return captured_; }
+  const std::string& directory() const { return writer_.directory(); }
+
+ private:
+  struct TrackedRange {
+    std::uint64_t bytes = 0;
+    MemoryKind kind = MemoryKind::Device;
+    std::string label;
+    std::vector<std::uint8_t> lastBefore;  ///< the range's bytes before its previous captured launch
+    std::vector<std::string> lastBlobs;    ///< their page blob ids
+  };
+  PendingLaunchHandle prepare(const LaunchRequest& request, std::unique_lock<std::mutex>& lock);
+  void notCaptured(NotCapturedReason reason, const std::string& function, const std::string& detail);
+  void stop(const std::string& what);
+  /** The bases (in globals_) of the globals of the module a function belongs to. */
+  const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t functionHandle);
+  void sayOnce(const std::string& key, const std::string& message);
+
+  std::mutex mutex_;
+  std::ostream& log_;
+  DeviceMemoryAccess& device_;
+  CaptureWriter writer_;
+  LaunchSelection selection_;
+  LoadedModules modules_;
+  std::map<std::uint64_t, TrackedRange> ranges_;
+  std::map<std::uint64_t, TrackedRange> globals_;
+  std::map<std::uint64_t, std::uint64_t> managed_;  ///< base -> bytes
+  std::set<std::uint64_t> opaqueObjects_;
+  std::map<std::uintptr_t, std::vector<std::uint64_t>> moduleGlobals_;  ///< by module handle
+  std::set<std::string> said_;
+  bool deviceDescribed_ = false;
+  bool stopped_ = false;
+  bool finished_ = false;
+  std::uint64_t captured_ = 0;
+};
+
+}  // namespace kreplay::capture
