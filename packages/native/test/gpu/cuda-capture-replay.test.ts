@@ -133,15 +133,17 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     expect(await checkPostLaunchHashes(queue, first.expectedPageHashes)).toMatchObject({ reproduced: true, pagesCompared: 5, pagesMismatched: 0 });
     expect(new Float32Array((await agent.read(y, count * 4)).slice().buffer)).toEqual(results[0]);
 
-    // Launch 1 starts from what launch 0 left in y: only x's changed page is written.
+    // Launch 1: y's pages are new blobs (what launch 0 left), and so is x's changed second page; x's
+    // first page and the global still hold what the replay wrote (their hashes say so) and are kept.
     const second = await replay.prepare(1);
-    expect(second.pagesWritten).toBe(1);
-    expect(second.bytesWritten).toBe(count * 4 - pageBytes);
+    expect(second.pagesWritten).toBe(3);
+    expect(second.bytesWritten).toBe(count * 4 + (count * 4 - pageBytes));
     expect(second.kernel).toBe(first.kernel);
     queue.enqueueKernel(second.kernel, second.args, second.launch);
     expect((await checkPostLaunchHashes(queue, second.expectedPageHashes)).reproduced).toBe(true);
 
-    // Prepared again, launch 0 gets back y as it was before it; running it twice is not the program.
+    // Prepared again, launch 0 gets back y as it was before it (the kernel wrote over it) and x's
+    // second page; running it twice is not what the program did.
     const again = await replay.prepare(0);
     expect(again.pagesWritten).toBe(3); // y's two pages and x's second one
     queue.enqueueKernel(again.kernel, again.args, again.launch);

@@ -36,7 +36,7 @@ export const fakeKernels = {
   },
 } satisfies Record<string, KernelDescriptor>;
 
-const number = (value: number | bigint | undefined): number => Number(value ?? 0);
+const number = (value: KernelArguments[string] | undefined): number => (value instanceof Uint8Array ? Number.NaN : Number(value ?? 0));
 
 /** Runs a fake kernel on the fake memory. */
 export function runFakeKernel(memory: FakeMemory, kernel: KernelDescriptor, args: KernelArguments): void {
