@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { captureLibraryPath } from '@kreplay/native';
 import type { CaptureReport } from './commands/capture-command.js';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
@@ -54,6 +55,14 @@ describe('kreplay capture', () => {
     expect(text).toContain('not captured: graph-launch 2, managed-memory 1');
     expect(text).toContain('    2  _Z4axpyPfPKffj\n');
     expect(text).toContain('    1  reduce\n');
+  });
+
+  it("injects @kreplay/native's own capture library by default", async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    expect(await runCli(['capture', '-o', out, '--', process.execPath, fakeProgram, seen], io), io.err()).toBe(0);
+    expect(seenBy(seen).environment['CUDA_INJECTION64_PATH']).toBe(captureLibraryPath());
+    expect(io.err()).toContain('capturing the first launch of each kernel into');
   });
 
   it('--every-launch sets its variable, and --json prints the program and the capture as one object', async () => {
