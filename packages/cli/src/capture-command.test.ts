@@ -102,6 +102,13 @@ describe('kreplay capture', () => {
     expect(killedIo.err()).toContain('the program was ended by SIGKILL');
   });
 
+  it('says how many launches the folder holds while the program runs', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo({ progressIntervalMs: 50 });
+    expect(await runCli(['capture', '--library', library, '-o', out, '--', process.execPath, fakeProgram, seen, 'slow'], io)).toBe(0);
+    expect(io.err()).toContain('kreplay capture: 3 launches captured so far\n');
+  });
+
   it('fails when the program ran but wrote no capture', async () => {
     const { out, seen } = paths();
     const io = recordingIo();

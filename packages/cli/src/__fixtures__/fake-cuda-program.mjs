@@ -1,9 +1,10 @@
 // A stand-in for a CUDA program run under `kreplay capture`: it does what the capture library would
 // do inside a real one, from the environment it was given. Usage:
-//   fake-cuda-program.mjs <seen.json> [exit code | SIGNAL | no-capture]
+//   fake-cuda-program.mjs <seen.json> [exit code | SIGNAL | no-capture | slow]
 // It records its environment and argv in <seen.json>, writes one line to stdout and to stderr, and
 // (unless told no-capture) writes a capture folder of three launches of two kernels into
-// $KREPLAY_CAPTURE_DIR, as FORMAT.md describes; then it exits with the code or kills itself.
+// $KREPLAY_CAPTURE_DIR, as FORMAT.md describes; then it exits with the code or kills itself (slow:
+// exits 0 half a second later).
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,4 +52,5 @@ if (directory && ending !== 'no-capture') {
   writeFileSync(join(directory, 'manifest.json'), JSON.stringify(manifest));
 }
 if (/^SIG/.test(ending)) process.kill(process.pid, ending);
+else if (ending === 'slow') setTimeout(() => {}, 500);
 else if (ending !== 'no-capture') process.exitCode = Number(ending);

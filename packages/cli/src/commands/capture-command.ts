@@ -7,6 +7,7 @@ import type { CliIo } from '../cli-io.js';
 import { parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
 import { captureEnvironment, describeSelection, type CaptureSelection } from '../capture-environment.js';
 import { describeCaptureSummary, summarizeCapture, type CaptureSummary } from '../capture-summary.js';
+import { watchCaptureProgress } from '../capture-progress.js';
 import { checkOutputPath } from '../output-path.js';
 import { ProgramExitError } from '../program-exit-error.js';
 import { runProgram, type ProgramExit } from '../run-program.js';
@@ -77,6 +78,7 @@ export function captureCommand(io: CliIo): Command {
       await mkdir(options.out, { recursive: true });
       if (process.env['CUDA_INJECTION64_PATH']) io.stderr(`kreplay capture: CUDA_INJECTION64_PATH was ${process.env['CUDA_INJECTION64_PATH']}; the program gets the capture library instead\n`);
       if (!options.json) io.stderr(`kreplay capture: ${command.join(' ')}: capturing ${describeSelection(selection)} into ${options.out}\n`);
+      using progress = watchCaptureProgress(io, options.out);
       const exit = await runProgram(command, captureEnvironment(process.env, { libraryPath, directory: options.out, command, selection })).catch((error: NodeJS.ErrnoException) => {
         throw new UsageError('capture', `${command[0]} cannot be run (${error.code ?? error.message})`, 'Pass a program on PATH or its path, after --');
       });
