@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Bundles the cuda GPU tests (test/gpu/cuda-*.test.ts, the conformance kit, the package's sources) into one
 // ESM file that runs with plain Node.js, for machines without node_modules (the GPU machine):
-// `vitest` is replaced by scripts/gpu-runner/vitest-shim.mjs, and the user-kernel test's PTX is
-// copied beside the bundle. Also bundles scripts/measure-cuda.mjs and check-cuda-device-fault.mjs
+// `vitest` is replaced by scripts/gpu-runner/vitest-shim.mjs, and the user-kernel tests' PTX is
+// copied beside the bundle, with the fixed-address test's child script. Also bundles scripts/measure-cuda.mjs and check-cuda-device-fault.mjs
 // (build dist/ first). Usage:
 //   node scripts/bundle-gpu-tests.mjs <output folder>     (default: <repository>/.device)
 //   KREPLAY_NATIVE_BINDING=<folder>/kreplay.node node <folder>/cuda-tests.mjs [report.json]
@@ -27,5 +27,9 @@ const { build } = await loadEsbuild();
 for (const script of ['measure-cuda.mjs', 'measure-cupti-checkpoint.mjs', 'check-cuda-device-fault.mjs']) {
   await build({ ...commonBundleOptions, entryPoints: [join(packageRoot, 'scripts', script)], outfile: join(output, script) });
 }
-copyFileSync(join(packageRoot, 'test', 'gpu', 'kernels', 'scale-floats.ptx'), join(output, 'kernels', 'scale-floats.ptx'));
+for (const kernel of ['scale-floats.ptx', 'capture-fixture-axpy.ptx']) {
+  copyFileSync(join(packageRoot, 'test', 'gpu', 'kernels', kernel), join(output, 'kernels', kernel));
+}
+// The fixed-address test runs this in a fresh process; it finds it beside the bundle.
+await build({ ...commonBundleOptions, ignoreAnnotations: false, entryPoints: [join(packageRoot, 'test', 'gpu', 'fixed-address-child.ts')], outfile: join(output, 'fixed-address-child.mjs') });
 console.log(`bundled ${testFiles.length} test files, measure-cuda, measure-cupti-checkpoint and check-cuda-device-fault into ${relative(process.cwd(), output) || '.'}`);

@@ -22,7 +22,7 @@ export type PackedKernelLaunch =
 const noWords = new BigUint64Array(0);
 
 /** The argument of a kernel's one `bytes` parameter, copied (later changes to the caller's array do not reach the launch). */
-function packParameterBuffer(component: string, kernelName: string, parameter: KernelParameter, args: unknown): Uint8Array {
+export function packParameterBuffer(component: string, kernelName: string, parameter: KernelParameter, args: unknown): Uint8Array {
   const values = requireObject(component, 'args', args);
   requireKnownKeys(component, 'args', values, [parameter.name]);
   const argument = `args.${parameter.name}`;

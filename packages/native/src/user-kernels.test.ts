@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgumentError } from './errors/argument-error.js';
 import { UnsupportedError } from './errors/unsupported-error.js';
+import { packParameterBuffer } from './kernel-launch.js';
 import { packKernelLaunchShape } from './kernel-launch-shape.js';
 import { parameterBytes, requireKernelParameters } from './kernel-parameters.js';
 import { openRuntime } from './open-runtime.js';
@@ -28,6 +29,16 @@ describe('user kernels on the host driver', () => {
     expect(error).toBeInstanceOf(UnsupportedError);
     expect(error).toMatchObject({ driver: 'host', feature: 'user kernels' });
     expect((error as Error).message).toMatch(/^\[native\] \[kernel\] the host driver runs no user kernels/);
+  });
+
+  it('checks the module (exactly one of path and a non-empty image) before the driver refuses', async () => {
+    const options = { name: scale.name, parameters: [...scale.parameters] };
+    const refusal = async (module: object) => (await runtime.loadKernel({ ...options, ...module } as never).catch((error: unknown) => error)) as ArgumentError;
+    expect(await refusal({})).toBeInstanceOf(ArgumentError);
+    expect((await refusal({ path: scale.path, image: new Uint8Array(4) })).message).toMatch(/both path and image/);
+    expect((await refusal({ image: new Uint8Array(0) })).argument).toBe('options.image');
+    expect((await refusal({ image: 'ptx' })).argument).toBe('options.image');
+    await expect(runtime.loadKernel({ ...options, image: new Uint8Array(4) })).rejects.toBeInstanceOf(UnsupportedError);
   });
 
   it('checks the options before anything else', async () => {
@@ -65,6 +76,34 @@ describe('kernel parameters of loadKernel', () => {
     expect([...parameterBytes(parameters)]).toEqual([8, 8, 8, 8, 8, 4, 4, 8]);
   });
 
+  it('accepts one bytes parameter with a size, and indirect, packed as a 0-size word', () => {
+    const parameters = requireKernelParameters('kernel', [{ name: 'parameters', type: 'bytes', size: 24, indirect: true }]);
+    expect(parameters).toEqual([{ name: 'parameters', type: 'bytes', size: 24, indirect: true }]);
+    expect([...parameterBytes(parameters)]).toEqual([0]);
+    expect(requireKernelParameters('kernel', [{ name: 'all', type: 'bytes', size: 32764 }])[0]).toEqual({ name: 'all', type: 'bytes', size: 32764 });
+  });
+
+  it('refuses bytes parameters without a size of 1 to 32764, with pointer options, or beside others, naming the parameter', () => {
+    const refusal = (parameters: unknown) => {
+      try {
+        requireKernelParameters('kernel', parameters);
+      } catch (error) {
+        expect(error).toBeInstanceOf(ArgumentError);
+        return error as ArgumentError;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal([{ name: 'p', type: 'bytes' }]).argument).toBe('options.parameters[0].size');
+    expect(refusal([{ name: 'p', type: 'bytes', size: 0 }]).argument).toBe('options.parameters[0].size');
+    expect(refusal([{ name: 'p', type: 'bytes', size: 32765 }]).argument).toBe('options.parameters[0].size');
+    expect(refusal([{ name: 'p', type: 'bytes', size: 8, access: 'read' }]).argument).toBe('options.parameters[0].access');
+    expect(refusal([{ name: 'p', type: 'bytes', size: 8, extent: { constantBytes: 8 } }]).argument).toBe('options.parameters[0].extent');
+    const mixed = refusal([{ name: 'n', type: 'u32' }, { name: 'p', type: 'bytes', size: 8 }]);
+    expect(mixed.argument).toBe('options.parameters[1]');
+    expect(mixed.message).toMatch(/only parameter/);
+    expect(refusal([{ name: 'n', type: 'u32', size: 4 }]).argument).toBe('options.parameters[0].size');
+  });
+
   it('refuses duplicate names, pointer options on scalars, and extents of no integer parameter', () => {
     const refuse = (parameters: unknown) => expect(() => requireKernelParameters('kernel', parameters)).toThrow(ArgumentError);
     refuse({});
@@ -79,8 +118,17 @@ describe('kernel parameters of loadKernel', () => {
 
 describe('launch shapes of user kernels', () => {
   it('packs grid, block and shared bytes', () => {
-    expect([...packKernelLaunchShape('queue', { grid: [10, 2, 1], block: [256, 1, 1], sharedBytes: 1024 })]).toEqual([10, 2, 1, 256, 1, 1, 1024]);
-    expect([...packKernelLaunchShape('queue', { grid: [1, 1, 1], block: [32, 32, 1] })]).toEqual([1, 1, 1, 32, 32, 1, 0]);
+    expect([...packKernelLaunchShape('queue', { grid: [10, 2, 1], block: [256, 1, 1], sharedBytes: 1024 })]).toEqual([10, 2, 1, 256, 1, 1, 1024, 0, 0, 0]);
+    expect([...packKernelLaunchShape('queue', { grid: [1, 1, 1], block: [32, 32, 1] })]).toEqual([1, 1, 1, 32, 32, 1, 0, 0, 0, 0]);
+  });
+
+  it('packs cluster dimensions after the shared bytes, and refuses invalid ones', () => {
+    expect([...packKernelLaunchShape('queue', { grid: [8, 2, 1], block: [128, 1, 1], clusterDims: [4, 2, 1] })]).toEqual([8, 2, 1, 128, 1, 1, 0, 4, 2, 1]);
+    const refuse = (clusterDims: unknown) => expect(() => packKernelLaunchShape('queue', { grid: [8, 1, 1], block: [1, 1, 1], clusterDims })).toThrow(/launch\.clusterDims/);
+    refuse([0, 1, 1]);
+    refuse([2, 1]);
+    refuse([2, 1, 1.5]);
+    refuse('2x1x1');
   });
 
   it('refuses shapes outside the limits', () => {
@@ -92,5 +140,36 @@ describe('launch shapes of user kernels', () => {
     refuse({ grid: [1, 1, 1], block: [1, 1, 65] });
     refuse({ grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: -1 });
     refuse({ grid: [1, 1, 1], block: [1, 1, 1], shared: 0 });
+  });
+});
+
+describe('bytes arguments', () => {
+  const parameter = { name: 'parameters', type: 'bytes', size: 24 } as const;
+  const refusal = (args: unknown) => {
+    try {
+      packParameterBuffer('queue', 'axpy', parameter, args);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ArgumentError);
+      return error as ArgumentError;
+    }
+    throw new Error('accepted');
+  };
+
+  it('takes a copy of a Uint8Array of exactly the size', () => {
+    const given = Uint8Array.from({ length: 24 }, (_, index) => index);
+    const packed = packParameterBuffer('queue', 'axpy', parameter, { parameters: given });
+    given[0] = 99;
+    expect([...packed]).toEqual(Array.from({ length: 24 }, (_, index) => index));
+  });
+
+  it('refuses a missing, mistyped or mis-sized argument, and unknown arguments, naming them', () => {
+    expect(refusal({}).argument).toBe('args.parameters');
+    expect(refusal({ parameters: 5 }).argument).toBe('args.parameters');
+    expect(refusal({ parameters: new Uint16Array(12) }).argument).toBe('args.parameters');
+    const short = refusal({ parameters: new Uint8Array(23) });
+    expect(short.argument).toBe('args.parameters');
+    expect(short.message).toMatch(/holds 23 bytes, but the bytes parameter parameters of axpy has 24/);
+    expect(refusal({ parameters: new Uint8Array(25) }).argument).toBe('args.parameters');
+    expect(refusal({ parameters: new Uint8Array(24), y: 1 }).argument).toBe('args.y');
   });
 });

@@ -416,7 +416,7 @@ CUresult launch(CUfunc_st* function, kreplay_fake::Dim3 grid, kreplay_fake::Dim3
 struct LaunchAttribute {
   int id;
   char pad[4];
-  union {
+  union alignas(8) {  // cuda.h's holds pointers
     char bytes[64];
     struct {
       unsigned x, y, z;

@@ -86,6 +86,55 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
     expect(events.at(-1)).toMatchObject({ type: 'free', address: placed.address, kind: 'device' });
   });
 
+  it('restores fixed-address memory from a mirror with a conditional copy, page by page', async () => {
+    const agent = runtime.agents[0]!;
+    const pageBytes = 4096;
+    const pages = 8;
+    const bytes = pages * pageBytes;
+    const { placed: memory } = await placeAtFreeAddress((candidate) => runtime.allocateAt(0, candidate, bytes));
+    const mirror = agent.allocate(bytes);
+    const hashes = agent.allocate(8 * pages);
+    const list = agent.allocate(4 * pages);
+    const count = agent.allocate(4);
+    const original = Uint8Array.from({ length: bytes }, (_, index) => (index * 13) & 0xff);
+    await agent.write(memory.address, original);
+    await agent.write(mirror.address, original);
+    const queue = agent.createQueue();
+    queue.enqueueHashPages([{ address: memory.address, bytes }], pageBytes, hashes.address);
+    await queue.synchronize();
+    await agent.write(memory.address + 2 * pageBytes + 5, Uint8Array.of(1, 2, 3));
+    await agent.write(memory.address + 6 * pageBytes, Uint8Array.of(9));
+    queue.enqueueCopyChangedPages({
+      segments: [{ source: mirror.address, destination: memory.address, bytes }],
+      pageBytes,
+      hashedSide: 'destination',
+      storedHashesAddress: hashes.address,
+      updateStoredHashes: false,
+      pageListAddress: list.address,
+      pageCountAddress: count.address,
+    });
+    await queue.synchronize();
+    expect(new Uint32Array((await agent.read(count.address, 4)).slice().buffer)[0]).toBe(2);
+    expect([...new Uint32Array((await agent.read(list.address, 8)).slice().buffer)].sort()).toEqual([2, 6]);
+    expect(Buffer.from(await agent.read(memory.address, bytes)).equals(Buffer.from(original))).toBe(true);
+    await queue.dispose();
+    for (const allocation of [memory, mirror, hashes, list, count]) allocation.free();
+  });
+
+  it('releases fixed-address memory when its runtime is disposed, so the range can be had again', async () => {
+    const other = await openRuntime({ driver: 'cuda' });
+    const { address } = await placeAtFreeAddress((candidate) => other.allocateAt(0, candidate, 65536));
+    const host = await other.allocateHostAt(address + GRANULE * 4n, 4096);
+    await other.dispose();
+    expect(host.freed).toBe(true);
+    const again = await runtime.allocateAt(0, address, 65536);
+    const hostAgain = await runtime.allocateHostAt(address + GRANULE * 4n, 4096);
+    expect(BigInt(again.address)).toBe(address);
+    expect(BigInt(hostAgain.address)).toBe(address + GRANULE * 4n);
+    again.free();
+    hostAgain.free();
+  });
+
   it('frees the mapping and places the same range again; ranges in one granule share a mapping', async () => {
     const agent = runtime.agents[0]!;
     const { address, placed: first } = await placeAtFreeAddress((candidate) => runtime.allocateAt(0, candidate, 8192));

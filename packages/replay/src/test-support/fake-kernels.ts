@@ -36,7 +36,10 @@ export const fakeKernels = {
   },
 } satisfies Record<string, KernelDescriptor>;
 
-const number = (value: KernelArguments[string] | undefined): number => (value instanceof Uint8Array ? Number.NaN : Number(value ?? 0));
+const number = (value: KernelArguments[string] | undefined): number => {
+  if (value instanceof Uint8Array) throw new Error('fake: the fake kernels take no bytes arguments');
+  return Number(value ?? 0);
+};
 
 /** Runs a fake kernel on the fake memory. */
 export function runFakeKernel(memory: FakeMemory, kernel: KernelDescriptor, args: KernelArguments): void {

@@ -92,7 +92,7 @@ inline void* const CU_LAUNCH_PARAM_BUFFER_POINTER = reinterpret_cast<void*>(0x01
 inline void* const CU_LAUNCH_PARAM_BUFFER_SIZE = reinterpret_cast<void*>(0x02);
 constexpr int CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4;
 
-union CUlaunchAttributeValue {
+union alignas(8) CUlaunchAttributeValue {  // cuda.h's holds pointers
   char pad[64];
   struct {
     unsigned x;
