@@ -167,7 +167,8 @@ std::string CaptureWriter::putBlobLocked(const std::uint8_t* data, std::size_t s
   return id;
 }
 
-std::string CaptureWriter::reuseOrPutLocked(const std::string& known, const std::uint8_t* data, std::size_t size) {
+std::string CaptureWriter::reuseOrPutLocked(const std::string& known, const std::uint8_t* data,
+                                            std::size_t size) {
   if (!known.empty() && blobs_.count(known) != 0) return known;
   return putBlobLocked(data, size);
 }
@@ -224,11 +225,13 @@ StagedLaunch CaptureWriter::stageLaunch(const LaunchRecord& record) {
     const MemoryRange& range = record.memory[r];
     std::vector<std::string> pages;
     static const std::vector<std::string> noneKnown;
-    const std::vector<std::string>& knownPages = record.knownPageBlobs.empty() ? noneKnown : record.knownPageBlobs[r];
+    const std::vector<std::string>& knownPages =
+        record.knownPageBlobs.empty() ? noneKnown : record.knownPageBlobs[r];
     for (std::uint64_t at = 0, page = 0; at < range.bytes; at += record.pageBytes, ++page) {
       const std::string& known = knownPages.empty() ? std::string() : knownPages[page];
       pages.push_back(reuseOrPutLocked(
-          known, range.before + at, static_cast<std::size_t>(std::min<std::uint64_t>(record.pageBytes, range.bytes - at))));
+          known, range.before + at,
+          static_cast<std::size_t>(std::min<std::uint64_t>(record.pageBytes, range.bytes - at))));
     }
     if (r > 0) memory += ",";
     memory += "{\"base\":" + jsonAddress(range.base) + ",\"bytes\":" + std::to_string(range.bytes) +
@@ -300,10 +303,11 @@ void CaptureWriter::finish() {
 
 void CaptureWriter::writeManifest() {
   std::string counts = "{";
-  const NotCapturedReason reasons[] = {NotCapturedReason::GraphLaunch, NotCapturedReason::CooperativeLaunch,
-                                       NotCapturedReason::MultiDeviceLaunch, NotCapturedReason::ManagedMemory,
-                                       NotCapturedReason::TextureOrSurface,  NotCapturedReason::StreamCapture,
-                                       NotCapturedReason::NoParameterMetadata};
+  const NotCapturedReason reasons[] = {
+      NotCapturedReason::GraphLaunch,        NotCapturedReason::CooperativeLaunch,
+      NotCapturedReason::MultiDeviceLaunch,  NotCapturedReason::ManagedMemory,
+      NotCapturedReason::TextureOrSurface,   NotCapturedReason::StreamCapture,
+      NotCapturedReason::NoParameterMetadata};
   for (std::size_t i = 0; i < sizeof reasons / sizeof reasons[0]; ++i) {
     if (i > 0) counts += ",";
     const auto found = notCaptured_.find(reasons[i]);

@@ -30,8 +30,8 @@ enum class NotCapturedReason {
   MultiDeviceLaunch,
   ManagedMemory,
   TextureOrSurface,
-  StreamCapture,         ///< launched on a stream being captured into a graph: it did not run
-  NoParameterMetadata,   ///< no loaded module image describes the kernel's parameters
+  StreamCapture,        ///< launched on a stream being captured into a graph: it did not run
+  NoParameterMetadata,  ///< no loaded module image describes the kernel's parameters
 };
 const char* notCapturedReasonName(NotCapturedReason reason);
 

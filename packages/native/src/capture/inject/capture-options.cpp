@@ -2,6 +2,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 namespace kreplay::capture {
 
@@ -12,7 +14,8 @@ namespace {
                             ". Set it as `kreplay capture` documents, or unset it.");
 }
 
-std::optional<std::uint64_t> readCount(const std::function<const char*(const char*)>& lookup, const char* name) {
+std::optional<std::uint64_t> readCount(const std::function<const char*(const char*)>& lookup,
+                                       const char* name) {
   const char* text = lookup(name);
   if (text == nullptr || *text == '\0') return std::nullopt;
   char* end = nullptr;
@@ -30,11 +33,13 @@ std::vector<std::string> parseJsonStringArray(const std::string& text) {
   std::vector<std::string> out;
   std::size_t at = 0;
   auto fail = [&]() -> void {
-    throw CaptureOptionsError("[kreplay capture] KREPLAY_CAPTURE_COMMAND=" + text +
-                              " is not a JSON array of strings. `kreplay capture` sets it; unset it or fix it.");
+    throw CaptureOptionsError(
+        "[kreplay capture] KREPLAY_CAPTURE_COMMAND=" + text +
+        " is not a JSON array of strings. `kreplay capture` sets it; unset it or fix it.");
   };
   auto skipSpace = [&] {
-    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r'))
+      ++at;
   };
   skipSpace();
   if (at >= text.size() || text[at] != '[') fail();
@@ -57,12 +62,26 @@ std::vector<std::string> parseJsonStringArray(const std::string& text) {
       if (at >= text.size()) fail();
       const char escaped = text[at++];
       switch (escaped) {
-        case '"': case '\\': case '/': item += escaped; break;
-        case 'b': item += '\b'; break;
-        case 'f': item += '\f'; break;
-        case 'n': item += '\n'; break;
-        case 'r': item += '\r'; break;
-        case 't': item += '\t'; break;
+        case '"':
+        case '\\':
+        case '/':
+          item += escaped;
+          break;
+        case 'b':
+          item += '\b';
+          break;
+        case 'f':
+          item += '\f';
+          break;
+        case 'n':
+          item += '\n';
+          break;
+        case 'r':
+          item += '\r';
+          break;
+        case 't':
+          item += '\t';
+          break;
         case 'u': {
           if (at + 4 > text.size()) fail();
           const unsigned long code = std::strtoul(text.substr(at, 4).c_str(), nullptr, 16);
@@ -80,7 +99,8 @@ std::vector<std::string> parseJsonStringArray(const std::string& text) {
           }
           break;
         }
-        default: fail();
+        default:
+          fail();
       }
     }
     out.push_back(std::move(item));
@@ -99,6 +119,20 @@ std::vector<std::string> parseJsonStringArray(const std::string& text) {
   }
 }
 
+std::vector<std::string> processCommandLine() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    if (text[at] != '\0') continue;
+    out.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  if (start < text.size()) out.push_back(text.substr(start));
+  return out;
+}
+
 CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>& lookup) {
   CaptureOptions options;
   const char* directory = lookup("KREPLAY_CAPTURE_DIR");
@@ -108,16 +142,21 @@ CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>&
         "Run the program through `kreplay capture -o DIR -- ...`, or set KREPLAY_CAPTURE_DIR.");
   }
   options.directory = directory;
-  if (const char* name = lookup("KREPLAY_CAPTURE_KERNEL_NAME"); name != nullptr && *name != '\0') options.kernelName = name;
+  if (const char* name = lookup("KREPLAY_CAPTURE_KERNEL_NAME"); name != nullptr && *name != '\0')
+    options.kernelName = name;
   options.launchSkip = readCount(lookup, "KREPLAY_CAPTURE_LAUNCH_SKIP");
   options.launchCount = readCount(lookup, "KREPLAY_CAPTURE_LAUNCH_COUNT");
   if (const char* every = lookup("KREPLAY_CAPTURE_EVERY_LAUNCH"); every != nullptr && *every != '\0') {
     const std::string value = every;
-    if (value == "1" || value == "true") options.everyLaunch = true;
-    else if (value != "0" && value != "false") refuse("KREPLAY_CAPTURE_EVERY_LAUNCH", value, "1 or 0");
+    if (value == "1" || value == "true")
+      options.everyLaunch = true;
+    else if (value != "0" && value != "false")
+      refuse("KREPLAY_CAPTURE_EVERY_LAUNCH", value, "1 or 0");
   }
   if (const char* command = lookup("KREPLAY_CAPTURE_COMMAND"); command != nullptr && *command != '\0') {
     options.command = parseJsonStringArray(command);
+  } else {
+    options.command = processCommandLine();
   }
   return options;
 }

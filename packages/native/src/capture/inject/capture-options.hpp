@@ -16,13 +16,16 @@ struct CaptureOptionsError : std::runtime_error {
 };
 
 struct CaptureOptions {
-  std::string directory;                    ///< KREPLAY_CAPTURE_DIR (required)
-  std::optional<std::string> kernelName;    ///< KREPLAY_CAPTURE_KERNEL_NAME: ECMAScript regex, searched
-  std::optional<std::uint64_t> launchSkip;  ///< KREPLAY_CAPTURE_LAUNCH_SKIP
-  std::optional<std::uint64_t> launchCount; ///< KREPLAY_CAPTURE_LAUNCH_COUNT
-  bool everyLaunch = false;                 ///< KREPLAY_CAPTURE_EVERY_LAUNCH=1
-  std::vector<std::string> command;         ///< KREPLAY_CAPTURE_COMMAND: a JSON array of strings
+  std::string directory;                     ///< KREPLAY_CAPTURE_DIR (required)
+  std::optional<std::string> kernelName;     ///< KREPLAY_CAPTURE_KERNEL_NAME: ECMAScript regex, searched
+  std::optional<std::uint64_t> launchSkip;   ///< KREPLAY_CAPTURE_LAUNCH_SKIP
+  std::optional<std::uint64_t> launchCount;  ///< KREPLAY_CAPTURE_LAUNCH_COUNT
+  bool everyLaunch = false;                  ///< KREPLAY_CAPTURE_EVERY_LAUNCH=1
+  std::vector<std::string> command;          ///< KREPLAY_CAPTURE_COMMAND: a JSON array of strings
 };
+
+/** This process's command line (/proc/self/cmdline), for a manifest when KREPLAY_CAPTURE_COMMAND is unset. */
+std::vector<std::string> processCommandLine();
 
 /** Reads the options through `lookup` (getenv in the library). Throws CaptureOptionsError. */
 CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>& lookup);

@@ -33,7 +33,7 @@ struct PendingRange {
 };
 
 struct PendingLaunch {
-  std::unique_lock<std::mutex> lock;  // held from before the launch to after it: ranges stay put
+  std::unique_lock<std::recursive_mutex> lock;  // held from before the launch to after it: ranges stay put
   std::string function;
   std::shared_ptr<LoadedModule> module;
   LaunchShape shape;
@@ -65,10 +65,11 @@ void CaptureSession::stop(const std::string& what) {
 }
 
 void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (stopped_ || image == nullptr || bytes == 0) return;
   try {
     modules_.add(moduleId, image, bytes);
+    if (askingForModule_) loadedWhileAsking_.push_back(moduleId);
   } catch (const std::exception& error) {
     sayOnce("module " + std::to_string(moduleId),
             "module " + std::to_string(moduleId) + " (" + std::to_string(bytes) +
@@ -79,13 +80,44 @@ void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* im
 }
 
 void CaptureSession::moduleUnloaded(std::uint32_t moduleId) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   modules_.remove(moduleId);
+  for (auto handle = moduleIds_.begin(); handle != moduleIds_.end();) {
+    if (handle->second != moduleId) {
+      ++handle;
+      continue;
+    }
+    moduleGlobals_.erase(handle->first);
+    handle = moduleIds_.erase(handle);
+  }
+}
+
+void CaptureSession::moduleHandle(std::uintptr_t handle, std::uint32_t moduleId) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (handle == 0) return;
+  moduleIds_[handle] = moduleId;
+  moduleGlobals_.erase(handle);  // a handle the driver reuses for a new module
+}
+
+std::uintptr_t CaptureSession::functionModule(std::uintptr_t functionHandle) {
+  if (functionHandle == 0) return 0;
+  askingForModule_ = true;
+  loadedWhileAsking_.clear();
+  std::uintptr_t module = 0;
+  try {
+    module = device_.functionModule(functionHandle);
+  } catch (...) {
+    askingForModule_ = false;
+    throw;
+  }
+  askingForModule_ = false;
+  if (module != 0 && loadedWhileAsking_.size() == 1) moduleIds_[module] = loadedWhileAsking_[0];
+  return module;
 }
 
 void CaptureSession::allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind) {
   if (bytes == 0) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   TrackedRange range;
   range.bytes = bytes;
   range.kind = kind;
@@ -95,44 +127,55 @@ void CaptureSession::allocationAdded(std::uint64_t base, std::uint64_t bytes, Me
 
 void CaptureSession::managedAllocationAdded(std::uint64_t base, std::uint64_t bytes) {
   if (bytes == 0) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   managed_[base] = bytes;
   ranges_.erase(base);
 }
 
 void CaptureSession::allocationRemoved(std::uint64_t base) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   ranges_.erase(base);
   managed_.erase(base);
 }
 
 void CaptureSession::rangeUnmapped(std::uint64_t base, std::uint64_t bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   ranges_.erase(ranges_.lower_bound(base), ranges_.lower_bound(base + bytes));
 }
 
+void CaptureSession::streamCaptureBegan(std::uintptr_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  capturingStreams_.insert(stream);
+}
+
+void CaptureSession::streamCaptureEnded(std::uintptr_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  capturingStreams_.erase(stream);
+}
+
 void CaptureSession::opaqueObjectCreated(std::uint64_t handle) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   opaqueObjects_.insert(handle);
 }
 
 void CaptureSession::opaqueObjectDestroyed(std::uint64_t handle) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   opaqueObjects_.erase(handle);
 }
 
-void CaptureSession::notCaptured(NotCapturedReason reason, const std::string& function, const std::string& detail) {
+void CaptureSession::notCaptured(NotCapturedReason reason, const std::string& function,
+                                 const std::string& detail) {
   writer_.countNotCaptured(reason);
   sayOnce(std::string(notCapturedReasonName(reason)) + " " + function,
-          "not captured (" + std::string(notCapturedReasonName(reason)) + "): " +
-              (function.empty() ? std::string("a launch") : function) + (detail.empty() ? "" : ": " + detail) +
+          "not captured (" + std::string(notCapturedReasonName(reason)) +
+              "): " + (function.empty() ? std::string("a launch") : function) +
+              (detail.empty() ? "" : ": " + detail) +
               " (said once per kernel and reason; the manifest counts them all)");
 }
 
 const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefinition& definition,
-                                                                 std::uintptr_t functionHandle) {
+                                                                std::uintptr_t module) {
   static const std::vector<std::uint64_t> none;
-  const std::uintptr_t module = functionHandle == 0 ? 0 : device_.functionModule(functionHandle);
   if (module == 0) {
     if (!definition.cubin->globals.empty()) {
       sayOnce("no module of " + definition.kernel->name,
@@ -159,7 +202,7 @@ const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefi
 }
 
 PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  std::unique_lock<std::recursive_mutex> lock(mutex_);
   if (stopped_) return nullptr;
   try {
     return prepare(request, lock);
@@ -172,7 +215,7 @@ PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
 }
 
 PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
-                                                        std::unique_lock<std::mutex>& lock) {
+                                            std::unique_lock<std::recursive_mutex>& lock) {
   if (request.kind == LaunchKind::Graph) {
     notCaptured(NotCapturedReason::GraphLaunch, "", "a graph launch");
     return nullptr;
@@ -181,11 +224,18 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     notCaptured(NotCapturedReason::MultiDeviceLaunch, request.function, "a multi-device launch");
     return nullptr;
   }
-  if (selection_.exhausted() || !selection_.matches(request.function) || !selection_.select(request.function)) {
+  if (selection_.exhausted() || !selection_.matches(request.function) ||
+      !selection_.select(request.function)) {
     return nullptr;
   }
   if (request.kind == LaunchKind::Cooperative) {
     notCaptured(NotCapturedReason::CooperativeLaunch, request.function, "a cooperative launch");
+    return nullptr;
+  }
+  // Synchronizing while any stream captures would invalidate that capture (in the global mode).
+  if (!capturingStreams_.empty()) {
+    notCaptured(NotCapturedReason::StreamCapture, request.function,
+                "a stream is being captured into a graph, and synchronizing now would break that capture");
     return nullptr;
   }
   if (device_.streamCapturing(request.stream)) {
@@ -193,17 +243,24 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
                 "its stream is being captured into a graph, so it does not run now");
     return nullptr;
   }
-  const std::optional<KernelDefinition> definition = modules_.find(request.function);
+  // Asking for the function's module makes a driver that loads modules lazily load it now, before the
+  // launch: its module-loaded callback then reaches moduleLoaded on this thread, which tells which
+  // loaded module the handle is (as cuModuleLoad* does for modules loaded eagerly).
+  const std::uintptr_t module = functionModule(request.functionHandle);
+  const auto known = moduleIds_.find(module);
+  const std::optional<KernelDefinition> definition =
+      modules_.find(request.function,
+                    known == moduleIds_.end() ? std::nullopt : std::optional<std::uint32_t>(known->second));
   if (!definition) {
     notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
                 "no loaded module image (of " + std::to_string(modules_.size()) + ") describes this kernel");
     return nullptr;
   }
-  if (definition->definitions > 1) {
-    sayOnce("several " + request.function,
-            std::to_string(definition->definitions) + " loaded modules define " + request.function +
-                "; the capture uses the most recently loaded one (module " + std::to_string(definition->module->id) +
-                ")");
+  if (definition->definitions > 1 && !definition->preferred) {
+    sayOnce("several " + request.function, std::to_string(definition->definitions) +
+                                               " loaded modules define " + request.function +
+                                               "; the capture uses the most recently loaded one (module " +
+                                               std::to_string(definition->module->id) + ")");
   }
 
   PendingLaunchHandle pending(new PendingLaunch);
@@ -212,7 +269,8 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   pending->shape = request.shape;
   if (const auto extra = extraParameterBuffer(request.extra)) {
     pending->parameters.bytes = *extra;
-    if (extra->size() == definition->kernel->parameterBufferBytes) pending->parameters.slots = parameterSlots(*definition->kernel);
+    if (extra->size() == definition->kernel->parameterBufferBytes)
+      pending->parameters.slots = parameterSlots(*definition->kernel);
   } else {
     pending->parameters = layOutKernelParams(*definition->kernel, request.kernelParams);
   }
@@ -221,7 +279,8 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   for (const std::uint64_t word : alignedWords(pending->parameters.bytes)) {
     auto managed = managed_.upper_bound(word);
     if (managed != managed_.begin() && word < std::prev(managed)->first + std::prev(managed)->second) {
-      notCaptured(NotCapturedReason::ManagedMemory, request.function, "a parameter points into managed memory");
+      notCaptured(NotCapturedReason::ManagedMemory, request.function,
+                  "a parameter points into managed memory");
       return nullptr;
     }
     if (opaqueObjects_.count(word) != 0) {
@@ -236,7 +295,7 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     writer_.setDevice(description.name, description.architecture);
     deviceDescribed_ = true;
   }
-  const std::vector<std::uint64_t>& globals = moduleGlobals(*definition, request.functionHandle);
+  const std::vector<std::uint64_t>& globals = moduleGlobals(*definition, module);
 
   device_.synchronize();
   auto snapshot = [&](std::uint64_t base, const TrackedRange& range, bool global) {
@@ -291,7 +350,8 @@ void CaptureSession::afterLaunch(PendingLaunchHandle pending, bool launched) {
         const std::uint64_t length = std::min<std::uint64_t>(chunk.size(), range.bytes - at);
         device_.copyToHost(range.base + at, chunk.data(), length);
         for (std::uint64_t page = 0; page < length; page += kCapturePageBytes)
-          memory.hashesAfter.push_back(pageHash(chunk.data() + page, std::min(kCapturePageBytes, length - page)));
+          memory.hashesAfter.push_back(
+              pageHash(chunk.data() + page, std::min(kCapturePageBytes, length - page)));
       }
       record.memory.push_back(std::move(memory));
     }
@@ -316,7 +376,7 @@ void CaptureSession::afterLaunch(PendingLaunchHandle pending, bool launched) {
 }
 
 void CaptureSession::finish() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (finished_ || stopped_) return;
   finished_ = true;
   try {

@@ -31,7 +31,7 @@ enum class LaunchKind { Kernel, Cooperative, MultiDevice, Graph };
 /** One launch as the program made it. */
 struct LaunchRequest {
   LaunchKind kind = LaunchKind::Kernel;
-  std::string function;            ///< the symbol name (mangled)
+  std::string function;               ///< the symbol name (mangled)
   std::uintptr_t functionHandle = 0;  ///< the CUfunction, for its module's globals
   LaunchShape shape;
   void* const* kernelParams = nullptr;
@@ -54,12 +54,17 @@ class CaptureSession {
 
   void moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes);
   void moduleUnloaded(std::uint32_t moduleId);
+  /** The driver's handle of a loaded module (cuModuleLoad* returned it while loading `moduleId`). */
+  void moduleHandle(std::uintptr_t handle, std::uint32_t moduleId);
   void allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind);
   void managedAllocationAdded(std::uint64_t base, std::uint64_t bytes);
   /** The allocation at exactly `base` is gone (any kind). */
   void allocationRemoved(std::uint64_t base);
   /** Every range starting in [base, base + bytes) is gone (cuMemUnmap). */
   void rangeUnmapped(std::uint64_t base, std::uint64_t bytes);
+  /** A stream began or ended capturing into a graph: while one is, nothing is synchronized or captured. */
+  void streamCaptureBegan(std::uintptr_t stream);
+  void streamCaptureEnded(std::uintptr_t stream);
   void opaqueObjectCreated(std::uint64_t handle);
   void opaqueObjectDestroyed(std::uint64_t handle);
 
@@ -86,14 +91,18 @@ class CaptureSession {
     std::vector<std::uint8_t> lastBefore;  ///< the range's bytes before its previous captured launch
     std::vector<std::string> lastBlobs;    ///< their page blob ids
   };
-  PendingLaunchHandle prepare(const LaunchRequest& request, std::unique_lock<std::mutex>& lock);
+  PendingLaunchHandle prepare(const LaunchRequest& request, std::unique_lock<std::recursive_mutex>& lock);
   void notCaptured(NotCapturedReason reason, const std::string& function, const std::string& detail);
   void stop(const std::string& what);
-  /** The bases (in globals_) of the globals of the module a function belongs to. */
-  const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t functionHandle);
+  /** The bases (in globals_) of the globals of a module (its handle; 0: unknown). */
+  const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t module);
+  /** The module handle of a function, learning which loaded module it is when the driver loads it now. */
+  std::uintptr_t functionModule(std::uintptr_t functionHandle);
   void sayOnce(const std::string& key, const std::string& message);
 
-  std::mutex mutex_;
+  // Recursive: a module the driver loads lazily while the session asks about a function reports itself
+  // (moduleLoaded) on the same thread, inside the session's call.
+  std::recursive_mutex mutex_;
   std::ostream& log_;
   DeviceMemoryAccess& device_;
   CaptureWriter writer_;
@@ -103,6 +112,10 @@ class CaptureSession {
   std::map<std::uint64_t, TrackedRange> globals_;
   std::map<std::uint64_t, std::uint64_t> managed_;  ///< base -> bytes
   std::set<std::uint64_t> opaqueObjects_;
+  std::set<std::uintptr_t> capturingStreams_;
+  std::map<std::uintptr_t, std::uint32_t> moduleIds_;  ///< module handle -> module id, where known
+  bool askingForModule_ = false;                       ///< inside functionModule: note modules loaded
+  std::vector<std::uint32_t> loadedWhileAsking_;
   std::map<std::uintptr_t, std::vector<std::uint64_t>> moduleGlobals_;  ///< by module handle
   std::set<std::string> said_;
   bool deviceDescribed_ = false;

@@ -40,6 +40,8 @@ CudaMemoryAccess::CudaMemoryAccess() {
   resolve(*library_, cuDeviceGetAttribute_, "cuDeviceGetAttribute");
   resolve(*library_, cuDeviceGetName_, "cuDeviceGetName");
   resolve(*library_, cuGetErrorName_, "cuGetErrorName");
+  cuKernelGetFunction_ =
+      reinterpret_cast<decltype(cuKernelGetFunction_)>(library_->symbol("cuKernelGetFunction"));
 }
 
 void CudaMemoryAccess::check(int result, const char* call) const {
@@ -71,14 +73,22 @@ bool CudaMemoryAccess::streamCapturing(std::uintptr_t stream) {
 
 std::uintptr_t CudaMemoryAccess::functionModule(std::uintptr_t function) {
   void* module = nullptr;
-  if (cuFuncGetModule_(&module, reinterpret_cast<void*>(function)) != kSuccess) return 0;
+  if (cuFuncGetModule_(&module, reinterpret_cast<void*>(function)) == kSuccess)
+    return reinterpret_cast<std::uintptr_t>(module);
+  // A CUkernel (cuLibrary*) passed as a CUfunction: its function in the current context has the module.
+  void* contextFunction = nullptr;
+  if (cuKernelGetFunction_ == nullptr ||
+      cuKernelGetFunction_(&contextFunction, reinterpret_cast<void*>(function)) != kSuccess)
+    return 0;
+  if (cuFuncGetModule_(&module, contextFunction) != kSuccess) return 0;
   return reinterpret_cast<std::uintptr_t>(module);
 }
 
 std::optional<GlobalAddress> CudaMemoryAccess::moduleGlobal(std::uintptr_t module, const std::string& name) {
   GlobalAddress global;
   std::size_t bytes = 0;
-  const int result = cuModuleGetGlobal_(&global.address, &bytes, reinterpret_cast<void*>(module), name.c_str());
+  const int result =
+      cuModuleGetGlobal_(&global.address, &bytes, reinterpret_cast<void*>(module), name.c_str());
   if (result != kSuccess) return std::nullopt;  // e.g. CUDA_ERROR_NOT_FOUND: the global is then not captured
   global.bytes = bytes;
   return global;

@@ -30,11 +30,13 @@ class CudaMemoryAccess : public DeviceMemoryAccess {
   int (*cuMemcpy_)(std::uint64_t destination, std::uint64_t source, std::size_t bytes) = nullptr;
   int (*cuStreamIsCapturing_)(void* stream, int* status) = nullptr;
   int (*cuFuncGetModule_)(void** module, void* function) = nullptr;
-  int (*cuModuleGetGlobal_)(std::uint64_t* address, std::size_t* bytes, void* module, const char* name) = nullptr;
+  int (*cuModuleGetGlobal_)(std::uint64_t* address, std::size_t* bytes, void* module,
+                            const char* name) = nullptr;
   int (*cuCtxGetDevice_)(int* device) = nullptr;
   int (*cuDeviceGetAttribute_)(int* value, int attribute, int device) = nullptr;
   int (*cuDeviceGetName_)(char* name, int length, int device) = nullptr;
   int (*cuGetErrorName_)(int error, const char** name) = nullptr;
+  int (*cuKernelGetFunction_)(void** function, void* kernel) = nullptr;  // CUDA 12+, optional
 };
 
 }  // namespace kreplay::capture

@@ -22,12 +22,12 @@ using SubscriberHandle = struct CuptiSubscriber_st*;
 using CallbackFunction = void (*)(void* userdata, CallbackDomain domain, CallbackId cbid, const void* data);
 
 constexpr CUptiResult kCuptiSuccess = 0;
-constexpr int kApiEnter = 0;  // CUPTI_API_ENTER
-constexpr int kApiExit = 1;   // CUPTI_API_EXIT
-constexpr CallbackDomain kDomainDriverApi = 1;  // CUPTI_CB_DOMAIN_DRIVER_API
-constexpr CallbackDomain kDomainResource = 3;   // CUPTI_CB_DOMAIN_RESOURCE
-constexpr CallbackId kResourceModuleLoaded = 6;         // CUPTI_CBID_RESOURCE_MODULE_LOADED
-constexpr CallbackId kResourceModuleUnloadStarting = 7; // CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING
+constexpr int kApiEnter = 0;                             // CUPTI_API_ENTER
+constexpr int kApiExit = 1;                              // CUPTI_API_EXIT
+constexpr CallbackDomain kDomainDriverApi = 1;           // CUPTI_CB_DOMAIN_DRIVER_API
+constexpr CallbackDomain kDomainResource = 3;            // CUPTI_CB_DOMAIN_RESOURCE
+constexpr CallbackId kResourceModuleLoaded = 6;          // CUPTI_CBID_RESOURCE_MODULE_LOADED
+constexpr CallbackId kResourceModuleUnloadStarting = 7;  // CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING
 
 /** CUPTI_DRIVER_TRACE_CBID_<name> of cupti_driver_cbid.h. */
 namespace cbid {
@@ -51,6 +51,10 @@ constexpr CallbackId cuLaunchCooperativeKernel_ptsz = 478;
 constexpr CallbackId cuLaunchCooperativeKernelMultiDevice = 480;
 constexpr CallbackId cuGraphLaunch = 514;
 constexpr CallbackId cuGraphLaunch_ptsz = 515;
+constexpr CallbackId cuModuleLoad = 18;
+constexpr CallbackId cuModuleLoadData = 19;
+constexpr CallbackId cuModuleLoadDataEx = 20;
+constexpr CallbackId cuModuleLoadFatBinary = 21;
 constexpr CallbackId cuMemMap = 551;
 constexpr CallbackId cuMemUnmap = 552;
 constexpr CallbackId cuMemAllocAsync = 598;
@@ -61,6 +65,14 @@ constexpr CallbackId cuMemAllocFromPoolAsync = 611;
 constexpr CallbackId cuMemAllocFromPoolAsync_ptsz = 612;
 constexpr CallbackId cuLaunchKernelEx = 652;
 constexpr CallbackId cuLaunchKernelEx_ptsz = 653;
+constexpr CallbackId cuStreamBeginCapture = 495;
+constexpr CallbackId cuStreamBeginCapture_ptsz = 496;
+constexpr CallbackId cuStreamEndCapture = 497;
+constexpr CallbackId cuStreamEndCapture_ptsz = 498;
+constexpr CallbackId cuStreamBeginCapture_v2 = 539;
+constexpr CallbackId cuStreamBeginCapture_v2_ptsz = 540;
+constexpr CallbackId cuStreamBeginCaptureToGraph = 720;
+constexpr CallbackId cuStreamBeginCaptureToGraph_ptsz = 721;
 }  // namespace cbid
 
 /** CUpti_CallbackData. */
@@ -91,8 +103,8 @@ struct ModuleResourceData {
 };
 
 // CUlaunchAttribute / CUlaunchConfig (cuda.h).
-constexpr int kLaunchAttributeCooperative = 2;        // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
-constexpr int kLaunchAttributeClusterDimension = 4;   // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+constexpr int kLaunchAttributeCooperative = 2;       // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+constexpr int kLaunchAttributeClusterDimension = 4;  // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
 struct LaunchAttribute {
   int id;
   char pad[4];
@@ -201,6 +213,13 @@ struct MemUnmapParams {  // cuMemUnmap
 };
 struct ObjectCreateParams {  // cuTexObjectCreate, cuSurfObjectCreate (the first field)
   unsigned long long* pObject;
+};
+struct ModuleLoadParams {  // cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary (the
+                           // first field)
+  CUmodule* module;
+};
+struct StreamCaptureParams {  // cuStreamBeginCapture*, cuStreamEndCapture* (the first field)
+  CUstream hStream;
 };
 struct ObjectDestroyParams {  // cuTexObjectDestroy, cuSurfObjectDestroy
   unsigned long long object;

@@ -22,7 +22,8 @@ LaunchSelection::LaunchSelection(const CaptureOptions& options)
       filter_.emplace(*options.kernelName, std::regex::ECMAScript);
     } catch (const std::regex_error& error) {
       throw CaptureOptionsError("[kreplay capture] KREPLAY_CAPTURE_KERNEL_NAME=" + *options.kernelName +
-                                " is not a valid regular expression (" + error.what() + "). Fix --kernel-name.");
+                                " is not a valid regular expression (" + error.what() +
+                                "). Fix --kernel-name.");
     }
   }
 }
@@ -31,7 +32,8 @@ bool LaunchSelection::matches(const std::string& function) {
   if (!filter_) return true;
   const auto cached = matchCache_.find(function);
   if (cached != matchCache_.end()) return cached->second;
-  const bool match = std::regex_search(function, *filter_) || std::regex_search(demangledName(function), *filter_);
+  const bool match =
+      std::regex_search(function, *filter_) || std::regex_search(demangledName(function), *filter_);
   matchCache_.emplace(function, match);
   return match;
 }

@@ -44,14 +44,20 @@ void LoadedModules::remove(std::uint32_t id) {
   }
 }
 
-std::optional<KernelDefinition> LoadedModules::find(const std::string& function) const {
+std::optional<KernelDefinition> LoadedModules::find(const std::string& function,
+                                                    std::optional<std::uint32_t> preferred) const {
   const auto list = kernels_.find(function);
   if (list == kernels_.end()) return std::nullopt;
   std::optional<KernelDefinition> best;
   for (const Entry& entry : list->second) {
     auto module = entry.module.lock();
     if (!module) continue;
-    if (!best || module->order > best->module->order) best = KernelDefinition{module, entry.kernel, entry.cubin, 0};
+    if (preferred && module->id == *preferred) {
+      best = KernelDefinition{module, entry.kernel, entry.cubin, 0, true};
+      break;
+    }
+    if (!best || module->order > best->module->order)
+      best = KernelDefinition{module, entry.kernel, entry.cubin, 0, false};
   }
   if (best) best->definitions = list->second.size();
   return best;

@@ -14,7 +14,7 @@
 namespace kreplay::capture {
 
 struct LoadedModule {
-  std::uint32_t id = 0;  ///< the driver's (CUPTI's) module id
+  std::uint32_t id = 0;     ///< the driver's (CUPTI's) module id
   std::uint64_t order = 0;  ///< when it was loaded, counting from 0
   std::vector<std::uint8_t> image;
   ModuleImageInfo info;
@@ -26,8 +26,10 @@ struct KernelDefinition {
   std::shared_ptr<LoadedModule> module;
   const KernelInfo* kernel = nullptr;
   const CubinInfo* cubin = nullptr;
-  /** How many loaded modules define the name (more than 1: the most recently loaded was taken). */
+  /** How many loaded modules define the name. */
   std::size_t definitions = 0;
+  /** The module was the one asked for (its handle was known), not a guess among several. */
+  bool preferred = false;
 };
 
 class LoadedModules {
@@ -35,8 +37,12 @@ class LoadedModules {
   /** Copies and reads the image. Throws ModuleImageError when it cannot be read (it is then not kept). */
   void add(std::uint32_t id, const std::uint8_t* image, std::size_t bytes);
   void remove(std::uint32_t id);
-  /** The kernel by its (mangled) name; the most recently loaded module among several. */
-  std::optional<KernelDefinition> find(const std::string& function) const;
+  /**
+   * The kernel by its (mangled) name: in module `preferred` when it is given and defines it, else
+   * the most recently loaded module among several.
+   */
+  std::optional<KernelDefinition> find(const std::string& function,
+                                       std::optional<std::uint32_t> preferred = std::nullopt) const;
   std::size_t size() const { return modules_.size(); }
 
  private:

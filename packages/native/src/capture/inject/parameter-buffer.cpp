@@ -27,14 +27,16 @@ ParameterBuffer layOutKernelParams(const KernelInfo& kernel, void* const* kernel
   buffer.bytes.assign(kernel.parameterBufferBytes, 0);
   buffer.slots = parameterSlots(kernel);
   if (!kernel.parameters.empty() && kernelParams == nullptr) {
-    throw ParameterBufferError("the launch of " + kernel.name + " passes neither kernelParams nor extra, and it has " +
+    throw ParameterBufferError("the launch of " + kernel.name +
+                               " passes neither kernelParams nor extra, and it has " +
                                std::to_string(kernel.parameters.size()) + " parameters");
   }
   for (std::size_t i = 0; i < kernel.parameters.size(); ++i) {
     const KernelParameterInfo& parameter = kernel.parameters[i];
     const void* source = kernelParams[parameter.index];
     if (source == nullptr) {
-      throw ParameterBufferError("kernelParams[" + std::to_string(parameter.index) + "] of " + kernel.name + " is null");
+      throw ParameterBufferError("kernelParams[" + std::to_string(parameter.index) + "] of " + kernel.name +
+                                 " is null");
     }
     if (std::uint64_t{parameter.offset} + parameter.size > buffer.bytes.size()) {
       throw ParameterBufferError("parameter " + std::to_string(parameter.index) + " of " + kernel.name +
@@ -50,7 +52,8 @@ std::optional<std::vector<std::uint8_t>> extraParameterBuffer(void* const* extra
   const void* pointer = nullptr;
   const std::size_t* size = nullptr;
   for (std::size_t entry = 0;; entry += 2) {
-    if (entry >= 2 * kMostExtraEntries) throw ParameterBufferError("the launch's extra array has no CU_LAUNCH_PARAM_END");
+    if (entry >= 2 * kMostExtraEntries)
+      throw ParameterBufferError("the launch's extra array has no CU_LAUNCH_PARAM_END");
     const auto key = reinterpret_cast<std::uintptr_t>(extra[entry]);
     if (key == kLaunchParamEnd) break;
     if (key == kLaunchParamBufferPointer) {

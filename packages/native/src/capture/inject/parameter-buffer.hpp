@@ -26,7 +26,8 @@ struct ParameterBuffer {
 /** The kernel's slots, from its metadata. */
 std::vector<ParameterSlot> parameterSlots(const KernelInfo& kernel);
 
-/** Copies each parameter `kernelParams[i]` points at to its slot. kernelParams may be null only for a kernel without parameters. */
+/** Copies each parameter `kernelParams[i]` points at to its slot. kernelParams may be null only for a kernel
+ * without parameters. */
 ParameterBuffer layOutKernelParams(const KernelInfo& kernel, void* const* kernelParams);
 
 /**

@@ -53,7 +53,8 @@ bool contains(const std::string& text, const std::string& part) {
 
 /** A session over the synthetic cubin (kernel `scale(float* data, int count)`). */
 struct ScaleFixture {
-  explicit ScaleFixture(CaptureOptions options = {}) : directory(options.directory.empty() ? temporaryFolder() : options.directory) {
+  explicit ScaleFixture(CaptureOptions options = {})
+      : directory(options.directory.empty() ? temporaryFolder() : options.directory) {
     options.directory = directory;
     if (options.command.empty()) options.command = {"program", "--flag"};
     session = std::make_unique<CaptureSession>(options, device, log);
@@ -79,7 +80,8 @@ struct ScaleFixture {
     request.stream = stream;
     return session->beforeLaunch(request);
   }
-  void launch(int count, const std::function<void()>& kernel = [] {}) {
+  void launch(
+      int count, const std::function<void()>& kernel = [] {}) {
     auto pending = before(count);
     kernel();
     session->afterLaunch(std::move(pending), true);
@@ -115,11 +117,12 @@ const char* fromMap(const std::map<std::string, std::string>& values, const char
 }  // namespace
 
 TEST("capture options: the environment's variables, and a bad value named with its variable") {
-  std::map<std::string, std::string> values = {{"KREPLAY_CAPTURE_DIR", "/tmp/x"},
-                                               {"KREPLAY_CAPTURE_KERNEL_NAME", "gemm|axpy"},
-                                               {"KREPLAY_CAPTURE_LAUNCH_SKIP", "3"},
-                                               {"KREPLAY_CAPTURE_EVERY_LAUNCH", "1"},
-                                               {"KREPLAY_CAPTURE_COMMAND", R"(["python", "a \"b\"", "c\\d\u00e9"])"}};
+  std::map<std::string, std::string> values = {
+      {"KREPLAY_CAPTURE_DIR", "/tmp/x"},
+      {"KREPLAY_CAPTURE_KERNEL_NAME", "gemm|axpy"},
+      {"KREPLAY_CAPTURE_LAUNCH_SKIP", "3"},
+      {"KREPLAY_CAPTURE_EVERY_LAUNCH", "1"},
+      {"KREPLAY_CAPTURE_COMMAND", R"(["python", "a \"b\"", "c\\d\u00e9"])"}};
   auto lookup = [&](const char* name) { return fromMap(values, name); };
   const CaptureOptions options = readCaptureOptions(lookup);
   CHECK_EQ(options.directory, std::string("/tmp/x"));
@@ -135,11 +138,16 @@ TEST("capture options: the environment's variables, and a bad value named with i
   values.erase("KREPLAY_CAPTURE_LAUNCH_COUNT");
   values["KREPLAY_CAPTURE_COMMAND"] = "[\"unterminated";
   CHECK_THROWS(readCaptureOptions(lookup), "is not a JSON array of strings");
+  values.erase("KREPLAY_CAPTURE_COMMAND");
+  const std::vector<std::string> own =
+      readCaptureOptions(lookup).command;  // this program's /proc/self/cmdline
+  CHECK(!own.empty() && own[0].find("kreplay-capture-test") != std::string::npos);
   values.erase("KREPLAY_CAPTURE_DIR");
   CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_DIR is not set");
   CaptureOptions badRegex;
   badRegex.kernelName = "(unclosed";
-  CHECK_THROWS(LaunchSelection{badRegex}, "KREPLAY_CAPTURE_KERNEL_NAME=(unclosed is not a valid regular expression");
+  CHECK_THROWS(LaunchSelection{badRegex},
+               "KREPLAY_CAPTURE_KERNEL_NAME=(unclosed is not a valid regular expression");
 }
 
 TEST("launch selection: a regex on the mangled or the demangled name, searched, not anchored") {
@@ -203,7 +211,8 @@ TEST("capture session: kernelParams laid out by the cubin's metadata, shape, dev
   std::memcpy(expected, &base, 8);
   std::memcpy(expected + 8, &count, 4);
   CHECK(contains(record, "\"parameters\":{\"size\":16,\"buffer\":\"" + hexOf(expected, 16) + "\""));
-  CHECK(contains(record, "\"slots\":[{\"index\":0,\"offset\":0,\"size\":8},{\"index\":1,\"offset\":8,\"size\":4}]"));
+  CHECK(contains(record,
+                 "\"slots\":[{\"index\":0,\"offset\":0,\"size\":8},{\"index\":1,\"offset\":8,\"size\":4}]"));
   CHECK(contains(record, "\"grid\":[3,1,1],\"block\":[128,1,1]"));
   CHECK(contains(record, "\"function\":\"scale\""));
   CHECK(contains(fixture.manifest(), "\"name\":\"fake device\",\"architecture\":\"sm_90\""));
@@ -213,7 +222,9 @@ TEST("capture session: kernelParams laid out by the cubin's metadata, shape, dev
   CHECK_EQ(fixture.session->capturedLaunches(), std::uint64_t{1});
 }
 
-TEST("capture session: an extra buffer is the parameter buffer, with the metadata's slots when its size fits") {
+TEST(
+    "capture session: an extra buffer is the parameter buffer, with the metadata's slots when its size "
+    "fits") {
   ScaleFixture fixture;
   std::uint8_t buffer[16];
   for (int i = 0; i < 16; ++i) buffer[i] = static_cast<std::uint8_t>(0xa0 + i);
@@ -235,7 +246,9 @@ TEST("capture session: an extra buffer is the parameter buffer, with the metadat
   CHECK(!extraParameterBuffer(empty).has_value());
 }
 
-TEST("capture session: what is not captured is counted by reason, and a capturing stream is never synchronized") {
+TEST(
+    "capture session: what is not captured is counted by reason, and a capturing stream is never "
+    "synchronized") {
   CaptureOptions options;
   options.everyLaunch = true;
   ScaleFixture fixture(options);
@@ -278,7 +291,8 @@ TEST("capture session: what is not captured is counted by reason, and a capturin
                              "\"texture-or-surface\":1", "\"complete\":false"}) {
     CHECK(contains(manifest, reason));
   }
-  CHECK(contains(fixture.log.str(), "[kreplay capture] not captured (no-parameter-metadata): not_in_any_module"));
+  CHECK(contains(fixture.log.str(),
+                 "[kreplay capture] not captured (no-parameter-metadata): not_in_any_module"));
   // The pointer now lands nowhere special: captured.
   fixture.session->afterLaunch(fixture.session->beforeLaunch(toManaged), true);
   CHECK_EQ(fixture.session->capturedLaunches(), std::uint64_t{1});
@@ -302,7 +316,8 @@ TEST("capture session: a second launch writes only the pages that changed, and r
   const std::string first = fixture.record(0), second = fixture.record(1);
   const std::string ones(kCapturePageBytes, '\1');
   const std::string unchanged = blobId(reinterpret_cast<const std::uint8_t*>(ones.data()), ones.size());
-  CHECK(contains(first, "\"pagesBefore\":[\"" + unchanged + "\",\"" + unchanged + "\",\"" + unchanged + "\"]"));
+  CHECK(
+      contains(first, "\"pagesBefore\":[\"" + unchanged + "\",\"" + unchanged + "\",\"" + unchanged + "\"]"));
   CHECK(contains(second, "\"" + unchanged + "\""));
   // Launch 0's after-hashes describe page 0 as launch 1 found it.
   const std::uint64_t written = kreplay::pageHash(fixture.memory.data(), kCapturePageBytes);
@@ -314,13 +329,15 @@ TEST("capture writer: a known page blob id is used as given, without hashing the
   CaptureWriter writer(folder, {});
   const Bytes module = syntheticCubin().bytes;
   const std::string page(100, 'p'), other(100, 'q');
-  const std::string stored = writer.putBlob(reinterpret_cast<const std::uint8_t*>(other.data()), other.size());
+  const std::string stored =
+      writer.putBlob(reinterpret_cast<const std::uint8_t*>(other.data()), other.size());
   LaunchRecord record;
   record.function = "scale";
   record.module = module.data();
   record.moduleBytes = module.size();
   record.pageBytes = 100;
-  record.memory.push_back({0x1000, 100, MemoryKind::Device, "", reinterpret_cast<const std::uint8_t*>(page.data()), {1}});
+  record.memory.push_back(
+      {0x1000, 100, MemoryKind::Device, "", reinterpret_cast<const std::uint8_t*>(page.data()), {1}});
   record.knownPageBlobs = {{stored}};
   StagedLaunch staged = writer.stageLaunch(record);
   writer.commitLaunch(staged);
@@ -335,12 +352,15 @@ TEST("capture writer: a known page blob id is used as given, without hashing the
   CHECK_THROWS(writer.stageLaunch(record), "has 2 known page blobs");
 }
 
-TEST("capture session: a device failure stops capturing with a message, never throws, leaves the folder readable") {
+TEST(
+    "capture session: a device failure stops capturing with a message, never throws, leaves the folder "
+    "readable") {
   ScaleFixture fixture;
   fixture.device.failSynchronize = true;
   CHECK(fixture.before(1) == nullptr);
   CHECK(fixture.session->stopped());
-  CHECK(contains(fixture.log.str(), "[kreplay capture] capturing a launch of scale failed: cuCtxSynchronize failed"));
+  CHECK(contains(fixture.log.str(),
+                 "[kreplay capture] capturing a launch of scale failed: cuCtxSynchronize failed"));
   CHECK(contains(fixture.log.str(), "capturing stops here"));
   fixture.device.failSynchronize = false;
   CHECK(fixture.before(1) == nullptr);  // stopped: nothing more
@@ -358,11 +378,14 @@ TEST("capture session: a module's globals are ranges of the launch, labelled by 
   CHECK(contains(record, "\"bytes\":4,"));
 }
 
-TEST("capture session: kernelParams of nvcc-built kernels (axpy, a struct by value) laid out by their cubins") {
+TEST(
+    "capture session: kernelParams of nvcc-built kernels (axpy, a struct by value) laid out by their "
+    "cubins") {
   const char* axpyCubin = std::getenv("KREPLAY_CAPTURE_TEST_AXPY_CUBIN");
   const char* parametersCubin = std::getenv("KREPLAY_CAPTURE_TEST_PARAMETERS_CUBIN");
   if (axpyCubin == nullptr || parametersCubin == nullptr)
-    throw kreplay::hsa::test::Skip("no nvcc-built cubins (capture-layout.test.ts builds them when nvcc is found)");
+    throw kreplay::hsa::test::Skip(
+        "no nvcc-built cubins (capture-layout.test.ts builds them when nvcc is found)");
   CaptureOptions options;
   options.directory = temporaryFolder();
   options.everyLaunch = true;
@@ -405,5 +428,73 @@ TEST("capture session: kernelParams of nvcc-built kernels (axpy, a struct by val
   std::memcpy(expectedPadded + 32, &out, 8);
   const std::string second = readFile(options.directory + "/launches/00000001.json");
   CHECK(contains(second, "\"size\":40,\"buffer\":\"" + hexOf(expectedPadded, 40) + "\""));
-  CHECK(contains(second, "[{\"index\":0,\"offset\":0,\"size\":24},{\"index\":1,\"offset\":24,\"size\":4},{\"index\":2,\"offset\":32,\"size\":8}]"));
+  CHECK(contains(second,
+                 "[{\"index\":0,\"offset\":0,\"size\":24},{\"index\":1,\"offset\":24,\"size\":4},{\"index\":"
+                 "2,\"offset\":32,\"size\":8}]"));
+}
+
+TEST(
+    "capture session: a module the driver loads lazily when asked about the function is used for that "
+    "launch") {
+  const std::string directory = temporaryFolder();
+  CaptureOptions options;
+  options.directory = directory;
+  FakeDeviceMemory device;
+  std::ostringstream log;
+  CaptureSession session(options, device, log);
+  const Bytes module = syntheticCubin().bytes;
+  // The module-loaded callback comes on the same thread, inside the session's own question.
+  device.onFunctionModule = [&] { session.moduleLoaded(9, module.data(), module.size()); };
+  std::uint64_t pointer = 0x1000;
+  int count = 4;
+  void* params[] = {&pointer, &count};
+  LaunchRequest request;
+  request.function = "scale";
+  request.functionHandle = 0x77;
+  request.kernelParams = params;
+  session.afterLaunch(session.beforeLaunch(request), true);
+  CHECK_EQ(session.capturedLaunches(), std::uint64_t{1});
+  CHECK(!contains(readFile(directory + "/manifest.json"), "\"no-parameter-metadata\":1"));
+}
+
+TEST(
+    "capture session: of several modules defining a kernel, the one its handle is known to be, else the "
+    "latest, said once") {
+  const std::string directory = temporaryFolder();
+  CaptureOptions options;
+  options.directory = directory;
+  options.everyLaunch = true;
+  FakeDeviceMemory device;
+  std::ostringstream log;
+  CaptureSession session(options, device, log);
+  const Bytes first = syntheticCubin().bytes;
+  const Bytes second = syntheticCubin(8, {0x04, 0x7d, 0x04, 0x00, 1, 2, 3, 4}).bytes;
+  session.moduleLoaded(1, first.data(), first.size());
+  session.moduleLoaded(2, second.data(), second.size());
+  session.moduleHandle(0x5000, 1);  // what cuModuleLoadData returned while module 1 loaded
+  std::uint64_t pointer = 0x1000;
+  int count = 4;
+  void* params[] = {&pointer, &count};
+  LaunchRequest request;
+  request.function = "scale";
+  request.functionHandle = 0x77;  // the fake device says its module is 0x5000
+  request.kernelParams = params;
+  session.afterLaunch(session.beforeLaunch(request), true);
+  request.functionHandle = 0;  // a module it cannot tell
+  session.afterLaunch(session.beforeLaunch(request), true);
+  session.afterLaunch(session.beforeLaunch(request), true);
+  CHECK(contains(readFile(directory + "/launches/00000000.json"),
+                 "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
+  CHECK(contains(readFile(directory + "/launches/00000001.json"),
+                 "\"module\":\"" + blobId(second.data(), second.size()) + "\""));
+  const std::string said = log.str();
+  const std::string message =
+      "[kreplay capture] 2 loaded modules define scale; the capture uses the most recently loaded one "
+      "(module 2)";
+  CHECK(contains(said, message));
+  CHECK_EQ(said.find(message), said.rfind(message));
+  session.moduleUnloaded(2);
+  session.afterLaunch(session.beforeLaunch(request), true);
+  CHECK(contains(readFile(directory + "/launches/00000003.json"),
+                 "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
 }

@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,7 +26,10 @@ class FakeDeviceMemory : public DeviceMemoryAccess {
     std::memcpy(destination, reinterpret_cast<const void*>(address), bytes);
   }
   bool streamCapturing(std::uintptr_t stream) override { return stream == capturingStream && stream != 0; }
-  std::uintptr_t functionModule(std::uintptr_t function) override { return function == 0 ? 0 : module; }
+  std::uintptr_t functionModule(std::uintptr_t function) override {
+    if (onFunctionModule) onFunctionModule();  // a driver loading the module lazily, now
+    return function == 0 ? 0 : module;
+  }
   std::optional<GlobalAddress> moduleGlobal(std::uintptr_t handle, const std::string& name) override {
     const auto found = globals.find(name);
     if (handle != module || found == globals.end()) return std::nullopt;
@@ -34,6 +38,7 @@ class FakeDeviceMemory : public DeviceMemoryAccess {
   DeviceDescription describeDevice() override { return {"fake device", "sm_90"}; }
 
   std::uintptr_t module = 0x5000;
+  std::function<void()> onFunctionModule;
   std::map<std::string, GlobalAddress> globals;
   std::uintptr_t capturingStream = 0;
   bool failSynchronize = false;

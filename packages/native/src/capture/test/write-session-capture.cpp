@@ -19,7 +19,8 @@ constexpr std::uint64_t kPage = kCapturePageBytes;
 
 std::string fills(const std::vector<std::uint8_t>& memory) {
   std::string out = "[";
-  for (std::uint64_t at = 0; at < memory.size(); at += kPage) out += (at ? "," : "") + std::to_string(memory[at]);
+  for (std::uint64_t at = 0; at < memory.size(); at += kPage)
+    out += (at ? "," : "") + std::to_string(memory[at]);
   return out + "]";
 }
 
@@ -44,7 +45,8 @@ int writeSessionCapture(const char* directory, std::uint64_t killOnCopy, std::os
     device.globals["counter"] = {counterBase, 4};
     session.allocationAdded(base, memory.size(), MemoryKind::Device);
     auto fill = [&](int page, std::uint8_t value) {
-      std::memset(memory.data() + page * kPage, value, std::min<std::uint64_t>(kPage, memory.size() - page * kPage));
+      std::memset(memory.data() + page * kPage, value,
+                  std::min<std::uint64_t>(kPage, memory.size() - page * kPage));
     };
     std::string launches;
     auto launch = [&](int count, const std::function<void()>& kernel) {
@@ -59,8 +61,9 @@ int writeSessionCapture(const char* directory, std::uint64_t killOnCopy, std::os
       auto pending = session.beforeLaunch(request);
       kernel();
       session.afterLaunch(std::move(pending), true);
-      launches += std::string(launches.empty() ? "" : ",") + "{\"before\":" + before + ",\"after\":" + fills(memory) +
-                  ",\"counterBefore\":" + counterBefore + ",\"counterAfter\":" + std::to_string(counter[0]) + "}";
+      launches += std::string(launches.empty() ? "" : ",") + "{\"before\":" + before +
+                  ",\"after\":" + fills(memory) + ",\"counterBefore\":" + counterBefore +
+                  ",\"counterAfter\":" + std::to_string(counter[0]) + "}";
     };
     launch(1, [&] { fill(1, 2); });
     fill(0, 3);

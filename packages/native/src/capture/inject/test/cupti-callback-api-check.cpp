@@ -45,15 +45,29 @@ SAME_CBID(cuMemAllocFromPoolAsync);
 SAME_CBID(cuMemAllocFromPoolAsync_ptsz);
 SAME_CBID(cuLaunchKernelEx);
 SAME_CBID(cuLaunchKernelEx_ptsz);
+SAME_CBID(cuModuleLoad);
+SAME_CBID(cuModuleLoadData);
+SAME_CBID(cuModuleLoadDataEx);
+SAME_CBID(cuModuleLoadFatBinary);
+SAME_CBID(cuStreamBeginCapture);
+SAME_CBID(cuStreamBeginCapture_ptsz);
+SAME_CBID(cuStreamEndCapture);
+SAME_CBID(cuStreamEndCapture_ptsz);
+SAME_CBID(cuStreamBeginCapture_v2);
+SAME_CBID(cuStreamBeginCapture_v2_ptsz);
+SAME_CBID(cuStreamBeginCaptureToGraph);
+SAME_CBID(cuStreamBeginCaptureToGraph_ptsz);
 
 static_assert(k::kCuptiSuccess == CUPTI_SUCCESS, "CUPTI_SUCCESS");
 static_assert(k::kApiEnter == CUPTI_API_ENTER && k::kApiExit == CUPTI_API_EXIT, "callback sites");
 static_assert(k::kDomainDriverApi == CUPTI_CB_DOMAIN_DRIVER_API, "driver domain");
 static_assert(k::kDomainResource == CUPTI_CB_DOMAIN_RESOURCE, "resource domain");
 static_assert(k::kResourceModuleLoaded == CUPTI_CBID_RESOURCE_MODULE_LOADED, "module loaded");
-static_assert(k::kResourceModuleUnloadStarting == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING, "module unload");
+static_assert(k::kResourceModuleUnloadStarting == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+              "module unload");
 static_assert(k::kLaunchAttributeCooperative == CU_LAUNCH_ATTRIBUTE_COOPERATIVE, "cooperative attribute");
-static_assert(k::kLaunchAttributeClusterDimension == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, "cluster attribute");
+static_assert(k::kLaunchAttributeClusterDimension == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+              "cluster attribute");
 static_assert(sizeof(CUpti_CallbackDomain) == sizeof(k::CallbackDomain), "domain size");
 static_assert(sizeof(CUpti_ApiCallbackSite) == sizeof(int), "site size");
 
@@ -126,7 +140,18 @@ SAME_LAYOUT(MemUnmapParams, cuMemUnmap_params);
 SAME_FIELD(MemUnmapParams, cuMemUnmap_params, size);
 static_assert(offsetof(cuTexObjectCreate_params, pTexObject) == 0, "tex create: the object pointer first");
 static_assert(offsetof(cuSurfObjectCreate_params, pSurfObject) == 0, "surf create: the object pointer first");
-static_assert(sizeof(*cuTexObjectCreate_params{}.pTexObject) == sizeof(*k::ObjectCreateParams{}.pObject), "tex object");
+static_assert(sizeof(*cuTexObjectCreate_params{}.pTexObject) == sizeof(*k::ObjectCreateParams{}.pObject),
+              "tex object");
+static_assert(offsetof(cuStreamBeginCapture_v2_params, hStream) == offsetof(k::StreamCaptureParams, hStream),
+              "begin");
+static_assert(offsetof(cuStreamBeginCapture_params, hStream) == 0, "begin (v1)");
+static_assert(offsetof(cuModuleLoad_params, module) == offsetof(k::ModuleLoadParams, module), "module load");
+static_assert(offsetof(cuModuleLoadData_params, module) == 0 &&
+                  offsetof(cuModuleLoadDataEx_params, module) == 0 &&
+                  offsetof(cuModuleLoadFatBinary_params, module) == 0,
+              "module loads: the module first");
+static_assert(offsetof(cuStreamBeginCaptureToGraph_params, hStream) == 0, "begin to graph");
+static_assert(offsetof(cuStreamEndCapture_params, hStream) == 0, "end");
 SAME_LAYOUT(ObjectDestroyParams, cuTexObjectDestroy_params);
 SAME_LAYOUT(ObjectDestroyParams, cuSurfObjectDestroy_params);
 
