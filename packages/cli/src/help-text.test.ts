@@ -17,13 +17,22 @@ describe('kreplay --help', () => {
     expect(overhead).toContain('device memory the workload holds: a size (1GiB) or a share of the device memory (0.7x); a comma list (0.5x,0.7x,0.9x) runs each (default: 1 GiB)');
     expect(overhead).toContain('stop timing a variant after this many seconds (default: 30 s)');
     expect(overhead).toContain('stop each warm-up after this many seconds (default: 2 s)');
-    for (const command of ['info', 'demo', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) {
+    for (const command of ['info', 'demo', 'capture', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) {
       expect(await help(command), command).not.toMatch(/default: \d{5,}/);
     }
   });
 
   it('gives --out the short form -o, and --json, on every command that has them', async () => {
     for (const command of ['bench', 'overhead', 'compare']) expect(await help(command), command).toContain('-o, --out <file>');
-    for (const command of ['info', 'demo', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) expect(await help(command), command).toContain('--json');
+    expect(await help('capture')).toContain('-o, --out <dir>');
+    for (const command of ['info', 'demo', 'capture', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) expect(await help(command), command).toContain('--json');
+  });
+
+  it('capture: the selection options, the program after --, an example and the default selection', async () => {
+    const text = await help('capture');
+    for (const option of ['--kernel-name <regex>', '--launch-skip <n>', '--launch-count <n>', '--every-launch', '--library <path>']) expect(text).toContain(option);
+    expect(text).toContain('Usage: kreplay capture [options] <command...>');
+    expect(text).toContain('kreplay capture --kernel-name gemm -o gemm-capture -- python train.py --steps 1');
+    expect(text).toContain('Default selection: the first launch of each distinct kernel.');
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeTestCapture } from '@kreplay/native/test';
 import { describe, expect, it } from 'vitest';
 import { describeProfile } from './commands/profile-command.js';
 import { parseDeclaredArgument, parseDimensions } from './profile-workload.js';
@@ -72,7 +73,7 @@ describe('kreplay profile', () => {
       [['--input-share', '1.5'], /^error: option '--input-share <f>' argument '1\.5' is invalid\./],
       [['--input-share', '0.5'], /^kreplay: \[cli\] \[profile\] --input-share 0\.5 does not fit the scatter workload: stateShare \+ inputShare must be <= 1, got 1\.3/],
       [['--footprint', '64KiB'], /^kreplay: \[cli\] \[profile\] --footprint 65536 does not fit the scatter workload: footprintBytes must be a whole number >= 262144/],
-      [['sideways'], /^kreplay: \[cli\] \[profile\] unknown workload "sideways"; use scatter or ptx:<file>:<kernel>\./],
+      [['sideways'], /^kreplay: \[cli\] \[profile\] unknown workload "sideways"; use scatter, ptx:<file>:<kernel> or capture:<dir>\./],
       [['ptx:nothing'], /^kreplay: \[cli\] \[profile\] "ptx:nothing" is not ptx:<file>:<kernel>\./],
       [[`ptx:${ptx}:scale`], /^kreplay: \[cli\] \[profile\] a ptx workload needs --grid and --block\./],
       [[`ptx:${join(directory, 'missing.ptx')}:scale`, '--grid', '1', '--block', '32'], /^kreplay: \[cli\] \[profile\] ptx:.*missing\.ptx:scale: .*missing\.ptx cannot be read \(ENOENT\)\./],
@@ -91,5 +92,50 @@ describe('kreplay profile', () => {
     const none = recordingIo();
     expect(await runCli(['profile', '--metrics', ' , '], none)).toBe(2);
     expect(none.err()).toMatch(/^kreplay: \[cli\] \[profile\] --metrics names no metric \(" , "\)\. Pass CUPTI metric names/);
+  });
+
+  it('capture:<dir>: checks the folder and refuses the options of the other workloads before the driver opens', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-profile-capture-'));
+    const capture = writeTestCapture(join(directory, 'capture'), {
+      launches: [{ function: 'k', module: new Uint8Array([1]), grid: [1, 1, 1], block: [1, 1, 1], parameters: new Uint8Array(8), memory: [{ base: 0x7f0000000000, kind: 'device', before: new Uint8Array(64) }] }],
+    });
+    const empty = writeTestCapture(join(directory, 'empty'), { launches: [] });
+    const metrics = ['--metrics', 'gpu__time_duration.sum'];
+    for (const [args, pattern] of [
+      [[`capture:${capture}`, '--dispatches', '3'], /^kreplay: \[cli\] \[profile\] --dispatches does not apply to a capture: every captured launch is profiled once/],
+      [[`capture:${capture}`, '--range', '4'], /--range does not apply to a capture/],
+      [[`capture:${capture}`, '--footprint', '1GiB'], /--footprint does not apply to a capture/],
+      [[`capture:${capture}`, '--grid', '1'], /--grid does not apply to a capture/],
+      [['capture:'], /"capture:" names no folder; use capture:<dir>/],
+      [[`capture:${join(directory, 'none')}`], /capture:.*none: .*holds no readable manifest\.json/],
+      [[`capture:${empty}`], /capture:.*empty holds no complete launch/],
+      [[`capture:${capture}`, '--driver', 'host'], /a capture is replayed on the cuda driver, not --driver host/],
+    ] as const) {
+      const io = recordingIo();
+      expect(await runCli(['profile', ...metrics, ...args], io), args.join(' ')).toBe(2);
+      expect(io.err()).toMatch(pattern);
+      expect(io.err().trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('names the kernel of each captured launch', () => {
+    const text = describeProfile({
+      driver: 'cuda',
+      device: 'NVIDIA H200',
+      chip: 'GH100',
+      workload: 'capture:step (1 launches)',
+      strategy: 'dirty-pages',
+      measure: 'kernel',
+      cacheControl: 'all',
+      range: 1,
+      passes: 1,
+      metrics: ['gpu__time_duration.sum'],
+      units: { 'gpu__time_duration.sum': 'nanosecond' },
+      setupMs: 1,
+      wallMs: 2,
+      dispatches: [{ dispatch: 3, kernel: '_Z4gemmPfS_', range: null, replayed: false, passes: 1, wallMs: 2, bytesCopied: 0, metrics: { 'gpu__time_duration.sum': 1000 } }],
+      ranges: [],
+    });
+    expect(text).toContain('launch 3 _Z4gemmPfS_: 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
   });
 });

@@ -12,6 +12,8 @@ export interface CollectedMetrics {
 /** One dispatch's row of `kreplay profile`. */
 export interface ProfileRow {
   readonly dispatch: number;
+  /** The kernel's name, for a captured launch (`profile capture:DIR`); absent for the generated workloads. */
+  readonly kernel?: string;
   /** The range the dispatch ran in (an index into `ranges`), or null when it ran on its own. */
   readonly range: number | null;
   readonly replayed: boolean;
@@ -71,7 +73,7 @@ export async function profileDispatches(
     });
     if (options.range === 1) {
       const result = await engine.dispatch({ queue, ...launches[0]! });
-      rows.push(row(first, null, result, result.collected as CollectedMetrics | undefined, 1));
+      rows.push(profileRow(first, null, result, result.collected as CollectedMetrics | undefined, 1));
     } else {
       const result = await engine.dispatchRange({ queue, dispatches: launches });
       const index = ranges.length;
@@ -87,14 +89,15 @@ export async function profileDispatches(
         ...(result.declineReason && { declineReason: result.declineReason }),
         ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
       });
-      result.dispatches.forEach((dispatch, offset) => rows.push(row(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count)));
+      result.dispatches.forEach((dispatch, offset) => rows.push(profileRow(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count)));
     }
     options.onProgress?.(first + count);
   }
   return { rows, ranges };
 }
 
-function row(dispatch: number, range: number | null, result: DispatchResult, collected: CollectedMetrics | undefined, share: number): ProfileRow {
+/** The row of one dispatch (in a range of `share` dispatches, its share of the range's time and bytes). */
+export function profileRow(dispatch: number, range: number | null, result: DispatchResult, collected: CollectedMetrics | undefined, share: number): ProfileRow {
   return {
     dispatch,
     range,

@@ -1,8 +1,9 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { ArgumentError } from '@kreplay/native';
+import { ArgumentError, CaptureFormatError, readCaptureFolder } from '@kreplay/native';
 import { createScatterWorkload, validateScatterWorkloadOptions } from '@kreplay/bench';
 import type { ScatterWorkloadOptions } from '@kreplay/bench';
+import type { CaptureFolder } from '@kreplay/native';
 import type { Access, Agent, DeviceAllocation, KernelArguments, KernelDescriptor, KernelLaunch, KernelParameter, ParameterType } from '@kreplay/native';
 import { parseByteSize } from './byte-size.js';
 import { UsageError } from './usage-error.js';
@@ -119,6 +120,8 @@ export interface ProfileWorkloadOptions {
 /** A profile workload checked before any driver is opened: what {@link createProfileWorkload} makes. */
 export type ProfileWorkloadPlan =
   | { readonly kind: 'scatter'; readonly options: ScatterProfileOptions }
+  /** `capture:<dir>`: every launch of a capture folder, read when planned. */
+  | { readonly kind: 'capture'; readonly folder: CaptureFolder }
   | { readonly kind: 'ptx'; readonly spec: string; readonly declared: readonly DeclaredArgument[]; readonly launch: KernelLaunch };
 
 const scatterFlags: Readonly<Record<string, keyof ProfileWorkloadOptions>> = { '--footprint': 'footprint', '--write-fraction': 'writeFraction', '--input-share': 'inputShare' };
@@ -174,18 +177,35 @@ function ptxPlan(spec: string, options: ProfileWorkloadOptions, given: (flag: st
 
 /**
  * Checks a profile workload and its options without a driver: the spec, the options of its kind
- * (and none of the other kind's), the PTX file and the declared arguments.
+ * (and none of the other kinds'), the PTX file and the declared arguments, or the capture folder.
  * `given` says whether the user gave an option (not its default).
  * @throws UsageError naming the option at fault.
  */
-export function planProfileWorkload(spec: string, options: ProfileWorkloadOptions, given: (flag: string) => boolean): ProfileWorkloadPlan {
+export async function planProfileWorkload(spec: string, options: ProfileWorkloadOptions, given: (flag: string) => boolean): Promise<ProfileWorkloadPlan> {
   if (spec === 'scatter') return scatterPlan(options, given);
   if (spec.startsWith('ptx:')) return ptxPlan(spec, options, given);
-  throw usage(`unknown workload "${spec}"; use scatter or ptx:<file>:<kernel>`);
+  if (spec.startsWith('capture:')) return capturePlan(spec, given);
+  throw usage(`unknown workload "${spec}"; use scatter, ptx:<file>:<kernel> or capture:<dir>`);
 }
 
-/** Makes a planned workload on `agent`: its memory, filled, and its dispatches. */
-export function createProfileWorkload(agent: Agent, plan: ProfileWorkloadPlan): Promise<ProfileWorkload> {
+async function capturePlan(spec: string, given: (flag: string) => boolean): Promise<ProfileWorkloadPlan> {
+  const misplaced = [...Object.keys(scatterFlags), ...ptxFlags, '--dispatches', '--range'].find(given);
+  if (misplaced !== undefined) throw usage(`${misplaced} does not apply to a capture: every captured launch is profiled once, with its own shape and memory`);
+  const directory = spec.slice('capture:'.length);
+  if (directory === '') throw usage(`"${spec}" names no folder; use capture:<dir>`);
+  let folder: CaptureFolder;
+  try {
+    folder = await readCaptureFolder(directory);
+  } catch (error) {
+    if (!(error instanceof CaptureFormatError)) throw error;
+    throw usage(`${spec}: ${error.message.replace(/^\[native\] \[capture\] /, '').replace(/\.$/, '')}`);
+  }
+  if (folder.launches.length === 0) throw usage(`${spec} holds no complete launch`);
+  return { kind: 'capture', folder };
+}
+
+/** Makes a planned scatter or ptx workload on `agent`: its memory, filled, and its dispatches. */
+export function createProfileWorkload(agent: Agent, plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>): Promise<ProfileWorkload> {
   if (plan.kind === 'scatter') return scatterProfileWorkload(agent, plan.options);
   return ptxProfileWorkload(agent, plan.spec, plan.declared, plan.launch);
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CliIo } from './cli-io.js';
 import { benchCommand } from './commands/bench-command.js';
 import { calibrateCommand } from './commands/calibrate-command.js';
+import { captureCommand } from './commands/capture-command.js';
 import { compareCommand } from './commands/compare-command.js';
 import { demoCommand } from './commands/demo-command.js';
 import { infoCommand } from './commands/info-command.js';
@@ -20,7 +21,7 @@ export function createProgram(io: CliIo): Command {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride()
     .addHelpText('after', exitCodesHelp);
-  for (const command of [infoCommand(io), demoCommand(io), replayCommand(io), profileCommand(io), calibrateCommand(io), overheadCommand(io), benchCommand(io), compareCommand(io), reportCommand(io)]) {
+  for (const command of [infoCommand(io), demoCommand(io), captureCommand(io), replayCommand(io), profileCommand(io), calibrateCommand(io), overheadCommand(io), benchCommand(io), compareCommand(io), reportCommand(io)]) {
     program.addCommand(command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr }).addHelpText('after', exitCodesHelp));
   }
   return program;

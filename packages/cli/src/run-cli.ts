@@ -4,6 +4,7 @@ import { processIo } from './cli-io.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodes } from './exit-codes.js';
 import { InterruptedError } from './interrupted-error.js';
+import { ProgramExitError } from './program-exit-error.js';
 import { createProgram } from './program.js';
 import { UsageError } from './usage-error.js';
 
@@ -12,7 +13,8 @@ import { UsageError } from './usage-error.js';
  * 0 on success, 1 when the work failed (or compare found a regression), 2 for a usage or input error
  * (a bad option, an option value a library refused with an ArgumentError, an unusable input file or
  * an output path that cannot be written; nothing was measured), 130 when Ctrl-C interrupted long work
- * after it wrote what it kept. Failures are one line on stderr.
+ * after it wrote what it kept, and for `capture` the captured program's own code when it failed.
+ * Failures are one line on stderr.
  */
 export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const program = createProgram(io);
@@ -26,6 +28,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo): Pr
     const message = error instanceof KreplayError ? error.message : describeUnexpected(error);
     io.stderr(`kreplay: ${message.split('\n')[0]}\n`);
     if (error instanceof InterruptedError) return exitCodes.interrupted;
+    if (error instanceof ProgramExitError) return error.exitCode;
     return error instanceof UsageError || error instanceof ArgumentError ? exitCodes.usage : exitCodes.failed;
   }
 }

@@ -95,3 +95,12 @@ export type {
 } from './capture-folder-types.js';
 export { CaptureFormatError } from './errors/capture-format-error.js';
 export type { CaptureFormatErrorOptions } from './errors/capture-format-error.js';
+
+export { openCapture } from './capture-replay/open-capture.js';
+export type { OpenCaptureOptions } from './capture-replay/open-capture.js';
+export { CaptureReplay } from './capture-replay/capture-replay.js';
+export type { CaptureDispatch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export { captureRegions, captureReservations } from './capture-replay/capture-regions.js';
+export type { CaptureAddressReservation, CapturePlacement, CaptureRegion } from './capture-replay/capture-regions.js';
+export { checkPostLaunchHashes } from './capture-replay/post-launch-hashes.js';
+export type { ExpectedPageHashes, ExpectedRangeHashes, PostLaunchCheck, PostLaunchMismatch } from './capture-replay/post-launch-hashes.js';

@@ -27,6 +27,8 @@ import { describeQueueConcurrency } from './test/queue-concurrency.js';
 import { describeRuntimeAndAgents } from './test/runtime-and-agents.js';
 
 export type { DriverTestCapabilities, DriverTestOptions, DriverTestSizes } from './test/options.js';
+export { writeTestCapture } from './test/capture-folder-writer.js';
+export type { TestCapture, TestCaptureLaunch, TestCaptureRange } from './test/capture-folder-writer.js';
 
 /**
  * Registers the conformance suite of one driver (call it at the top level of a test file).

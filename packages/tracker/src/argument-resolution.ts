@@ -1,6 +1,7 @@
 import type { KernelArguments, KernelDescriptor, KernelParameter } from '@kreplay/native';
 import { accessBits, accessFromBits, mayWrite, type ResolvedAccess } from './access.js';
 import { describeValue, formatAddress, trackerArgumentError } from './errors.js';
+import { addressWords, bytesArgument } from './parameter-buffer-words.js';
 import { pointerExtentBytes } from './pointer-extent.js';
 import type { AllocationRecord, TrackedAllocation } from './tracked-allocation.js';
 import { requireAddress } from './validate.js';
@@ -13,7 +14,10 @@ export interface ReachedAllocation {
    * readwrite, and read plus write is readwrite. A `read-only` tag does not change it.
    */
   readonly access: ResolvedAccess;
-  /** The names of the parameters reaching it, in declaration order. */
+  /**
+   * The names of the parameters reaching it, in declaration order. A word of a `bytes` parameter is
+   * named `<parameter>+<byte offset>`, e.g. `parameters+16`.
+   */
   readonly parameters: readonly string[];
   /**
    * The smallest range covering what the parameters reach (each from its pointer, for its declared
@@ -37,7 +41,10 @@ export interface UnresolvedPointer {
 export interface ArgumentResolution {
   /** One entry per reached allocation, by address; `excluded` allocations are left out. */
   readonly reached: readonly ReachedAllocation[];
-  /** False when a pointer parameter is `indirect` (points to pointers): what it reaches cannot be bounded. */
+  /**
+   * False when a pointer or `bytes` parameter is `indirect` (the memory it reaches holds further
+   * pointers): what it reaches cannot be bounded.
+   */
   readonly bounded: boolean;
   /** Why not bounded, unresolved pointers, overruns, and declared writes to `read-only` allocations. */
   readonly reasons: readonly string[];
@@ -63,9 +70,13 @@ interface Reach {
 
 /**
  * Resolves a dispatch's pointer arguments to the allocations they reach on `agentId`.
- * A null pointer (0) or a parameter whose extent is 0 bytes reaches nothing.
+ * A null pointer (0) or a parameter whose extent is 0 bytes reaches nothing. The argument of a
+ * `bytes` parameter (a raw parameter buffer) is scanned for 8-byte-aligned words: each one inside a
+ * tracked allocation is a pointer of unknown access reaching to the allocation's end; a word inside
+ * none is a scalar.
  * @throws {ArgumentError} when the kernel or the arguments are malformed: a pointer argument that is
- * missing or not an address, or an extent argument that is missing or not a non-negative integer.
+ * missing or not an address, an extent argument that is missing or not a non-negative integer, or a
+ * `bytes` argument that is missing, not a Uint8Array or not of the declared size.
  */
 export function resolveKernelArguments(
   lookup: AllocationLookup,
@@ -80,7 +91,46 @@ export function resolveKernelArguments(
   const unresolved: UnresolvedPointer[] = [];
   let bounded = true;
 
+  const reach = (record: AllocationRecord, bits: number, start: number, end: number, name: string) => {
+    const existing = reaches.get(record.allocation.id);
+    if (existing === undefined) {
+      reaches.set(record.allocation.id, { record, bits, start, end, parameters: [name] });
+      return;
+    }
+    existing.bits |= bits;
+    existing.start = Math.min(existing.start, start);
+    existing.end = Math.max(existing.end, end);
+    if (!existing.parameters.includes(name)) existing.parameters.push(name);
+  };
+  const flagReadOnly = (record: AllocationRecord, label: string, access: KernelParameter['access']) => {
+    if (record.tags.has('read-only') && mayWrite(access)) {
+      reasons.push(
+        `${label} may write ${describeAllocation(record.allocation)} (its access is ${access ?? 'undeclared'}), which is tagged read-only`,
+      );
+    }
+  };
+
   for (const parameter of kernel.parameters) {
+    if (parameter.type === 'bytes') {
+      const label = `argument "${parameter.name}" of kernel ${kernel.name}`;
+      const buffer = bytesArgument(kernel, args, parameter);
+      if (parameter.indirect === true) {
+        bounded = false;
+        reasons.push(
+          `${label} is an indirect parameter buffer (the memory its words point to may hold further pointers), so what the kernel reaches through it cannot be bounded`,
+        );
+      }
+      // Each word landing inside a tracked allocation is a pointer of unknown access to its end;
+      // a word landing nowhere is a scalar (a size, a float pair, a flag), not an unresolved pointer.
+      for (const { offset, address } of addressWords(buffer)) {
+        const record = lookup.findReachable(agentId, address);
+        if (record === undefined || record.tags.has('excluded')) continue;
+        const slot = `${parameter.name}+${offset}`;
+        flagReadOnly(record, `the word at byte ${offset} of ${label} (${formatAddress(address)})`, 'unknown');
+        reach(record, accessBits('unknown'), address, record.allocation.address + record.allocation.bytes, slot);
+      }
+      continue;
+    }
     if (parameter.type !== 'pointer') continue;
     const label = `argument "${parameter.name}" of kernel ${kernel.name}`;
     const address = requireAddress(
@@ -107,11 +157,7 @@ export function resolveKernelArguments(
     }
     const { allocation } = record;
     if (record.tags.has('excluded')) continue;
-    if (record.tags.has('read-only') && mayWrite(parameter.access)) {
-      reasons.push(
-        `${label} may write ${describeAllocation(allocation)} (its access is ${parameter.access ?? 'undeclared'}), which is tagged read-only`,
-      );
-    }
+    flagReadOnly(record, label, parameter.access);
     const allocationEnd = allocation.address + allocation.bytes;
     let end = extent === undefined ? allocationEnd : address + extent;
     if (end > allocationEnd) {
@@ -120,21 +166,7 @@ export function resolveKernelArguments(
       );
       end = allocationEnd;
     }
-    const reach = reaches.get(allocation.id);
-    if (reach === undefined) {
-      reaches.set(allocation.id, {
-        record,
-        bits: accessBits(parameter.access),
-        start: address,
-        end,
-        parameters: [parameter.name],
-      });
-    } else {
-      reach.bits |= accessBits(parameter.access);
-      reach.start = Math.min(reach.start, address);
-      reach.end = Math.max(reach.end, end);
-      if (!reach.parameters.includes(parameter.name)) reach.parameters.push(parameter.name);
-    }
+    reach(record, accessBits(parameter.access), address, end, parameter.name);
   }
 
   const reached = Array.from(reaches.values(), toReachedAllocation);
@@ -178,7 +210,7 @@ function pointerArgument(
   kernel: KernelDescriptor,
   args: KernelArguments,
   parameter: KernelParameter,
-): number | bigint {
+): number | bigint | Uint8Array {
   const value = Object.hasOwn(args, parameter.name) ? args[parameter.name] : undefined;
   if (value === undefined) {
     throw trackerArgumentError(

@@ -50,7 +50,7 @@ function argumentOf(
   args: KernelArguments,
   name: string,
   pointerName: string,
-): number | bigint {
+): number | bigint | Uint8Array {
   const value = Object.hasOwn(args, name) ? args[name] : undefined;
   if (value === undefined) {
     throw trackerArgumentError(

@@ -82,4 +82,16 @@ describe('resolveArguments of the same arguments again', () => {
     parameters[0] = { ...parameters[0]!, access: 'write' };
     expect(tracker.resolveArguments(0, mutable, { destination: 0x10000 }).reached[0]!.access).toBe('write');
   });
+
+  it('compares a parameter buffer by its bytes, also when it was changed in place', () => {
+    const { tracker } = setup();
+    const captured = frozenKernel({ name: 'parameters', type: 'bytes', size: 8 });
+    const buffer = new Uint8Array(8);
+    new DataView(buffer.buffer).setBigUint64(0, 0x10000n, true);
+    const first = tracker.resolveArguments(0, captured, { parameters: buffer });
+    expect(first.reached.map((reached) => reached.allocation.address)).toEqual([0x10000]);
+    expect(tracker.resolveArguments(0, captured, { parameters: buffer.slice() })).toBe(first);
+    new DataView(buffer.buffer).setBigUint64(0, 0x20000n, true);
+    expect(tracker.resolveArguments(0, captured, { parameters: buffer }).reached.map((reached) => reached.allocation.address)).toEqual([0x20000]);
+  });
 });

@@ -16,8 +16,8 @@ interface Remembered {
  * and the same value for every declared parameter. A replay engine resolves the same arguments
  * dispatch after dispatch; this spares it the lookups. Only descriptors that cannot change (frozen,
  * with frozen parameters, as the runtime's kernels are) are remembered. The values compared are
- * those the resolution depends on: the pointers, and the counts their extents name (a seed or a
- * scale that changes every dispatch does not matter).
+ * those the resolution depends on: the pointers, the counts their extents name and the bytes of
+ * parameter buffers (a seed or a scale that changes every dispatch does not matter).
  */
 export class ResolutionMemo {
   readonly #last = new WeakMap<KernelDescriptor, Remembered>();
@@ -32,7 +32,7 @@ export class ResolutionMemo {
     const names = this.#relevant.get(kernel)!;
     for (let index = 0; index < names.length; index += 1) {
       const name = names[index]!;
-      if (!Object.hasOwn(args, name) || !Object.is(args[name], last.values[index])) return undefined;
+      if (!Object.hasOwn(args, name) || !sameValue(args[name], last.values[index])) return undefined;
     }
     return last.resolution;
   }
@@ -41,7 +41,12 @@ export class ResolutionMemo {
   remember(agentId: number, version: number, kernel: KernelDescriptor, args: KernelArguments, resolution: ArgumentResolution): void {
     const names = this.#relevantParameters(kernel);
     if (names === null) return;
-    this.#last.set(kernel, { agentId, version, values: names.map((name) => args[name]), resolution });
+    // A parameter buffer is copied: the caller may change its bytes in place before the next dispatch.
+    const values = names.map((name) => {
+      const value = args[name];
+      return value instanceof Uint8Array ? value.slice() : value;
+    });
+    this.#last.set(kernel, { agentId, version, values, resolution });
   }
 
   #relevantParameters(kernel: KernelDescriptor): readonly string[] | null {
@@ -58,10 +63,19 @@ export class ResolutionMemo {
   }
 }
 
-/** The pointer parameters, and the parameters their extents take a byte or element count from. */
+/** Whether an argument is what it was: the same number, or a parameter buffer of the same bytes. */
+function sameValue(value: unknown, remembered: unknown): boolean {
+  if (!(remembered instanceof Uint8Array)) return Object.is(value, remembered);
+  if (!(value instanceof Uint8Array) || value.byteLength !== remembered.byteLength) return false;
+  for (let index = 0; index < value.byteLength; index += 1) if (value[index] !== remembered[index]) return false;
+  return true;
+}
+
+/** The pointer and `bytes` parameters, and the parameters their extents take a byte or element count from. */
 function relevantParameters(kernel: KernelDescriptor): string[] {
   const names = new Set<string>();
   for (const parameter of kernel.parameters) {
+    if (parameter.type === 'bytes') names.add(parameter.name);
     if (parameter.type !== 'pointer') continue;
     names.add(parameter.name);
     const extent = parameter.extent;

@@ -157,7 +157,32 @@ function resolveNaively(model: Model, agentId: number, kernel: KernelDescriptor,
   const unresolved: { parameter: string; address: number; peerAgentId?: number }[] = [];
   let reasons = 0;
   let bounded = true;
+  const reach = (allocation: ModelAllocation, access: Access | undefined, start: number, end: number, name: string) => {
+    const entry = reached.get(allocation.id) ?? { allocation, reads: false, writes: false, start, end, parameters: [] };
+    entry.reads ||= access !== 'write';
+    entry.writes ||= writeAccess(access);
+    entry.start = Math.min(entry.start, start);
+    entry.end = Math.max(entry.end, end);
+    if (!entry.parameters.includes(name)) entry.parameters.push(name);
+    reached.set(allocation.id, entry);
+  };
   for (const parameter of kernel.parameters) {
+    if (parameter.type === 'bytes') {
+      if (parameter.indirect) {
+        bounded = false;
+        reasons += 1;
+      }
+      const buffer = args[parameter.name] as Uint8Array;
+      for (let offset = 0; offset + 8 <= buffer.length; offset += 8) {
+        const word = new DataView(buffer.buffer, buffer.byteOffset).getBigUint64(offset, true);
+        if (word === 0n || word > BigInt(Number.MAX_SAFE_INTEGER)) continue;
+        const allocation = model.find(Number(word), [agentId as Space, 'host']);
+        if (allocation === undefined || allocation.excluded) continue;
+        if (allocation.readOnly) reasons += 1;
+        reach(allocation, 'unknown', Number(word), allocation.address + allocation.bytes, `${parameter.name}+${offset}`);
+      }
+      continue;
+    }
     if (parameter.type !== 'pointer') continue;
     const address = Number(args[parameter.name]);
     const extent = parameter.extent === undefined ? undefined : 'constantBytes' in parameter.extent ? parameter.extent.constantBytes : Number(args[(parameter.extent as { bytesParameter: string }).bytesParameter]);
@@ -181,13 +206,7 @@ function resolveNaively(model: Model, agentId: number, kernel: KernelDescriptor,
       reasons += 1;
       end = allocationEnd;
     }
-    const entry = reached.get(allocation.id) ?? { allocation, reads: false, writes: false, start: address, end, parameters: [] };
-    entry.reads ||= parameter.access !== 'write';
-    entry.writes ||= writeAccess(parameter.access);
-    entry.start = Math.min(entry.start, address);
-    entry.end = Math.max(entry.end, end);
-    if (!entry.parameters.includes(parameter.name)) entry.parameters.push(parameter.name);
-    reached.set(allocation.id, entry);
+    reach(allocation, parameter.access, address, end, parameter.name);
   }
   return {
     reached: [...reached.values()]
@@ -204,35 +223,58 @@ function resolveNaively(model: Model, agentId: number, kernel: KernelDescriptor,
   };
 }
 
+// Where a pointer or a word of a parameter buffer points: 0 (null), into a live allocation (pick,
+// offset), or anywhere in a space.
+const target = fc.oneof(
+  fc.constant({ type: 'null' as const }),
+  fc.record({ type: fc.constant('live' as const), pick: fc.nat(), inside: fc.nat() }),
+  fc.record({ type: fc.constant('anywhere' as const), space: fc.nat(3), offset: fc.nat(0x12000) }),
+);
+type Target = typeof target extends fc.Arbitrary<infer T> ? T : never;
+
+function addressOf(model: Model, where: Target): number {
+  const live = model.live[where.type === 'live' ? where.pick % Math.max(1, model.live.length) : 0];
+  if (where.type === 'null' || (where.type === 'live' && live === undefined)) return 0;
+  return where.type === 'live' ? live!.address + (where.inside % live!.bytes) : base(spaces[where.space]!) + where.offset;
+}
+
+// A raw parameter buffer: words that are addresses or arbitrary 64-bit scalars, and a short tail.
+const bufferParameter = fc.record({
+  kind: fc.constant('bytes' as const),
+  indirect: fc.nat(9).map((value) => value < 2),
+  words: fc.array(fc.oneof(target, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n })), { maxLength: 6 }),
+  tail: fc.nat(7),
+});
+
 const pointerParameter = fc.record({
+  kind: fc.constant('pointer' as const),
   access: fc.constantFrom<Access | undefined>('read', 'write', 'readwrite', 'unknown', undefined),
   indirect: fc.nat(9).map((value) => value < 2),
   extent: fc.oneof(fc.constant(undefined), fc.nat(0x2000).map((bytes) => ({ constantBytes: bytes })), fc.constant('bytes' as const)),
-  // Where it points: 0 (null), into a live allocation (pick, offset), or anywhere in a space.
-  target: fc.oneof(
-    fc.constant({ type: 'null' as const }),
-    fc.record({ type: fc.constant('live' as const), pick: fc.nat(), inside: fc.nat() }),
-    fc.record({ type: fc.constant('anywhere' as const), space: fc.nat(3), offset: fc.nat(0x12000) }),
-  ),
+  target,
   bytes: fc.nat(0x2000),
 });
 
-function buildDispatch(model: Model, specs: readonly (typeof pointerParameter extends fc.Arbitrary<infer T> ? T : never)[]) {
+const parameterSpec = fc.oneof({ weight: 3, arbitrary: pointerParameter }, { weight: 1, arbitrary: bufferParameter });
+
+function buildDispatch(model: Model, specs: readonly (typeof parameterSpec extends fc.Arbitrary<infer T> ? T : never)[]) {
   const parameters: KernelParameter[] = [];
-  const args: Record<string, number | bigint> = {};
+  const args: Record<string, number | bigint | Uint8Array> = {};
   specs.forEach((spec, index) => {
     const name = `p${index}`;
+    if (spec.kind === 'bytes') {
+      const buffer = new Uint8Array(spec.words.length * 8 + spec.tail).map((_, byte) => (byte * 37 + index) & 0xff);
+      const view = new DataView(buffer.buffer);
+      spec.words.forEach((word, position) => view.setBigUint64(position * 8, typeof word === 'bigint' ? word : BigInt(addressOf(model, word)), true));
+      parameters.push({ name, type: 'bytes', size: buffer.length, ...(spec.indirect ? { indirect: true } : {}) });
+      args[name] = buffer;
+      return;
+    }
     const extent = spec.extent === 'bytes' ? { bytesParameter: `n${index}` } : spec.extent;
     parameters.push({ name, type: 'pointer', ...(spec.access ? { access: spec.access } : {}), ...(spec.indirect ? { indirect: true } : {}), ...(extent ? { extent } : {}) });
     parameters.push({ name: `n${index}`, type: 'u64' });
     args[`n${index}`] = BigInt(spec.bytes);
-    const live = model.live[spec.target.type === 'live' ? spec.target.pick % Math.max(1, model.live.length) : 0];
-    args[name] =
-      spec.target.type === 'null' || (spec.target.type === 'live' && live === undefined)
-        ? 0
-        : spec.target.type === 'live'
-          ? live!.address + (spec.target.inside % live!.bytes)
-          : base(spaces[spec.target.space]!) + spec.target.offset;
+    args[name] = addressOf(model, spec.target);
   });
   const kernel: KernelDescriptor = { name: 'random', deterministic: true, parameters };
   return { kernel, args };
@@ -244,7 +286,7 @@ describe('tracker vs a naive model (property)', () => {
       fc.property(
         fc.array(operation, { maxLength: 80 }),
         fc.array(fc.tuple(fc.nat(3), fc.nat(0x12000)), { maxLength: 40 }),
-        fc.array(fc.tuple(fc.constantFrom(...agentIds), fc.array(pointerParameter, { minLength: 1, maxLength: 5 })), { maxLength: 6 }),
+        fc.array(fc.tuple(fc.constantFrom(...agentIds), fc.array(parameterSpec, { minLength: 1, maxLength: 5 })), { maxLength: 6 }),
         (operations, probes, dispatches) => {
           const runtime = new FakeRuntime(3);
           const tracker = createTracker(runtime);

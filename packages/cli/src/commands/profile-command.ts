@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import type { DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
+import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { formatBytes, strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
@@ -13,6 +13,7 @@ import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
+import { profileCapture } from '../profile-capture.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
@@ -77,7 +78,7 @@ function parseRange(text: string): number | ProfilerRange {
 export function profileCommand(io: CliIo): Command {
   return new Command('profile')
     .description('collect CUPTI metrics per dispatch on NVIDIA, replaying each dispatch once per pass CUPTI needs')
-    .argument('[workload]', 'scatter (default) or ptx:<file>:<kernel>', 'scatter')
+    .argument('[workload]', 'scatter (default), ptx:<file>:<kernel>, or capture:<dir> (every launch of a kreplay capture folder)', 'scatter')
     .requiredOption('--metrics <a,b,c>', 'CUPTI metric names, comma separated')
     .addOption(driverOption().default('cuda' as DriverChoice))
     .option('--range <K>', 'replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time)', parseRange, 1)
@@ -98,13 +99,46 @@ export function profileCommand(io: CliIo): Command {
       // Everything the user gave is checked before the driver opens (which may fail for its own reasons).
       const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
       if (metrics.length === 0) throw new UsageError('profile', `--metrics names no metric ("${options.metrics}")`, 'Pass CUPTI metric names separated by commas, e.g. --metrics gpu__time_duration.sum');
-      const plan = planProfileWorkload(workloadSpec, options, (flag) => wasGiven(command, flag));
-      const report = await profile(plan, metrics, options, io);
+      const plan = await planProfileWorkload(workloadSpec, options, (flag) => wasGiven(command, flag));
+      if (plan.kind === 'capture' && options.driver !== 'cuda') {
+        throw new UsageError('profile', `a capture is replayed on the cuda driver, not --driver ${options.driver}`, 'Leave out --driver');
+      }
+      const report = plan.kind === 'capture' ? await profileCaptureReport(workloadSpec, plan.folder, metrics, options, io) : await profile(plan, metrics, options, io);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
     });
 }
 
-async function profile(plan: ProfileWorkloadPlan, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+  const measure = typeof options.range === 'number' ? options.measure : options.range;
+  const progress = createProgress(io, { label: 'profile', total: folder.launches.length, unit: 'launches' });
+  const profiled = await profileCapture(folder, {
+    metrics,
+    measure,
+    cacheControl: options.cacheControl,
+    strategy: options.strategy,
+    tier: options.tier,
+    onLaunch: (done) => progress.update(done),
+  }).finally(() => progress.done());
+  return {
+    driver: profiled.driver,
+    device: profiled.device,
+    chip: profiled.chip,
+    workload: `${spec} (${folder.launches.length} launches)`,
+    strategy: profiled.strategy,
+    measure: profiled.measure,
+    cacheControl: profiled.cacheControl,
+    range: 1,
+    passes: profiled.passes,
+    metrics,
+    units: profiled.units,
+    setupMs: profiled.setupMs,
+    wallMs: profiled.wallMs,
+    dispatches: profiled.rows,
+    ranges: [],
+  };
+}
+
+async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
   // `--range kernel|dispatch` is the spelling of --measure from before ranges.
   const measure = typeof options.range === 'number' ? options.measure : options.range;
   const rangeLength = typeof options.range === 'number' ? options.range : 1;
@@ -176,7 +210,7 @@ export function describeProfile(report: ProfileReport): string {
   }
   for (const row of report.dispatches) {
     const where = row.range === null ? `${row.wallMs.toFixed(2)} ms wall, ${formatBytes(row.bytesCopied)} copied` : `in range ${row.range}`;
-    lines.push(`dispatch ${row.dispatch}: ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`);
+    lines.push(`${row.kernel === undefined ? 'dispatch' : 'launch'} ${row.dispatch}${row.kernel === undefined ? '' : ` ${row.kernel}`}: ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`);
     if (row.declineReason) lines.push(`  declined: ${row.declineReason}`);
     if (row.error) lines.push(`  error: ${row.error}`);
     for (const metric of report.metrics) {

@@ -1,12 +1,16 @@
 import { Command, Option } from 'commander';
-import { KreplayError, openRuntime } from '@kreplay/native';
+import { CaptureFormatError, KreplayError, openRuntime, readCaptureFolder } from '@kreplay/native';
 import { formatBytes, formatRate, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
+import type { CaptureReplayReport } from '../capture-replay-run.js';
+import { wasGiven } from '../option-dependencies.js';
 import { createProgress } from '../progress.js';
+import { UsageError } from '../usage-error.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 
@@ -22,8 +26,12 @@ interface ReplayOptions extends RuntimeCommandOptions {
   readonly hostLimit?: number;
   readonly allAgents?: boolean;
   readonly range?: number;
+  readonly capture?: string;
   readonly json?: boolean;
 }
+
+/** The options of the generated workload, which a replay of a capture has no use for. */
+const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--range', '--agents', '--device-memory'];
 
 /**
  * `kreplay replay`: the default workload through the replay engine, and what it cost. With
@@ -31,7 +39,7 @@ interface ReplayOptions extends RuntimeCommandOptions {
  * after the results are printed.
  */
 export function replayCommand(io: CliIo): Command {
-  return withRuntimeOptions(new Command('replay').description('replay a scatter-write workload and report bytes and time'))
+  return withRuntimeOptions(new Command('replay').description('replay a scatter-write workload, or the launches of a capture (--capture), and report bytes and time'))
     .addOption(new Option('--footprint <bytes>', 'device memory the workload holds').argParser(parseByteSize).default(64 * 2 ** 20, describeByteSize(64 * 2 ** 20)))
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'dispatches to replay', parsePositiveInteger, 20)
@@ -43,8 +51,13 @@ export function replayCommand(io: CliIo): Command {
     .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
     .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
+    .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver)')
     .option('--json', 'print one JSON object')
-    .action(async (options: ReplayOptions) => {
+    .action(async (options: ReplayOptions, command: Command) => {
+      if (options.capture !== undefined) {
+        await replayCaptureCommand(options.capture, options, command, io);
+        return;
+      }
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
@@ -65,6 +78,51 @@ export function replayCommand(io: CliIo): Command {
       const failed = verificationFailure(result);
       if (failed !== undefined) throw failed;
     });
+}
+
+/** `kreplay replay --capture DIR`: checks what it was given, replays every launch, prints, fails on a mismatch. */
+async function replayCaptureCommand(directory: string, options: ReplayOptions, command: Command, io: CliIo): Promise<void> {
+  const misplaced = workloadFlags.find((flag) => wasGiven(command, flag));
+  if (misplaced !== undefined) throw new UsageError('replay', `${misplaced} describes the generated workload, which --capture replaces`, `Leave out ${misplaced}`);
+  if (options.driver !== 'auto' && options.driver !== 'cuda') {
+    throw new UsageError(
+      'replay',
+      `--capture needs the cuda driver, not --driver ${options.driver}: a capture is re-created at its captured addresses with CUDA's virtual memory calls`,
+      'Leave out --driver (or pass --driver cuda) on a machine with an NVIDIA GPU',
+    );
+  }
+  const folder = await readCaptureFolder(directory).catch((error: unknown) => {
+    if (error instanceof CaptureFormatError) throw new UsageError('replay', `--capture ${directory}: ${error.message.replace(/^\[native\] \[capture\] /, '').replace(/\.$/, '')}`, 'Pass a folder written by kreplay capture -o', error);
+    throw error;
+  });
+  if (folder.launches.length === 0) {
+    const damaged = folder.damaged.length > 0 ? ` (${folder.damaged.length} damaged: ${folder.damaged[0]!.reason})` : '';
+    throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');
+  }
+  const progress = createProgress(io, { label: 'replay', total: folder.launches.length, unit: 'launches' });
+  const report = await replayCapture(folder, {
+    strategy: options.strategy,
+    tier: options.tier,
+    passes: options.passes,
+    verify: options.verify,
+    quiesce: options.quiesce,
+    ...(options.hostLimit !== undefined && { hostBytesLimit: options.hostLimit }),
+    onLaunch: (done) => progress.update(done),
+  }).finally(() => progress.done());
+  io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeCaptureReplay(report));
+  const failure = captureReplayFailure(report);
+  if (failure !== undefined) throw failure;
+}
+
+/** The error of a capture replay in which a launch mismatched or failed; undefined when none did. */
+export function captureReplayFailure(report: CaptureReplayReport): KreplayError | undefined {
+  const bad = report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${row.function} (${row.outcome})`);
+  if (bad.length === 0) return undefined;
+  return new KreplayError({
+    packageName: 'cli',
+    component: 'replay',
+    message: `[cli] [replay] ${bad.length} of ${report.launches.length} captured launches did not reproduce the program: ${bad.join(', ')}. Run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel.`,
+  });
 }
 
 /**

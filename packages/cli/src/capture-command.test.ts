@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { captureLibraryPath } from '@kreplay/native';
+import type { CaptureReport } from './commands/capture-command.js';
+import { runCli } from './run-cli.js';
+import { recordingIo } from './test-io.js';
+
+// `kreplay capture` over a node script standing in for a CUDA program: it records the environment it
+// was given and writes the capture folder the library would have written (see the fixture).
+const fakeProgram = fileURLToPath(new URL('./__fixtures__/fake-cuda-program.mjs', import.meta.url));
+const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const root = mkdtempSync(join(tmpdir(), 'kreplay-capture-command-'));
+// Any file will do as the library: the stand-in program does not load it.
+const library = join(root, 'libkreplay-capture.so');
+writeFileSync(library, '');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+let runs = 0;
+function paths() {
+  runs += 1;
+  return { out: join(root, `capture-${runs}`), seen: join(root, `seen-${runs}.json`) };
+}
+
+const seenBy = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { environment: Record<string, string>; argv: string[] };
+
+afterEach(() => {
+  delete process.env['KREPLAY_CAPTURE_EVERY_LAUNCH'];
+});
+
+describe('kreplay capture', () => {
+  it('runs the program with the capture library and the selection in its environment, then summarizes the folder', async () => {
+    const { out, seen } = paths();
+    // A variable left in the shell from another capture does not reach the program.
+    process.env['KREPLAY_CAPTURE_EVERY_LAUNCH'] = '1';
+    const io = recordingIo();
+    const command = [process.execPath, fakeProgram, seen];
+    const code = await runCli(['capture', '--kernel-name', 'axpy|gemm', '--launch-skip', '1', '--launch-count', '2', '--library', library, '-o', out, '--', ...command], io);
+    expect(code, io.err()).toBe(0);
+    expect(seenBy(seen).environment).toEqual({
+      CUDA_INJECTION64_PATH: library,
+      KREPLAY_CAPTURE_DIR: resolve(out),
+      KREPLAY_CAPTURE_COMMAND: JSON.stringify(command),
+      KREPLAY_CAPTURE_KERNEL_NAME: 'axpy|gemm',
+      KREPLAY_CAPTURE_LAUNCH_SKIP: '1',
+      KREPLAY_CAPTURE_LAUNCH_COUNT: '2',
+    });
+    expect(io.err()).toContain('capturing every launch of every kernel matching /axpy|gemm/, after skipping 1, at most 2');
+    const text = io.out();
+    expect(text).toContain(`captured 3 launches of 2 kernels on Fake GPU (sm_90) into ${out}`);
+    expect(text).toMatch(/ {2}\d+(\.\d+)? (B|KiB) stored in 2 blobs\n/);
+    expect(text).toContain('not captured: graph-launch 2, managed-memory 1');
+    expect(text).toContain('    2  _Z4axpyPfPKffj\n');
+    expect(text).toContain('    1  reduce\n');
+  });
+
+  it("injects @kreplay/native's own capture library by default", async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    expect(await runCli(['capture', '-o', out, '--', process.execPath, fakeProgram, seen], io), io.err()).toBe(0);
+    expect(seenBy(seen).environment['CUDA_INJECTION64_PATH']).toBe(captureLibraryPath());
+    expect(io.err()).toContain('capturing the first launch of each kernel into');
+  });
+
+  it('--every-launch sets its variable, and --json prints the program and the capture as one object', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    const command = [process.execPath, fakeProgram, seen];
+    expect(await runCli(['capture', '--every-launch', '--json', '--library', library, '-o', out, '--', ...command], io)).toBe(0);
+    expect(seenBy(seen).environment['KREPLAY_CAPTURE_EVERY_LAUNCH']).toBe('1');
+    expect(seenBy(seen).environment['KREPLAY_CAPTURE_KERNEL_NAME']).toBeUndefined();
+    const report = JSON.parse(io.out()) as CaptureReport;
+    expect(report.program).toEqual({ command, exitCode: 0, signal: null });
+    expect(report.capture).toMatchObject({
+      command,
+      launches: 3,
+      kernels: [
+        { function: '_Z4axpyPfPKffj', launches: 2 },
+        { function: 'reduce', launches: 1 },
+      ],
+      blobs: 2,
+      notCaptured: { 'graph-launch': 2, 'managed-memory': 1 },
+      complete: true,
+      damaged: [],
+      incomplete: [],
+    });
+    expect(report.capture!.bytesStored).toBeGreaterThan(4096);
+  });
+
+  it("exits with the program's code, or 128 + the signal that ended it, saying what the folder kept", async () => {
+    const failing = paths();
+    const io = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', failing.out, '--', process.execPath, fakeProgram, failing.seen, '3'], io)).toBe(3);
+    expect(io.out()).toContain('captured 3 launches');
+    expect(io.err()).toContain(`kreplay: [cli] [capture] the program exited with 3. ${failing.out} holds the 3 launches captured before`);
+    const killed = paths();
+    const killedIo = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', killed.out, '--', process.execPath, fakeProgram, killed.seen, 'SIGKILL'], killedIo)).toBe(137);
+    expect(killedIo.err()).toContain('the program was ended by SIGKILL');
+  });
+
+  it('says how many launches the folder holds while the program runs', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo({ progressIntervalMs: 50 });
+    expect(await runCli(['capture', '--library', library, '-o', out, '--', process.execPath, fakeProgram, seen, 'slow'], io)).toBe(0);
+    expect(io.err()).toContain('kreplay capture: 3 launches captured so far\n');
+  });
+
+  it('fails when the program ran but wrote no capture', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', out, '--', process.execPath, fakeProgram, seen, 'no-capture'], io)).toBe(1);
+    expect(io.err()).toMatch(/no capture was written to .*: it loaded no CUDA driver, or the capture library did not start/);
+  });
+
+  it('refuses bad options before running anything (exit 2)', async () => {
+    const { out, seen } = paths();
+    const program = ['--', process.execPath, fakeProgram, seen];
+    const taken = join(root, 'taken');
+    mkdirSync(join(taken, 'launches'), { recursive: true });
+    const cases: [string[], RegExp][] = [
+      [['capture', '--library', library, ...program], /required option '-o, --out <dir>'/],
+      [['capture', '--library', library, '-o', out], /missing required argument 'command'/],
+      [['capture', '--kernel-name', '(gemm', '--library', library, '-o', out, ...program], /"\(gemm" is not a regular expression/],
+      [['capture', '--launch-skip', '-1', '--library', library, '-o', out, ...program], /--launch-skip/],
+      [['capture', '--launch-count', '0', '--library', library, '-o', out, ...program], /--launch-count/],
+      [['capture', '--library', library, '-o', taken, ...program], /--out .*taken already holds a capture/],
+      [['capture', '--library', library, '-o', join(root, 'missing-parent', 'capture'), ...program], /the directory .* does not exist/],
+      [['capture', '--library', join(root, 'nowhere.so'), '-o', out, ...program], /--library .*nowhere\.so: no such file/],
+      [['capture', '--library', library, '-o', out, '--', join(root, 'no-such-program')], /no-such-program cannot be run \(ENOENT\)/],
+    ];
+    for (const [args, message] of cases) {
+      const io = recordingIo();
+      expect(await runCli(args, io), args.join(' ')).toBe(2);
+      expect(io.err(), args.join(' ')).toMatch(message);
+    }
+    expect(() => readFileSync(seen)).toThrow();
+  });
+
+  it("passes the program's stdout and stderr through (a spawned kreplay)", async () => {
+    const { out, seen } = paths();
+    const child = spawn(process.execPath, [binPath, 'capture', '--library', library, '-o', out, '--', process.execPath, fakeProgram, seen], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((done) => child.on('exit', done));
+    expect(code, stderr).toBe(0);
+    expect(stdout).toMatch(/^fake program: stdout\ncaptured 3 launches/);
+    expect(stderr).toContain('fake program: stderr\n');
+  }, 60_000);
+});

@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+
+/** The selection of `kreplay capture`, as the capture library reads it (KREPLAY_CAPTURE_*). */
+export interface CaptureSelection {
+  /** ECMAScript regular expression searched in the mangled and the demangled name. */
+  readonly kernelName?: string;
+  readonly launchSkip?: number;
+  readonly launchCount?: number;
+  readonly everyLaunch?: boolean;
+}
+
+const capturePrefix = 'KREPLAY_CAPTURE_';
+
+/**
+ * The environment of a program run under capture: `base` without any KREPLAY_CAPTURE_* variable of
+ * its own, plus CUDA_INJECTION64_PATH naming the capture library, the folder, the selection and
+ * the command line for the manifest.
+ */
+export function captureEnvironment(
+  base: NodeJS.ProcessEnv,
+  options: { readonly libraryPath: string; readonly directory: string; readonly command: readonly string[]; readonly selection: CaptureSelection },
+): NodeJS.ProcessEnv {
+  const environment: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(base).filter(([name]) => !name.startsWith(capturePrefix)));
+  const { selection } = options;
+  environment['CUDA_INJECTION64_PATH'] = options.libraryPath;
+  environment['KREPLAY_CAPTURE_DIR'] = resolve(options.directory);
+  environment['KREPLAY_CAPTURE_COMMAND'] = JSON.stringify(options.command);
+  if (selection.kernelName !== undefined) environment['KREPLAY_CAPTURE_KERNEL_NAME'] = selection.kernelName;
+  if (selection.launchSkip !== undefined) environment['KREPLAY_CAPTURE_LAUNCH_SKIP'] = String(selection.launchSkip);
+  if (selection.launchCount !== undefined) environment['KREPLAY_CAPTURE_LAUNCH_COUNT'] = String(selection.launchCount);
+  if (selection.everyLaunch === true) environment['KREPLAY_CAPTURE_EVERY_LAUNCH'] = '1';
+  return environment;
+}
+
+/** In words, what a selection captures: `the first launch of each kernel matching /gemm/`. */
+export function describeSelection(selection: CaptureSelection): string {
+  const matching = selection.kernelName === undefined ? 'kernel' : `kernel matching /${selection.kernelName}/`;
+  const skip = selection.launchSkip ? `, after skipping ${selection.launchSkip}` : '';
+  const count = selection.launchCount === undefined ? '' : `, at most ${selection.launchCount}`;
+  if (selection.everyLaunch || selection.launchSkip !== undefined || selection.launchCount !== undefined) {
+    return `every launch of every ${matching}${skip}${count}`;
+  }
+  return `the first launch of each ${matching}`;
+}

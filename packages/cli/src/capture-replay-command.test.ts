@@ -1,0 +1,105 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeTestCapture } from '@kreplay/native/test';
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeCaptureReplay, type CaptureLaunchRow, type CaptureReplayReport } from './capture-replay-run.js';
+import { captureReplayFailure } from './commands/replay-command.js';
+import { runCli } from './run-cli.js';
+import { recordingIo } from './test-io.js';
+
+// What `kreplay replay --capture` checks before it opens a driver, and how it reports; the replay
+// itself runs on the cuda driver (native's test/gpu/cuda-capture-replay.test.ts on the fake libcuda).
+const root = mkdtempSync(join(tmpdir(), 'kreplay-replay-capture-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const capture = writeTestCapture(join(root, 'capture'), {
+  launches: [
+    {
+      function: 'axpy',
+      module: new Uint8Array([1, 2, 3]),
+      grid: [1, 1, 1],
+      block: [32, 1, 1],
+      parameters: new Uint8Array(24),
+      memory: [{ base: 0x7f00_0000_0000, kind: 'device', before: new Uint8Array(4096) }],
+    },
+  ],
+});
+const empty = writeTestCapture(join(root, 'empty'), { launches: [] });
+
+describe('kreplay replay --capture', () => {
+  it('needs the cuda driver: another driver is a usage error (exit 2) before anything opens', async () => {
+    for (const driver of ['host', 'hsa']) {
+      const io = recordingIo();
+      expect(await runCli(['replay', '--capture', capture, '--driver', driver], io)).toBe(2);
+      expect(io.err()).toMatch(new RegExp(`^kreplay: \\[cli\\] \\[replay\\] --capture needs the cuda driver, not --driver ${driver}: .*\\n$`));
+      expect(io.out()).toBe('');
+    }
+  });
+
+  it('refuses the workload options it replaces, and folders that hold no capture or no launch', async () => {
+    const notCapture = join(root, 'not-a-capture');
+    mkdirSync(notCapture, { recursive: true });
+    const cases: [string[], RegExp][] = [
+      [['--footprint', '1MiB'], /--footprint describes the generated workload, which --capture replaces/],
+      [['--dispatches', '3'], /--dispatches describes the generated workload/],
+      [['--range', '2'], /--range describes the generated workload/],
+      [['--agents', '2'], /--agents describes the generated workload/],
+    ];
+    for (const [extra, message] of cases) {
+      const io = recordingIo();
+      expect(await runCli(['replay', '--capture', capture, ...extra], io), extra.join(' ')).toBe(2);
+      expect(io.err()).toMatch(message);
+    }
+    const missing = recordingIo();
+    expect(await runCli(['replay', '--capture', notCapture, '--driver', 'cuda'], missing)).toBe(2);
+    expect(missing.err()).toMatch(/--capture .*not-a-capture: .*holds no readable manifest\.json/);
+    const none = recordingIo();
+    expect(await runCli(['replay', '--capture', empty, '--driver', 'cuda'], none)).toBe(2);
+    expect(none.err()).toMatch(/--capture .*empty holds no complete launch\. Capture the program again\./);
+  });
+
+  it('reports each launch and the counts, and fails when one mismatched', () => {
+    const row = (sequence: number, outcome: CaptureLaunchRow['outcome'], extra: Partial<CaptureLaunchRow> = {}): CaptureLaunchRow => ({
+      sequence,
+      function: `kernel${sequence}`,
+      outcome,
+      replayed: true,
+      passes: 3,
+      verification: outcome === 'mismatch' ? 'mismatch' : 'verified',
+      nondeterministic: false,
+      bytesCopied: 8192,
+      bytesPrepared: 4096,
+      wallMs: 1,
+      postLaunch: { reproduced: outcome === 'reproduced', pagesCompared: 4, pagesMismatched: outcome === 'reproduced' ? 0 : 1, mismatches: [] },
+      notes: [],
+      ...extra,
+    });
+    const mismatching = row(1, 'mismatch', {
+      postLaunch: { reproduced: false, pagesCompared: 4, pagesMismatched: 2, mismatches: [{ address: 0x7f0000000000, bytes: 131072, kind: 'device', label: '', pages: [0, 1] }] },
+    });
+    const report: CaptureReplayReport = {
+      capture: '/captures/train',
+      driver: 'cuda',
+      device: 'NVIDIA H200',
+      strategy: 'dirty-pages',
+      tier: 'auto',
+      passes: 3,
+      verify: 'full',
+      launches: [row(0, 'reproduced'), mismatching],
+      reproduced: 1,
+      mismatched: ['1 kernel1'],
+      failed: [],
+      damaged: [],
+      seconds: 0.5,
+    };
+    const text = describeCaptureReplay(report);
+    expect(text).toContain('dirty-pages on cuda (NVIDIA H200, tier auto): 2 captured launches of /captures/train, 3 passes each, verify full');
+    expect(text).toContain("  reproduced 0 kernel0: 3 passes, 8.0 KiB copied, verification verified; memory after = the program's (4 pages)");
+    expect(text).toContain("  mismatch   1 kernel1: 3 passes, 8.0 KiB copied, verification mismatch; memory after differs from the program's in 2 of 4 pages");
+    expect(text).toContain('    differs: device at 0x7f0000000000 (131072 bytes), pages 0, 1');
+    expect(text).toContain('  reproduced 1/2; mismatch 1: 1 kernel1; 0.500 s');
+    expect(captureReplayFailure(report)?.message).toMatch(/^\[cli\] \[replay\] 1 of 2 captured launches did not reproduce the program: 1 kernel1 \(mismatch\)\./);
+    expect(captureReplayFailure({ ...report, launches: [row(0, 'reproduced')], mismatched: [] })).toBeUndefined();
+  });
+});

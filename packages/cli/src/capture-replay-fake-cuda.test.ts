@@ -1,0 +1,87 @@
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeTestCapture } from '@kreplay/native/test';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CaptureReplayReport } from './capture-replay-run.js';
+
+// `kreplay replay --capture` end to end, in a spawned kreplay over native's fake libcuda (a CPU
+// stand-in for the NVIDIA driver; built here with native's scripts/build-fake-cuda.sh when a C++
+// compiler is there and `pnpm --filter @kreplay/native run test:fake-cuda` has not built it yet):
+// the capture's ranges reserved before the driver starts, mapped at their captured bases, the
+// fixture kernel replayed through the engine and its memory after compared with the program's.
+const nativeDirectory = fileURLToPath(new URL('../../native/', import.meta.url));
+const fakeCuda = join(nativeDirectory, 'build/fake-cuda/libcuda.so.1');
+if (!existsSync(fakeCuda)) spawnSync(join(nativeDirectory, 'scripts/build-fake-cuda.sh'), { stdio: 'ignore', timeout: 300_000 });
+const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const ptx = readFileSync(join(nativeDirectory, 'test/gpu/kernels/capture-fixture-axpy.ptx'));
+const root = mkdtempSync(join(tmpdir(), 'kreplay-replay-fake-cuda-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function parameters(y: number, x: number, a: number, n: number): Uint8Array {
+  const view = new DataView(new ArrayBuffer(24));
+  view.setBigUint64(0, BigInt(y), true);
+  view.setBigUint64(8, BigInt(x), true);
+  view.setFloat32(16, a, true);
+  view.setUint32(20, n, true);
+  return new Uint8Array(view.buffer);
+}
+
+/** A capture of one axpy launch over 4096 floats at `base`; `after` is what the "program" left in y. */
+function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Float32Array) => Float32Array): string {
+  const count = 4096;
+  const y = Float32Array.from({ length: count }, (_, index) => index * 0.5);
+  const x = Float32Array.from({ length: count }, (_, index) => (index % 13) - 6);
+  const bytes = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
+  return writeTestCapture(join(root, name), {
+    device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
+    launches: [
+      {
+        function: 'kreplay_capture_fixture_axpy',
+        module: ptx,
+        grid: [16, 1, 1],
+        block: [256, 1, 1],
+        parameters: parameters(base, base + 2 ** 21, 3, count),
+        memory: [
+          { base, kind: 'device', before: bytes(y), after: bytes(after(y, x)) },
+          { base: base + 2 ** 21, kind: 'device', before: bytes(x) },
+        ],
+      },
+    ],
+  });
+}
+
+const axpy = (y: Float32Array, x: Float32Array) => y.map((value, index) => Math.fround(Math.fround(3 * x[index]!) + value));
+
+function kreplay(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = { ...process.env, KREPLAY_CUDA_LIBRARY: fakeCuda, KREPLAY_CUPTI_LIBRARY_DIR: join(nativeDirectory, 'build/fake-cuda') };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [binPath, ...args], { env }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+    });
+  });
+}
+
+describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake libcuda', () => {
+  it('replays each launch at its captured addresses and finds it reproduces the program (exit 0)', async () => {
+    const capture = axpyCapture('reproduces', 0x3f1000000000, axpy);
+    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--strategy', 'full', '--passes', '3', '--verify', 'full', '--json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as CaptureReplayReport;
+    expect(report).toMatchObject({ driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
+    expect(report.launches[0]).toMatchObject({ sequence: 0, function: 'kreplay_capture_fixture_axpy', outcome: 'reproduced', replayed: true, passes: 3, verification: 'verified' });
+    expect(report.launches[0]!.postLaunch).toMatchObject({ reproduced: true, pagesMismatched: 0 });
+  }, 120_000);
+
+  it('names a launch whose memory after is not the program\'s, and exits 1', async () => {
+    // The "program" left y untouched: the replayed kernel's result cannot match it.
+    const capture = axpyCapture('mismatches', 0x3f2000000000, (y) => y);
+    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--verify', 'full']);
+    expect(code, stderr).toBe(1);
+    expect(stdout).toMatch(/ {2}mismatch {3}0 kreplay_capture_fixture_axpy: .*memory after differs from the program's in 1 of 2 pages/);
+    expect(stdout).toContain('differs: device at 0x3f2000000000 (16384 bytes), pages 0');
+    expect(stderr).toMatch(/kreplay: \[cli\] \[replay\] 1 of 1 captured launches did not reproduce the program: 0 kreplay_capture_fixture_axpy \(mismatch\)/);
+  }, 120_000);
+});

@@ -1,0 +1,159 @@
+import { checkPostLaunchHashes, openCapture, UnsupportedError } from '@kreplay/native';
+import type { CaptureFolder, PostLaunchCheck } from '@kreplay/native';
+import { formatBytes, strategyByName } from '@kreplay/bench';
+import { createReplayEngine, fixedPasses } from '@kreplay/replay';
+import type { QuiesceMode, VerificationStatus, VerifyMode } from '@kreplay/replay';
+import { createStaging } from '@kreplay/snapshot';
+import type { StagingTierChoice } from '@kreplay/snapshot';
+import { createTracker } from '@kreplay/tracker';
+
+/** How `kreplay replay --capture` replays. */
+export interface CaptureReplayOptions {
+  readonly strategy: string;
+  readonly tier: StagingTierChoice;
+  readonly passes: number;
+  readonly verify: VerifyMode;
+  readonly quiesce: QuiesceMode;
+  readonly hostBytesLimit?: number;
+  /** Called after each launch with how many are done. */
+  readonly onLaunch?: (done: number) => void;
+}
+
+/**
+ * What a launch's replay came to: `reproduced` (with `--verify full`: its memory after equals the
+ * program's, and its passes agree), `mismatch` (it does not, or passes differed), `failed` (it could
+ * not be made or run), `unchecked` (no post-launch check without `--verify full`).
+ */
+export type CaptureLaunchOutcome = 'reproduced' | 'mismatch' | 'failed' | 'unchecked';
+
+/** One captured launch's row of `kreplay replay --capture`. */
+export interface CaptureLaunchRow {
+  readonly sequence: number;
+  readonly function: string;
+  readonly outcome: CaptureLaunchOutcome;
+  readonly replayed: boolean;
+  readonly passes: number;
+  /** Pass-to-pass verification (see @kreplay/replay). */
+  readonly verification: VerificationStatus;
+  readonly nondeterministic: boolean;
+  readonly bytesCopied: number;
+  /** Bytes written to make the memory as it was before the launch. */
+  readonly bytesPrepared: number;
+  readonly wallMs: number;
+  /** With `--verify full`: the memory after against the program's post-launch hashes. */
+  readonly postLaunch: PostLaunchCheck | null;
+  readonly declineReason?: string;
+  readonly error?: string;
+  readonly notes: readonly string[];
+}
+
+/** What `kreplay replay --capture --json` prints. */
+export interface CaptureReplayReport {
+  readonly capture: string;
+  readonly driver: string;
+  readonly device: string;
+  readonly strategy: string;
+  readonly tier: StagingTierChoice;
+  readonly passes: number;
+  readonly verify: VerifyMode;
+  readonly launches: readonly CaptureLaunchRow[];
+  readonly reproduced: number;
+  /** `sequence function` of each launch that mismatched. */
+  readonly mismatched: readonly string[];
+  /** `sequence function: error` of each launch that failed. */
+  readonly failed: readonly string[];
+  /** Records of the folder that are damaged (not replayed). */
+  readonly damaged: readonly string[];
+  readonly seconds: number;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Replays every complete launch of a capture through the engine, one after the other on one queue:
+ * each launch's memory is made as it was before the program's launch, the launch is replayed with
+ * `options.passes` passes, and with `verify: 'full'` its memory after is compared with the hashes
+ * the program's memory had.
+ * @throws {UnsupportedError} when the capture cannot run on this device (another architecture).
+ * @throws what openCapture throws (driver unavailable, an address that cannot be had).
+ */
+export async function replayCapture(folder: CaptureFolder, options: CaptureReplayOptions): Promise<CaptureReplayReport> {
+  const started = performance.now();
+  await using replay = await openCapture(folder);
+  const { runtime, agent } = replay;
+  using tracker = createTracker(runtime);
+  await replay.map();
+  using staging = createStaging(runtime, tracker, { hostBytesLimit: options.hostBytesLimit });
+  using strategy = strategyByName(options.strategy, { tier: options.tier });
+  await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(options.passes), quiesce: options.quiesce, verify: options.verify });
+  await using queue = agent.createQueue();
+  const rows: CaptureLaunchRow[] = [];
+  for (const launch of folder.launches) {
+    const base = { sequence: launch.sequence, function: launch.function };
+    try {
+      const dispatch = await replay.prepare(launch);
+      const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
+      const postLaunch = options.verify === 'full' && result.failure === undefined ? await checkPostLaunchHashes(queue, dispatch.expectedPageHashes) : null;
+      const mismatch = result.verification.status === 'mismatch' || postLaunch?.reproduced === false;
+      const outcome: CaptureLaunchOutcome = result.failure !== undefined ? 'failed' : mismatch ? 'mismatch' : postLaunch === null ? 'unchecked' : 'reproduced';
+      rows.push({
+        ...base,
+        outcome,
+        replayed: result.replayed,
+        passes: result.passes,
+        verification: result.verification.status,
+        nondeterministic: result.verification.nondeterministic,
+        bytesCopied: result.bytesCopied,
+        bytesPrepared: dispatch.bytesWritten,
+        wallMs: result.timings.wallMs,
+        postLaunch,
+        ...(result.declineReason !== undefined && { declineReason: result.declineReason }),
+        ...(result.failure !== undefined && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
+        notes: [...dispatch.notes, ...result.notes],
+      });
+    } catch (error) {
+      // A capture of another architecture cannot run at all: say so once, not per launch.
+      if (error instanceof UnsupportedError) throw error;
+      rows.push({ ...base, outcome: 'failed', replayed: false, passes: 0, verification: 'not-run', nondeterministic: false, bytesCopied: 0, bytesPrepared: 0, wallMs: 0, postLaunch: null, error: message(error), notes: [] });
+    }
+    options.onLaunch?.(rows.length);
+  }
+  const name = (row: CaptureLaunchRow) => `${row.sequence} ${row.function}`;
+  return {
+    capture: folder.directory,
+    driver: runtime.driver,
+    device: agent.info.name,
+    strategy: strategy.name,
+    tier: options.tier,
+    passes: options.passes,
+    verify: options.verify,
+    launches: rows,
+    reproduced: rows.filter((row) => row.outcome === 'reproduced').length,
+    mismatched: rows.filter((row) => row.outcome === 'mismatch').map(name),
+    failed: rows.filter((row) => row.outcome === 'failed').map((row) => `${name(row)}: ${row.error}`),
+    damaged: folder.damaged.map((damaged) => damaged.reason),
+    seconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** The terminal form: one line per launch, then the counts. */
+export function describeCaptureReplay(report: CaptureReplayReport): string {
+  const lines = [`${report.strategy} on ${report.driver} (${report.device}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}`];
+  for (const row of report.launches) {
+    const post = row.postLaunch === null ? '' : row.postLaunch.reproduced ? `; memory after = the program's (${row.postLaunch.pagesCompared} pages)` : `; memory after differs from the program's in ${row.postLaunch.pagesMismatched} of ${row.postLaunch.pagesCompared} pages`;
+    const passes = row.replayed ? `${row.passes} passes, ${formatBytes(row.bytesCopied)} copied` : 'run once';
+    lines.push(`  ${row.outcome.padEnd(10)} ${row.sequence} ${row.function}: ${passes}, verification ${row.verification}${row.nondeterministic ? ' (nondeterministic)' : ''}${post}`);
+    for (const mismatch of row.postLaunch?.mismatches ?? []) {
+      const shown = mismatch.pages.slice(0, 8).join(', ');
+      lines.push(`    differs: ${mismatch.kind}${mismatch.label ? ` ${mismatch.label}` : ''} at 0x${mismatch.address.toString(16)} (${mismatch.bytes} bytes), pages ${shown}${mismatch.pages.length > 8 ? `, ... (${mismatch.pages.length})` : ''}`);
+    }
+    if (row.declineReason) lines.push(`    declined: ${row.declineReason}`);
+    if (row.error) lines.push(`    error: ${row.error}`);
+  }
+  const checked = report.verify === 'full' ? `reproduced ${report.reproduced}/${report.launches.length}` : `${report.launches.length} replayed without a post-launch check (--verify full checks)`;
+  const mismatched = report.mismatched.length > 0 ? `; mismatch ${report.mismatched.length}: ${report.mismatched.join(', ')}` : '';
+  const failed = report.failed.length > 0 ? `; failed ${report.failed.length}` : '';
+  lines.push(`  ${checked}${mismatched}${failed}; ${report.seconds.toFixed(3)} s`);
+  for (const damaged of report.damaged) lines.push(`  damaged, not replayed: ${damaged}`);
+  return `${lines.join('\n')}\n`;
+}

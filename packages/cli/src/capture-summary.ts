@@ -1,0 +1,79 @@
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CaptureFolder } from '@kreplay/native';
+import { formatBytes } from '@kreplay/bench';
+
+/** What `kreplay capture` reports of the folder the program left. */
+export interface CaptureSummary {
+  readonly directory: string;
+  readonly command: readonly string[];
+  readonly device: { readonly name: string; readonly architecture: string };
+  /** False when the program ended before the capture library finished (a crash, a kill). */
+  readonly complete: boolean;
+  readonly launches: number;
+  /** Each distinct kernel with its captured launches, in order of first capture. */
+  readonly kernels: readonly { readonly function: string; readonly launches: number }[];
+  /** Bytes of all files in the folder (blobs, records, manifest), and how many blobs. */
+  readonly bytesStored: number;
+  readonly blobs: number;
+  /** Launches or allocations not captured, by reason (only reasons with a count). */
+  readonly notCaptured: Readonly<Record<string, number>>;
+  /** Records that are there but damaged, with the reason. */
+  readonly damaged: readonly { readonly file: string; readonly reason: string }[];
+  /** Temporary files a writer left (a launch it was writing when the program stopped). */
+  readonly incomplete: readonly string[];
+}
+
+async function filesUnder(directory: string): Promise<{ readonly bytes: number; readonly files: number }> {
+  let bytes = 0;
+  let files = 0;
+  for (const entry of await readdir(directory, { withFileTypes: true }).catch(() => [])) {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) {
+      const inner = await filesUnder(path);
+      bytes += inner.bytes;
+      files += inner.files;
+    } else if (entry.isFile()) {
+      bytes += (await stat(path)).size;
+      files += 1;
+    }
+  }
+  return { bytes, files };
+}
+
+/** The summary of a capture folder as readCaptureFolder read it. */
+export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSummary> {
+  const kernels = new Map<string, number>();
+  for (const launch of folder.launches) kernels.set(launch.function, (kernels.get(launch.function) ?? 0) + 1);
+  const stored = await filesUnder(folder.directory);
+  const blobs = await filesUnder(join(folder.directory, 'blobs'));
+  const { manifest } = folder;
+  return {
+    directory: folder.directory,
+    command: manifest.command,
+    device: manifest.device,
+    complete: manifest.complete,
+    launches: folder.launches.length,
+    kernels: [...kernels].map(([name, launches]) => ({ function: name, launches })),
+    bytesStored: stored.bytes,
+    blobs: blobs.files,
+    notCaptured: Object.fromEntries(Object.entries(manifest.notCaptured).filter(([, count]) => count > 0)),
+    damaged: folder.damaged.map(({ file, reason }) => ({ file, reason })),
+    incomplete: folder.incomplete,
+  };
+}
+
+/** The terminal form of a capture summary. */
+export function describeCaptureSummary(summary: CaptureSummary): string {
+  const notCaptured = Object.entries(summary.notCaptured);
+  const lines = [
+    `captured ${summary.launches} launch${summary.launches === 1 ? '' : 'es'} of ${summary.kernels.length} kernel${summary.kernels.length === 1 ? '' : 's'} on ${summary.device.name} (${summary.device.architecture}) into ${summary.directory}`,
+    `  ${formatBytes(summary.bytesStored)} stored in ${summary.blobs} blob${summary.blobs === 1 ? '' : 's'}${summary.complete ? '' : '; the capture did not finish (the program ended before the capture library did)'}`,
+    `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
+    ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${kernel.function}`),
+    ...(summary.kernels.length > 20 ? [`  ... and ${summary.kernels.length - 20} more kernels (--json lists them all)`] : []),
+    ...summary.damaged.map((damaged) => `  damaged: ${damaged.reason}`),
+    ...summary.incomplete.map((file) => `  left unfinished: ${file}`),
+  ];
+  return `${lines.join('\n')}\n`;
+}

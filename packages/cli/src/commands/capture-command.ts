@@ -1,0 +1,116 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { captureLibraryPath, KreplayError, readCaptureFolder } from '@kreplay/native';
+import type { CliIo } from '../cli-io.js';
+import { parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
+import { captureEnvironment, describeSelection, type CaptureSelection } from '../capture-environment.js';
+import { describeCaptureSummary, summarizeCapture, type CaptureSummary } from '../capture-summary.js';
+import { watchCaptureProgress } from '../capture-progress.js';
+import { checkOutputPath } from '../output-path.js';
+import { ProgramExitError } from '../program-exit-error.js';
+import { runProgram, type ProgramExit } from '../run-program.js';
+import { UsageError } from '../usage-error.js';
+
+interface CaptureOptions {
+  readonly kernelName?: string;
+  readonly launchSkip?: number;
+  readonly launchCount?: number;
+  readonly everyLaunch?: boolean;
+  readonly out: string;
+  readonly library?: string;
+  readonly json?: boolean;
+}
+
+/** What `kreplay capture --json` prints. */
+export interface CaptureReport {
+  /** How the program ended: its exit code, or the signal that ended it. */
+  readonly program: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null };
+  /** What the folder holds; null when the program wrote no capture (it loaded no CUDA driver, or the library failed to start). */
+  readonly capture: CaptureSummary | null;
+}
+
+/** Parses --kernel-name: a regular expression as the capture library reads it (ECMAScript). */
+function parseKernelName(text: string): string {
+  try {
+    new RegExp(text);
+  } catch (error) {
+    throw new InvalidArgumentError(`"${text}" is not a regular expression (${(error as Error).message}).`);
+  }
+  return text;
+}
+
+/**
+ * `kreplay capture -o DIR -- program args...`: runs an unmodified CUDA program with the capture
+ * library injected (CUDA_INJECTION64_PATH), passing its stdio through, then summarizes the capture
+ * folder. Exits with the program's code (128 + the signal when a signal ended it).
+ */
+export function captureCommand(io: CliIo): Command {
+  return new Command('capture')
+    .description('run a CUDA program and capture its kernel launches (module, parameters, memory before and after) into a folder')
+    .argument('<command...>', 'the program and its arguments, after --')
+    .option('--kernel-name <regex>', 'capture only kernels whose mangled or demangled name matches (searched, not anchored)', parseKernelName)
+    .option('--launch-skip <n>', 'skip the first n matching launches (then capture every launch, as ncu)', parseNonNegativeInteger)
+    .option('--launch-count <n>', 'capture at most n matching launches (then capture every launch, as ncu)', parsePositiveInteger)
+    .option('--every-launch', 'capture every matching launch, not only the first of each kernel')
+    .requiredOption('-o, --out <dir>', 'the capture folder to write (new, or empty)')
+    .option('--library <path>', 'the capture library to inject (default: the one @kreplay/native built)')
+    .option('--json', 'print one JSON object')
+    .addHelpText('after', '\nExample:\n  kreplay capture --kernel-name gemm -o gemm-capture -- python train.py --steps 1\n\nDefault selection: the first launch of each distinct kernel.')
+    .action(async (command: string[], options: CaptureOptions) => {
+      await checkCaptureFolder(options.out);
+      const libraryPath = options.library ?? captureLibraryPath();
+      if (!existsSync(libraryPath)) {
+        if (options.library !== undefined) throw new UsageError('capture', `--library ${libraryPath}: no such file`, 'Pass the path of a built libkreplay-capture.so');
+        throw new KreplayError({
+          packageName: 'cli',
+          component: 'capture',
+          message: `[cli] [capture] the capture library ${libraryPath} is missing. Rebuild @kreplay/native (npm rebuild @kreplay/native), or pass --library.`,
+        });
+      }
+      const selection: CaptureSelection = {
+        ...(options.kernelName !== undefined && { kernelName: options.kernelName }),
+        ...(options.launchSkip !== undefined && { launchSkip: options.launchSkip }),
+        ...(options.launchCount !== undefined && { launchCount: options.launchCount }),
+        ...(options.everyLaunch === true && { everyLaunch: true }),
+      };
+      await mkdir(options.out, { recursive: true });
+      if (process.env['CUDA_INJECTION64_PATH']) io.stderr(`kreplay capture: CUDA_INJECTION64_PATH was ${process.env['CUDA_INJECTION64_PATH']}; the program gets the capture library instead\n`);
+      if (!options.json) io.stderr(`kreplay capture: ${command.join(' ')}: capturing ${describeSelection(selection)} into ${options.out}\n`);
+      using progress = watchCaptureProgress(io, options.out);
+      const exit = await runProgram(command, captureEnvironment(process.env, { libraryPath, directory: options.out, command, selection })).catch((error: NodeJS.ErrnoException) => {
+        throw new UsageError('capture', `${command[0]} cannot be run (${error.code ?? error.message})`, 'Pass a program on PATH or its path, after --');
+      });
+      const capture = existsSync(join(options.out, 'manifest.json')) ? await summarizeCapture(await readCaptureFolder(options.out, { verifyBlobs: false })) : null;
+      const report: CaptureReport = { program: { command, exitCode: exit.code, signal: exit.signal }, capture };
+      if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
+      else if (capture !== null) io.stdout(describeCaptureSummary(capture));
+      const failure = programFailure(exit, capture, options.out);
+      if (failure !== undefined) throw failure;
+    });
+}
+
+/** The CLI's failure after the program ran: its own failure (with its code), or no capture at all. */
+function programFailure(exit: ProgramExit, capture: CaptureSummary | null, out: string): KreplayError | undefined {
+  const how = exit.signal === null ? `exited with ${exit.code}` : `was ended by ${exit.signal}`;
+  const kept =
+    capture === null
+      ? 'No capture was written'
+      : `${out} holds the ${capture.launches} launch${capture.launches === 1 ? '' : 'es'} captured before (readable: a launch is complete or absent)`;
+  if (exit.shellCode !== 0) return new ProgramExitError('capture', exit.shellCode, `the program ${how}`, kept);
+  if (capture !== null) return undefined;
+  return new KreplayError({
+    packageName: 'cli',
+    component: 'capture',
+    message: `[cli] [capture] the program ran, but no capture was written to ${out}: it loaded no CUDA driver, or the capture library did not start (see its [kreplay capture] messages above). Check that the program uses the GPU, and that nothing else sets CUDA_INJECTION64_PATH.`,
+  });
+}
+
+/** -o must be a folder that can be written and holds no capture yet. */
+async function checkCaptureFolder(out: string): Promise<void> {
+  await checkOutputPath(out, { kind: 'directory', command: 'capture', option: '--out' });
+  if (existsSync(join(out, 'manifest.json')) || existsSync(join(out, 'launches'))) {
+    throw new UsageError('capture', `--out ${out} already holds a capture`, 'Choose a new folder, or remove it first');
+  }
+}

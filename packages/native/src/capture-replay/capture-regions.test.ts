@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import type { CaptureLaunch, CaptureMemoryKind } from '../capture-folder-types.js';
+import { CaptureFormatError } from '../errors/capture-format-error.js';
+import { captureRegions, captureReservations } from './capture-regions.js';
+
+const MiB = 2 ** 20;
+
+function launch(sequence: number, ranges: readonly [number, number, CaptureMemoryKind][]): CaptureLaunch {
+  return {
+    sequence,
+    file: `launches/${String(sequence).padStart(8, '0')}.json`,
+    function: 'k',
+    module: '0'.repeat(32) + '-1',
+    shape: { grid: [1, 1, 1], block: [1, 1, 1], dynamicSharedBytes: 0, clusterDims: null, attributes: [] },
+    parameterBuffer: new Uint8Array(0),
+    parameters: [],
+    pageBytes: 65536,
+    memory: ranges.map(([base, bytes, kind]) => ({ base, bytes, kind, label: kind === 'module-global' ? 'g' : '', pagesBefore: [], pageHashesAfter: [] })),
+  };
+}
+
+describe('captureRegions', () => {
+  it('merges overlapping ranges over launches, keeps touching ones apart and leaves module globals out', () => {
+    const base = 0x7f00_0000_0000;
+    const regions = captureRegions([
+      launch(0, [
+        [base, MiB, 'device'],
+        [base + MiB, MiB, 'pool'],
+        [base + 64 * MiB, 4096, 'host-pinned'],
+        [0x1000, 64, 'module-global'],
+      ]),
+      // A range inside the first, and a registered host range inside the pinned one.
+      launch(1, [
+        [base + 4096, MiB / 2, 'vmm'],
+        [base + 64 * MiB + 1024, 1024, 'host-registered'],
+      ]),
+    ]);
+    expect(regions).toEqual([
+      { address: base, bytes: MiB, placement: 'device' },
+      { address: base + MiB, bytes: MiB, placement: 'device' },
+      { address: base + 64 * MiB, bytes: 4096, placement: 'host' },
+    ]);
+    // The same allocation grown after a free overlaps its neighbour: one region.
+    expect(captureRegions([launch(0, [[base, MiB, 'device'], [base + MiB, MiB, 'pool']]), launch(1, [[base, 1.5 * MiB, 'device']])])).toEqual([
+      { address: base, bytes: 2 * MiB, placement: 'device' },
+    ]);
+  });
+
+  it('refuses device memory overlapping host memory, naming both', () => {
+    const base = 0x7f00_0000_0000;
+    expect(() => captureRegions([launch(0, [[base, 8192, 'device']]), launch(1, [[base + 4096, 8192, 'host-pinned']])])).toThrow(CaptureFormatError);
+    expect(() => captureRegions([launch(0, [[base, 8192, 'device']]), launch(1, [[base + 4096, 8192, 'host-pinned']])])).toThrow(
+      /launches\/00000001\.json has host memory at 0x7f0000001000 \(8192 bytes\), which overlaps device memory at 0x7f0000000000 \(8192 bytes\) of launches\/00000000\.json/,
+    );
+  });
+});
+
+describe('captureReservations', () => {
+  it('widens each region to 2 MiB and merges the windows that then meet', () => {
+    const base = 0x7f00_0000_0000;
+    const reservations = captureReservations([
+      launch(0, [
+        [base + 4096, 4096, 'device'],
+        [base + 2 * MiB - 4096, 8192, 'device'], // crosses into the next window
+        [base + 10 * MiB, 4096, 'host-pinned'],
+      ]),
+    ]);
+    expect(reservations).toEqual([
+      { address: BigInt(base), bytes: 4 * MiB },
+      { address: BigInt(base + 10 * MiB), bytes: 2 * MiB },
+    ]);
+    expect(captureReservations([])).toEqual([]);
+  });
+});

@@ -1,0 +1,232 @@
+import type { Agent } from '../agent.js';
+import type { Allocation } from '../allocation.js';
+import type { CaptureFolder, CaptureLaunch, CaptureMemoryRange } from '../capture-folder-types.js';
+import { CaptureFormatError } from '../errors/capture-format-error.js';
+import { nativeMessage } from '../errors/native-message.js';
+import { UnsupportedError } from '../errors/unsupported-error.js';
+import type { Queue } from '../queue.js';
+import type { Runtime } from '../runtime.js';
+import type { KernelArguments, KernelDescriptor, KernelLaunch } from '../runtime-types.js';
+import { argumentError, describeValue, formatAddress } from '../validate.js';
+import { architectureProblem } from './capture-architecture.js';
+import type { CaptureDispatch, CaptureReplayRange } from './capture-dispatch.js';
+import { CapturePageState } from './capture-memory.js';
+import { pagesOf, readBlob, type CapturePage } from './capture-pages.js';
+import { captureRegions, placementOf, type CaptureAddressReservation, type CaptureRegion } from './capture-regions.js';
+
+const component = 'capture';
+
+/**
+ * A capture folder opened for replay on one agent (see {@link openCapture}): its memory mapped at the
+ * captured addresses, and each launch made ready on request. Memory and modules are kept across
+ * launches: a page is written again only when its content differs, a module loaded once per kernel.
+ */
+export class CaptureReplay implements AsyncDisposable {
+  readonly folder: CaptureFolder;
+  readonly runtime: Runtime;
+  readonly agent: Agent;
+  /** The ranges reserved before the driver started (empty when the caller opened the runtime). */
+  readonly reservations: readonly CaptureAddressReservation[];
+  /** The regions mapped at their captured bases (device and host memory), made by the first {@link prepare}. */
+  readonly regions: readonly CaptureRegion[];
+  readonly #ownsRuntime: boolean;
+  readonly #queue: Queue;
+  readonly #pages: CapturePageState;
+  readonly #kernels = new Map<string, Promise<KernelDescriptor>>();
+  readonly #checkedModules = new Map<string, Promise<void>>();
+  #allocations: Promise<Allocation[]> | undefined;
+  #disposal: Promise<void> | undefined;
+
+  /** @internal Made by {@link openCapture}. */
+  constructor(folder: CaptureFolder, runtime: Runtime, agent: Agent, reservations: readonly CaptureAddressReservation[], ownsRuntime: boolean) {
+    this.folder = folder;
+    this.runtime = runtime;
+    this.agent = agent;
+    this.reservations = Object.freeze(reservations);
+    this.regions = Object.freeze(captureRegions(folder.launches));
+    this.#ownsRuntime = ownsRuntime;
+    this.#queue = agent.createQueue();
+    this.#pages = new CapturePageState(folder.directory, agent, this.#queue);
+  }
+
+  /** The complete launches of the capture, by sequence. */
+  get launches(): readonly CaptureLaunch[] {
+    return this.folder.launches;
+  }
+
+  /**
+   * Makes the memory of `launch` (its sequence, or one of {@link launches}) as it was before the
+   * program's launch, and returns its dispatch. The first call maps every region at its captured
+   * base (allocation events: a tracker created before sees them); each call loads the launch's
+   * kernel (once per module and function), writes the module's globals, and writes the pages whose
+   * content differs from what memory holds.
+   * @throws {ArgumentError} (as a rejection) for a launch that is not in the capture, or an address that cannot be mapped.
+   * @throws {UnsupportedError} (as a rejection) when the module cannot run on this agent's architecture.
+   * @throws {CaptureFormatError} (as a rejection) when a blob changed since the folder was read, or a global is not in the module.
+   * @throws {DriverError} (as a rejection) when the driver fails to map memory or load the module.
+   */
+  async prepare(launch: number | CaptureLaunch): Promise<CaptureDispatch> {
+    const record = this.#launchOf(launch);
+    await this.map();
+    const kernel = await this.#kernel(record);
+    const memory: CaptureReplayRange[] = [];
+    const pages: CapturePage[] = [];
+    for (const range of record.memory) {
+      const address = placementOf(range.kind) === 'module-global' ? await this.#globalAddress(kernel, record, range) : range.base;
+      memory.push(Object.freeze({ address, bytes: range.bytes, kind: range.kind, label: range.label }));
+      pages.push(...pagesOf(address, range.bytes, record.pageBytes, range.pagesBefore));
+    }
+    const writes = await this.#pages.bringUpToDate(pages, record.pageBytes);
+    const { shape } = record;
+    const launchShape: KernelLaunch = Object.freeze({
+      grid: shape.grid,
+      block: shape.block,
+      sharedBytes: shape.dynamicSharedBytes,
+      ...(shape.clusterDims === null ? {} : { clusterDims: shape.clusterDims }),
+    });
+    const notes = shape.attributes.map(
+      (attribute) => `launch attribute ${attribute.name} (${attribute.values.join(', ')}) of the captured launch is not applied by the replay`,
+    );
+    return Object.freeze({
+      sequence: record.sequence,
+      function: record.function,
+      kernel,
+      args: Object.freeze(record.parameterBuffer.length === 0 ? {} : { parameters: record.parameterBuffer.slice() }) as KernelArguments,
+      launch: launchShape,
+      memory: Object.freeze(memory),
+      expectedPageHashes: Object.freeze({
+        pageBytes: record.pageBytes,
+        ranges: Object.freeze(memory.map((range, index) => Object.freeze({ ...range, hashes: record.memory[index]!.pageHashesAfter }))),
+      }),
+      pagesWritten: writes.pagesWritten,
+      bytesWritten: writes.bytesWritten,
+      notes: Object.freeze(notes),
+    });
+  }
+
+  /**
+   * Frees the mapped memory and the replay's queue; disposes the runtime when openCapture opened it.
+   * Idempotent.
+   */
+  dispose(): Promise<void> {
+    this.#disposal ??= (async () => {
+      const allocations = await this.#allocations?.catch(() => [] as Allocation[]);
+      await this.#queue.dispose();
+      if (this.#ownsRuntime) {
+        await this.runtime.dispose();
+        return;
+      }
+      for (const allocation of allocations ?? []) (allocation as Allocation & Disposable)[Symbol.dispose]();
+    })();
+    return this.#disposal;
+  }
+
+  /** Same as {@link dispose}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  #launchOf(launch: number | CaptureLaunch): CaptureLaunch {
+    const sequence = typeof launch === 'number' ? launch : launch?.sequence;
+    const record = this.folder.launches.find((candidate) => candidate.sequence === sequence);
+    if (record === undefined) {
+      const sequences = this.folder.launches.map((candidate) => candidate.sequence);
+      throw argumentError(
+        component,
+        'launch',
+        `launch ${describeValue(sequence)} is not a complete launch of ${this.folder.directory}`,
+        `Pass one of its launches (${sequences.length === 0 ? 'it has none' : `sequences ${sequences.join(', ')}`})`,
+      );
+    }
+    return record;
+  }
+
+  /**
+   * Maps every region at its captured base (device memory with allocateAt, host memory with
+   * allocateHostAt), once; {@link prepare} calls it. Create a tracker before, so that it sees the
+   * allocations. A failed mapping frees what was made, and the next call tries again.
+   * @throws {ArgumentError} (as a rejection) when an address cannot be had (naming what holds it).
+   * @throws {DriverError} (as a rejection) when the driver cannot map it.
+   */
+  async map(): Promise<void> {
+    await this.#mapRegions();
+  }
+
+  #mapRegions(): Promise<Allocation[]> {
+    this.#allocations ??= (async () => {
+      const made: Allocation[] = [];
+      try {
+        for (const region of this.regions) {
+          const address = BigInt(region.address);
+          made.push(
+            region.placement === 'host'
+              ? await this.runtime.allocateHostAt(address, region.bytes)
+              : await this.runtime.allocateAt(this.agent.id, address, region.bytes),
+          );
+        }
+      } catch (error) {
+        for (const allocation of made) (allocation as Allocation & Disposable)[Symbol.dispose]();
+        this.#allocations = undefined;
+        throw error;
+      }
+      return made;
+    })();
+    return this.#allocations;
+  }
+
+  #kernel(record: CaptureLaunch): Promise<KernelDescriptor> {
+    const key = `${record.module}/${record.function}/${record.parameterBuffer.length}`;
+    let kernel = this.#kernels.get(key);
+    if (kernel === undefined) {
+      kernel = (async () => {
+        const image = await readBlob(this.folder.directory, record.module);
+        await this.#checkArchitecture(record.module, image);
+        const size = record.parameterBuffer.length;
+        return this.runtime.loadKernel({
+          image,
+          name: record.function,
+          parameters: size === 0 ? [] : [{ name: 'parameters', type: 'bytes', size, indirect: true }],
+        });
+      })();
+      kernel.catch(() => this.#kernels.delete(key));
+      this.#kernels.set(key, kernel);
+    }
+    return kernel;
+  }
+
+  #checkArchitecture(moduleId: string, image: Uint8Array): Promise<void> {
+    let check = this.#checkedModules.get(moduleId);
+    if (check === undefined) {
+      check = (async () => {
+        const problem = architectureProblem(this.folder.manifest.device.architecture, this.agent.info.architecture, image, moduleId);
+        if (problem === null) return;
+        throw new UnsupportedError({
+          packageName: 'native',
+          component,
+          driver: this.runtime.driver,
+          feature: 'replay of a capture from another architecture',
+          message: nativeMessage(component, `${this.folder.directory} cannot be replayed on agent ${this.agent.id}: ${problem}`, `Replay it on a ${this.folder.manifest.device.architecture} device, or capture a program built with PTX (nvcc -gencode ...,code=compute_XX)`),
+        });
+      })();
+      this.#checkedModules.set(moduleId, check);
+    }
+    return check;
+  }
+
+  async #globalAddress(kernel: KernelDescriptor, record: CaptureLaunch, range: CaptureMemoryRange): Promise<number> {
+    const global = await this.runtime.kernelGlobal(kernel, this.agent.id, range.label);
+    if (global.bytes < range.bytes) {
+      throw new CaptureFormatError({
+        packageName: 'native',
+        component,
+        file: record.file,
+        message: nativeMessage(
+          component,
+          `${record.file}: module global ${range.label} was captured with ${range.bytes} bytes at ${formatAddress(range.base)}, but the loaded module's is ${global.bytes} bytes`,
+          'Capture the program again: the record does not match its module',
+        ),
+      });
+    }
+    return Number(global.address);
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * A capture replayed at its own addresses (openCapture): a capture folder of the fixture kernel
+ * (y = a * x + y, test/capture-fixtures/axpy.cu) written from TypeScript with y and x at fixed
+ * addresses free in this process and one module global, each launch made ready, run, and its
+ * memory after checked against the hashes the "program" left (checkPostLaunchHashes). The module is
+ * a cubin nvcc builds from axpy.cu, else the committed PTX. Skips without a CUDA device (or the
+ * fake libcuda).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findNvcc } from '../../src/capture/nvcc.js';
+import { checkPostLaunchHashes, openCapture, openRuntime, UnsupportedError, type CaptureReplay, type Runtime } from '../../src/index.js';
+import { writeTestCapture, type TestCaptureLaunch } from '../../src/test.js';
+import { probeCudaForTests } from './cuda-availability.js';
+import { candidateAddresses, unmapped } from './fixed-address-ranges.js';
+
+const cuda = await probeCudaForTests();
+const nvcc = findNvcc();
+// In the repository, or beside the GPU test bundle (scripts/bundle-gpu-tests.mjs copies it there).
+const source = [fileURLToPath(new URL('../capture-fixtures/axpy.cu', import.meta.url)), fileURLToPath(new URL('./axpy.cu', import.meta.url))].find((path) => existsSync(path));
+const root = mkdtempSync(join(tmpdir(), 'kreplay-capture-replay-'));
+
+/** The fixture's module: a cubin for `architecture` when nvcc is here, else the committed PTX. */
+function axpyModule(architecture: string): Uint8Array {
+  if ('missing' in nvcc || source === undefined) return readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-axpy.ptx', import.meta.url)));
+  const output = join(root, `axpy-${architecture}.cubin`);
+  execFileSync(nvcc.path, ['-cubin', `-arch=${architecture}`, '-o', output, source]);
+  return readFileSync(output);
+}
+
+function axpyParameters(y: number, x: number, a: number, n: number): Uint8Array {
+  const view = new DataView(new ArrayBuffer(24));
+  view.setBigUint64(0, BigInt(y), true);
+  view.setBigUint64(8, BigInt(x), true);
+  view.setFloat32(16, a, true);
+  view.setUint32(20, n, true);
+  return new Uint8Array(view.buffer);
+}
+
+const bytesOf = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
+/** y = a * x + y rounded as the fixture does: a product, then a sum, each to float32. */
+const axpy = (a: number, x: Float32Array, y: Float32Array) => y.map((value, index) => Math.fround(Math.fround(Math.fround(a) * x[index]!) + value));
+
+/** An address window of 1 GiB free in this process, for the captured ranges. */
+function freeWindow(): number {
+  const found = candidateAddresses().find((address) => unmapped(address, address + 2n ** 30n));
+  if (found === undefined) throw new Error('no candidate address range is free in this process');
+  return Number(found);
+}
+
+const count = 20_000; // 80,000 bytes: two 64 KiB pages, the second one short
+const pageBytes = 65536;
+const table = Uint8Array.from({ length: 256 }, (_, index) => index);
+
+/**
+ * Two launches of the fixture over y (at `base`) and x (at base + 4 MiB): the second reads what the
+ * first left in y, and x changed in its second page only.
+ */
+function writeAxpyCapture(directory: string, base: number, module: Uint8Array, architecture: string): { readonly y: number; readonly x: number; readonly results: Float32Array[] } {
+  const y = base;
+  const x = base + 4 * 2 ** 20;
+  const y0 = Float32Array.from({ length: count }, (_, index) => (index % 97) * 0.5 - 3);
+  const x0 = Float32Array.from({ length: count }, (_, index) => ((index * 7) % 101) * 0.25);
+  const x1 = x0.slice();
+  x1.fill(1.5, 16384 + 10, 16384 + 20); // in the second page
+  const y1 = axpy(2.5, x0, y0);
+  const y2 = axpy(-1, x1, y1);
+  const launch = (a: number, xs: Float32Array, before: Float32Array, after: Float32Array): TestCaptureLaunch => ({
+    function: 'kreplay_capture_fixture_axpy',
+    module,
+    grid: [Math.ceil(count / 256), 1, 1],
+    block: [256, 1, 1],
+    parameters: axpyParameters(y, x, a, count),
+    slots: [
+      { index: 0, offset: 0, size: 8 },
+      { index: 1, offset: 8, size: 8 },
+      { index: 2, offset: 16, size: 4 },
+      { index: 3, offset: 20, size: 4 },
+    ],
+    pageBytes,
+    memory: [
+      { base: y, kind: 'device', before: bytesOf(before), after: bytesOf(after) },
+      { base: x, kind: 'device', before: bytesOf(xs) },
+      { base: 0x1000, kind: 'module-global', label: 'kreplay_capture_fixture_table', before: table },
+    ],
+  });
+  writeTestCapture(directory, {
+    device: { name: 'The captured GPU', architecture },
+    command: ['axpy-program'],
+    launches: [launch(2.5, x0, y0, y1), launch(-1, x1, y1, y2)],
+  });
+  return { y, x, results: [y1, y2] };
+}
+
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
+  let runtime: Runtime;
+  let architecture: string;
+  beforeAll(async () => {
+    runtime = await openRuntime({ driver: 'cuda' });
+    architecture = runtime.agents[0]!.info.architecture;
+  });
+  afterAll(() => runtime?.dispose());
+
+  it('maps the memory at the captured bases, writes only changed pages, and reproduces each launch', async () => {
+    const directory = join(root, 'axpy');
+    const { y, x, results } = writeAxpyCapture(directory, freeWindow(), axpyModule(architecture), architecture);
+    await using replay = await openCapture(directory, { runtime });
+    expect(replay.reservations).toEqual([]);
+    expect(replay.regions).toEqual([
+      { address: y, bytes: count * 4, placement: 'device' },
+      { address: x, bytes: count * 4, placement: 'device' },
+    ]);
+    const agent = runtime.agents[0]!;
+    const queue = agent.createQueue();
+
+    const first = await replay.prepare(0);
+    expect(agent.findAllocation(y)).toMatchObject({ address: y, bytes: count * 4, kind: 'device' });
+    expect(first.kernel.parameters).toEqual([{ name: 'parameters', type: 'bytes', size: 24, indirect: true }]);
+    expect(first.args).toEqual({ parameters: axpyParameters(y, x, 2.5, count) });
+    expect(first.launch).toEqual({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1], sharedBytes: 0 });
+    // y's and x's two pages each, and the global's one page.
+    expect(first.pagesWritten).toBe(5);
+    const global = first.memory[2]!;
+    expect(global).toMatchObject({ kind: 'module-global', label: 'kreplay_capture_fixture_table', bytes: 256 });
+    expect(global.address).toBe(Number((await runtime.kernelGlobal(first.kernel, 0, 'kreplay_capture_fixture_table')).address));
+    expect(await agent.read(global.address, 256)).toEqual(table);
+    queue.enqueueKernel(first.kernel, first.args, first.launch);
+    expect(await checkPostLaunchHashes(queue, first.expectedPageHashes)).toMatchObject({ reproduced: true, pagesCompared: 5, pagesMismatched: 0 });
+    expect(new Float32Array((await agent.read(y, count * 4)).slice().buffer)).toEqual(results[0]);
+
+    // Launch 1: y's pages are new blobs (what launch 0 left), and so is x's changed second page; x's
+    // first page and the global still hold what the replay wrote (their hashes say so) and are kept.
+    const second = await replay.prepare(1);
+    expect(second.pagesWritten).toBe(3);
+    expect(second.bytesWritten).toBe(count * 4 + (count * 4 - pageBytes));
+    expect(second.kernel).toBe(first.kernel);
+    queue.enqueueKernel(second.kernel, second.args, second.launch);
+    expect((await checkPostLaunchHashes(queue, second.expectedPageHashes)).reproduced).toBe(true);
+
+    // Prepared again, launch 0 gets back y as it was before it (the kernel wrote over it) and x's
+    // second page; running it twice is not what the program did.
+    const again = await replay.prepare(0);
+    expect(again.pagesWritten).toBe(3); // y's two pages and x's second one
+    queue.enqueueKernel(again.kernel, again.args, again.launch);
+    queue.enqueueKernel(again.kernel, again.args, again.launch);
+    const twice = await checkPostLaunchHashes(queue, again.expectedPageHashes);
+    expect(twice).toMatchObject({ reproduced: false, pagesCompared: 5, pagesMismatched: 2 });
+    expect(twice.mismatches).toEqual([{ address: y, bytes: count * 4, kind: 'device', label: '', pages: [0, 1] }]);
+    await queue.dispose();
+  });
+
+  it('refuses a launch that is not in the capture, and a module of another architecture without PTX', async () => {
+    const directory = join(root, 'other-architecture');
+    const captured = architecture === 'sm_80' ? 'sm_86' : 'sm_80';
+    // Without nvcc (or the source), a truncated ELF: unreadable, so no code for this device is found in it.
+    const module = 'missing' in nvcc || source === undefined ? new Uint8Array([0x7f, 0x45, 0x4c, 0x46]) : axpyModule(captured);
+    writeAxpyCapture(directory, freeWindow(), module, captured);
+    await using replay: CaptureReplay = await openCapture(directory, { runtime });
+    await expect(replay.prepare(7)).rejects.toThrow(/launch 7 is not a complete launch of .*\. Pass one of its launches \(sequences 0, 1\)/);
+    const refusal = await replay.prepare(0).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(UnsupportedError);
+    expect((refusal as Error).message).toContain(`the capture was taken on ${captured} and this device is ${architecture}`);
+  });
+});
