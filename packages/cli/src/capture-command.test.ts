@@ -72,6 +72,7 @@ describe('kreplay capture', () => {
     expect(await runCli(['capture', '--every-launch', '--json', '--library', library, '-o', out, '--', ...command], io)).toBe(0);
     expect(seenBy(seen).environment['KREPLAY_CAPTURE_EVERY_LAUNCH']).toBe('1');
     expect(seenBy(seen).environment['KREPLAY_CAPTURE_KERNEL_NAME']).toBeUndefined();
+    expect(seenBy(seen).environment['KREPLAY_CAPTURE_PROFILE_FROM_START']).toBeUndefined();
     const report = JSON.parse(io.out()) as CaptureReport;
     expect(report.program).toEqual({ command, exitCode: 0, signal: null });
     expect(report.capture).toMatchObject({
@@ -88,6 +89,17 @@ describe('kreplay capture', () => {
       incomplete: [],
     });
     expect(report.capture!.bytesStored).toBeGreaterThan(4096);
+  });
+
+  it('--profile-from-start off limits the capture to cuProfilerStart..cuProfilerStop, and other values are refused', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    expect(await runCli(['capture', '--profile-from-start', 'off', '--library', library, '-o', out, '--', process.execPath, fakeProgram, seen], io), io.err()).toBe(0);
+    expect(seenBy(seen).environment['KREPLAY_CAPTURE_PROFILE_FROM_START']).toBe('off');
+    expect(io.err()).toContain('between cuProfilerStart and cuProfilerStop');
+    const bad = recordingIo();
+    expect(await runCli(['capture', '--profile-from-start', 'later', '--library', library, '-o', paths().out, '--', process.execPath, fakeProgram, seen], bad)).toBe(2);
+    expect(bad.err()).toContain("'later' is invalid");
   });
 
   it("exits with the program's code, or 128 + the signal that ended it, saying what the folder kept", async () => {

@@ -7,6 +7,8 @@ export interface CaptureSelection {
   readonly launchSkip?: number;
   readonly launchCount?: number;
   readonly everyLaunch?: boolean;
+  /** False: only launches between cuProfilerStart and cuProfilerStop count (ncu's --profile-from-start off). */
+  readonly profileFromStart?: boolean;
 }
 
 const capturePrefix = 'KREPLAY_CAPTURE_';
@@ -29,6 +31,7 @@ export function captureEnvironment(
   if (selection.launchSkip !== undefined) environment['KREPLAY_CAPTURE_LAUNCH_SKIP'] = String(selection.launchSkip);
   if (selection.launchCount !== undefined) environment['KREPLAY_CAPTURE_LAUNCH_COUNT'] = String(selection.launchCount);
   if (selection.everyLaunch === true) environment['KREPLAY_CAPTURE_EVERY_LAUNCH'] = '1';
+  if (selection.profileFromStart === false) environment['KREPLAY_CAPTURE_PROFILE_FROM_START'] = 'off';
   return environment;
 }
 
@@ -37,8 +40,9 @@ export function describeSelection(selection: CaptureSelection): string {
   const matching = selection.kernelName === undefined ? 'kernel' : `kernel matching /${selection.kernelName}/`;
   const skip = selection.launchSkip ? `, after skipping ${selection.launchSkip}` : '';
   const count = selection.launchCount === undefined ? '' : `, at most ${selection.launchCount}`;
+  const span = selection.profileFromStart === false ? ', between cuProfilerStart and cuProfilerStop' : '';
   if (selection.everyLaunch || selection.launchSkip !== undefined || selection.launchCount !== undefined) {
-    return `every launch of every ${matching}${skip}${count}`;
+    return `every launch of every ${matching}${skip}${count}${span}`;
   }
-  return `the first launch of each ${matching}`;
+  return `the first launch of each ${matching}${span}`;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { captureLibraryPath, KreplayError, readCaptureFolder } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
 import { parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
@@ -18,6 +18,7 @@ interface CaptureOptions {
   readonly launchSkip?: number;
   readonly launchCount?: number;
   readonly everyLaunch?: boolean;
+  readonly profileFromStart: 'on' | 'off';
   readonly out: string;
   readonly library?: string;
   readonly json?: boolean;
@@ -54,6 +55,11 @@ export function captureCommand(io: CliIo): Command {
     .option('--launch-skip <n>', 'skip the first n matching launches (then capture every launch, as ncu)', parseNonNegativeInteger)
     .option('--launch-count <n>', 'capture at most n matching launches (then capture every launch, as ncu)', parsePositiveInteger)
     .option('--every-launch', 'capture every matching launch, not only the first of each kernel')
+    .addOption(
+      new Option('--profile-from-start <on|off>', 'off: consider only launches between cuProfilerStart and cuProfilerStop (torch.cuda.profiler.start/stop), as ncu')
+        .choices(['on', 'off'])
+        .default('on'),
+    )
     .requiredOption('-o, --out <dir>', 'the capture folder to write (new, or empty)')
     .option('--library <path>', 'the capture library to inject (default: the one @kreplay/native built)')
     .option('--json', 'print one JSON object')
@@ -74,6 +80,7 @@ export function captureCommand(io: CliIo): Command {
         ...(options.launchSkip !== undefined && { launchSkip: options.launchSkip }),
         ...(options.launchCount !== undefined && { launchCount: options.launchCount }),
         ...(options.everyLaunch === true && { everyLaunch: true }),
+        ...(options.profileFromStart === 'off' && { profileFromStart: false }),
       };
       await mkdir(options.out, { recursive: true });
       if (process.env['CUDA_INJECTION64_PATH']) io.stderr(`kreplay capture: CUDA_INJECTION64_PATH was ${process.env['CUDA_INJECTION64_PATH']}; the program gets the capture library instead\n`);

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// The summary of run.sh from the files it wrote: capture's cost, how many launches replayed
+// standalone reproduce the program's memory bit-exactly (and the reason for each that does not),
+// and kreplay's CUPTI values against ncu's on the program, launch for launch.
+//   node summarize.mjs <out folder>
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const folder = process.argv[2];
+if (!folder) {
+  console.error('usage: summarize.mjs <folder written by run.sh>');
+  process.exit(2);
+}
+const read = (name) => readFileSync(join(folder, name), 'utf8');
+const json = (name) => (existsSync(join(folder, name)) ? JSON.parse(read(name)) : null);
+const timings = Object.fromEntries(
+  read('timings.txt')
+    .trim()
+    .split('\n')
+    .filter((line) => /^\S+ [\d.]+$/.test(line))
+    .map((line) => line.split(' '))
+    .map(([label, value]) => [label, Number(value)]),
+);
+const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+console.log(`machine: ${read('machine.txt').trim().replace(/\n/g, '; ')}`);
+
+// 1. Capture's cost.
+const capture = json('capture.json');
+const plain = json('program.json');
+const captured = capture?.capture;
+console.log('\n## Capture cost');
+console.log(`program alone: ${fixed(timings.program)} s wall (captured step ${fixed(plain?.capturedStepSeconds, 4)} s)`);
+console.log(`under kreplay capture: ${fixed(timings.capture)} s wall, ${fixed(timings.capture / timings.program)}x`);
+if (captured) {
+  console.log(`launches captured: ${captured.launches} of ${captured.kernels.length} kernels; not captured: ${JSON.stringify(captured.notCaptured)}`);
+  console.log(`bytes stored: ${captured.bytesStored} in ${captured.blobs} blobs, ${fixed(captured.bytesStored / Math.max(1, captured.launches) / 2 ** 20)} MiB per launch`);
+  console.log(`complete: ${captured.complete}; damaged: ${captured.damaged.length}; incomplete: ${captured.incomplete.length}`);
+}
+
+// 2. Standalone replay against the program's memory.
+const replay = json('replay.json');
+console.log('\n## Replay of each launch standalone (--verify full)');
+if (replay) {
+  const launches = replay.launches;
+  console.log(`launches: ${launches.length}; reproduce the program bit-exactly: ${replay.reproduced}; mismatched: ${replay.mismatched.length}; failed: ${replay.failed.length}; damaged: ${replay.damaged.length}`);
+  const outcomes = {};
+  for (const launch of launches) outcomes[launch.outcome] = (outcomes[launch.outcome] ?? 0) + 1;
+  console.log(`outcomes: ${JSON.stringify(outcomes)}`);
+  for (const launch of launches.filter((row) => row.outcome !== 'reproduced')) {
+    const why = launch.error ?? launch.declineReason ?? (launch.nondeterministic ? 'passes differ from each other (nondeterministic)' : launch.postLaunch ? JSON.stringify(launch.postLaunch).slice(0, 200) : launch.notes.join('; '));
+    console.log(`  #${launch.sequence} ${launch.function.slice(0, 90)}: ${launch.outcome} (${launch.verification}): ${why}`);
+  }
+} else {
+  console.log('no replay.json');
+}
+
+// 3. kreplay's values against ncu's, launch for launch.
+const profile = json('profile.json');
+const ncuRuns = [];
+for (let run = 1; existsSync(join(folder, `ncu-${run}.csv`)); run += 1) ncuRuns.push(parseNcu(read(`ncu-${run}.csv`)));
+console.log('\n## kreplay profile capture: against ncu on the program');
+if (profile && ncuRuns.length > 0) {
+  const rows = profile.dispatches;
+  const metrics = profile.metrics;
+  const counts = ncuRuns.map((run) => run.length);
+  console.log(`kreplay launches ${rows.length}; ncu kernels per run ${counts.join(', ')}`);
+  const comparable = Math.min(rows.length, ...counts);
+  let inside = 0;
+  let total = 0;
+  const byKernel = new Map();
+  for (let index = 0; index < comparable; index += 1) {
+    const row = rows[index];
+    const names = ncuRuns.map((run) => run[index].name);
+    const kernel = row.kernel ?? '?';
+    if (!names.every((name) => sameKernel(name, kernel))) continue;
+    const entry = byKernel.get(kernel) ?? { launches: 0, inside: 0, total: 0 };
+    entry.launches += 1;
+    for (const metric of metrics) {
+      const values = ncuRuns.map((run) => run[index].metrics[metric]).filter(Number.isFinite);
+      const value = row.metrics?.[metric];
+      if (values.length < ncuRuns.length || !Number.isFinite(value)) continue;
+      const low = Math.min(...values);
+      const high = Math.max(...values);
+      const ok = value >= low && value <= high;
+      entry.total += 1;
+      total += 1;
+      if (ok) {
+        entry.inside += 1;
+        inside += 1;
+      }
+    }
+    byKernel.set(kernel, entry);
+  }
+  console.log(`comparisons inside ncu's min..max over ${ncuRuns.length} runs: ${inside} of ${total}`);
+  console.log(`distinct kernels compared: ${byKernel.size}`);
+  const agreeing = [...byKernel.entries()].filter(([, entry]) => entry.total > 0 && entry.inside === entry.total);
+  console.log(`distinct kernels with every metric of every launch inside ncu's spread: ${agreeing.length}`);
+  for (const [kernel, entry] of byKernel) console.log(`  ${kernel.slice(0, 100)}: ${entry.launches} launches, ${entry.inside}/${entry.total} inside`);
+} else {
+  console.log(`profile.json ${profile ? 'read' : 'missing'}; ncu runs ${ncuRuns.length}`);
+}
+
+/** The kernels of an `ncu --csv --page raw` file, in launch order: name and metric values. */
+function parseNcu(text) {
+  const lines = text.split('\n').filter((line) => line.startsWith('"'));
+  if (lines.length < 2) return [];
+  const cells = (line) => line.slice(1, -1).split('","');
+  const header = cells(lines[0]);
+  const nameColumn = header.indexOf('Kernel Name');
+  const idColumn = header.indexOf('ID');
+  const kernels = [];
+  for (const line of lines.slice(2)) {
+    const row = cells(line);
+    const metrics = {};
+    header.forEach((column, index) => {
+      const value = Number(row[index]?.replace(/,/g, ''));
+      if (Number.isFinite(value)) metrics[column] = value;
+    });
+    kernels.push({ id: Number(row[idColumn]), name: row[nameColumn], metrics });
+  }
+  return kernels.sort((a, b) => a.id - b.id);
+}
+
+/** ncu prints demangled names, kreplay the mangled symbol: compare by the demangled function's base name. */
+function sameKernel(ncuName, symbol) {
+  const base = ncuName.replace(/\(.*$/, '').replace(/<.*$/, '').split('::').pop().trim().split(' ').pop();
+  return base.length > 0 && symbol.includes(base);
+}
