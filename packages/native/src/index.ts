@@ -99,6 +99,8 @@ export type { CaptureFormatErrorOptions } from './errors/capture-format-error.js
 export { openCapture } from './capture-replay/open-capture.js';
 export type { OpenCaptureOptions } from './capture-replay/open-capture.js';
 export { CaptureReplay } from './capture-replay/capture-replay.js';
+export type { CaptureAddressPolicy } from './capture-replay/capture-replay.js';
+export type { CaptureRelocation } from './capture-replay/capture-relocation.js';
 export type { CaptureDispatch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
 export { captureRegions, captureReservations } from './capture-replay/capture-regions.js';
 export type { CaptureAddressReservation, CapturePlacement, CaptureRegion } from './capture-replay/capture-regions.js';

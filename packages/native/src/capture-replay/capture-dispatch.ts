@@ -25,6 +25,8 @@ export interface CaptureDispatch {
   readonly kernel: KernelDescriptor;
   /** `{ parameters }`, the raw parameter buffer (empty for a kernel without parameters). */
   readonly args: KernelArguments;
+  /** How many of the capture's memory regions are not at their captured addresses (see CaptureAddressPolicy). */
+  readonly relocatedRegions: number;
   /** Grid, block, dynamic shared memory and cluster dimensions of the captured launch. */
   readonly launch: KernelLaunch;
   readonly memory: readonly CaptureReplayRange[];

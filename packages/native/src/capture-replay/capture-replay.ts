@@ -11,10 +11,19 @@ import { argumentError, describeValue, formatAddress } from '../validate.js';
 import { architectureProblem } from './capture-architecture.js';
 import type { CaptureDispatch, CaptureReplayRange } from './capture-dispatch.js';
 import { CapturePageState } from './capture-memory.js';
+import { relocatedAddress, relocateParameterWords, type CaptureRelocation } from './capture-relocation.js';
 import { pagesOf, readBlob, type CapturePage } from './capture-pages.js';
 import { captureRegions, placementOf, type CaptureAddressReservation, type CaptureRegion } from './capture-regions.js';
 
 const component = 'capture';
+
+/**
+ * Where captured memory goes: `exact`, at its captured addresses or not at all; `relocate`, wherever
+ * the driver allocates it; `exact-or-relocate`, exact where the driver allows it and relocated
+ * elsewhere. Relocated memory gets the parameter buffer's pointers rewritten, not pointers stored in
+ * memory (a kernel that follows one of those reads the old place: its post-launch check fails).
+ */
+export type CaptureAddressPolicy = 'exact' | 'exact-or-relocate' | 'relocate';
 
 /**
  * A capture folder opened for replay on one agent (see {@link openCapture}): its memory mapped at the
@@ -30,6 +39,8 @@ export class CaptureReplay implements AsyncDisposable {
   /** The regions mapped at their captured bases (device and host memory), made by the first {@link prepare}. */
   readonly regions: readonly CaptureRegion[];
   readonly #ownsRuntime: boolean;
+  readonly #placement: CaptureAddressPolicy;
+  readonly #relocations: CaptureRelocation[] = [];
   readonly #queue: Queue;
   readonly #pages: CapturePageState;
   readonly #kernels = new Map<string, Promise<KernelDescriptor>>();
@@ -38,7 +49,15 @@ export class CaptureReplay implements AsyncDisposable {
   #disposal: Promise<void> | undefined;
 
   /** @internal Made by {@link openCapture}. */
-  constructor(folder: CaptureFolder, runtime: Runtime, agent: Agent, reservations: readonly CaptureAddressReservation[], ownsRuntime: boolean) {
+  constructor(
+    folder: CaptureFolder,
+    runtime: Runtime,
+    agent: Agent,
+    reservations: readonly CaptureAddressReservation[],
+    ownsRuntime: boolean,
+    placement: CaptureAddressPolicy = 'exact-or-relocate',
+  ) {
+    this.#placement = placement;
     this.folder = folder;
     this.runtime = runtime;
     this.agent = agent;
@@ -47,6 +66,11 @@ export class CaptureReplay implements AsyncDisposable {
     this.#ownsRuntime = ownsRuntime;
     this.#queue = agent.createQueue();
     this.#pages = new CapturePageState(folder.directory, agent, this.#queue);
+  }
+
+  /** The regions placed elsewhere than their captured base (after the first {@link prepare}). */
+  get relocations(): readonly CaptureRelocation[] {
+    return this.#relocations;
   }
 
   /** The complete launches of the capture, by sequence. */
@@ -71,8 +95,11 @@ export class CaptureReplay implements AsyncDisposable {
     const kernel = await this.#kernel(record);
     const memory: CaptureReplayRange[] = [];
     const pages: CapturePage[] = [];
+    const moved: CaptureRelocation[] = [...this.#relocations];
     for (const range of record.memory) {
-      const address = placementOf(range.kind) === 'module-global' ? await this.#globalAddress(kernel, record, range) : range.base;
+      const address =
+        placementOf(range.kind) === 'module-global' ? await this.#globalAddress(kernel, record, range) : relocatedAddress(this.#relocations, range.base);
+      if (placementOf(range.kind) === 'module-global' && address !== range.base) moved.push({ from: range.base, to: address, bytes: range.bytes });
       memory.push(Object.freeze({ address, bytes: range.bytes, kind: range.kind, label: range.label }));
       pages.push(...pagesOf(address, range.bytes, record.pageBytes, range.pagesBefore));
     }
@@ -87,11 +114,18 @@ export class CaptureReplay implements AsyncDisposable {
     const notes = shape.attributes.map(
       (attribute) => `launch attribute ${attribute.name} (${attribute.values.join(', ')}) of the captured launch is not applied by the replay`,
     );
+    const parameters = relocateParameterWords(record.parameterBuffer, moved);
+    if (this.#relocations.length > 0) {
+      notes.push(
+        `${this.#relocations.length} of ${this.regions.length} memory regions are not at their captured addresses (the driver would not place them there); ${parameters.rewritten} pointer${parameters.rewritten === 1 ? '' : 's'} of the parameter buffer follow them, pointers stored in memory do not`,
+      );
+    }
     return Object.freeze({
       sequence: record.sequence,
       function: record.function,
       kernel,
-      args: Object.freeze(record.parameterBuffer.length === 0 ? {} : { parameters: record.parameterBuffer.slice() }) as KernelArguments,
+      args: Object.freeze(record.parameterBuffer.length === 0 ? {} : { parameters: parameters.buffer }) as KernelArguments,
+      relocatedRegions: this.#relocations.length,
       launch: launchShape,
       memory: Object.freeze(memory),
       expectedPageHashes: Object.freeze({
@@ -156,22 +190,35 @@ export class CaptureReplay implements AsyncDisposable {
     this.#allocations ??= (async () => {
       const made: Allocation[] = [];
       try {
-        for (const region of this.regions) {
-          const address = BigInt(region.address);
-          made.push(
-            region.placement === 'host'
-              ? await this.runtime.allocateHostAt(address, region.bytes)
-              : await this.runtime.allocateAt(this.agent.id, address, region.bytes),
-          );
-        }
+        for (const region of this.regions) made.push(await this.#place(region));
       } catch (error) {
         for (const allocation of made) (allocation as Allocation & Disposable)[Symbol.dispose]();
+        this.#relocations.length = 0;
         this.#allocations = undefined;
         throw error;
       }
       return made;
     })();
     return this.#allocations;
+  }
+
+  /** One region at its captured base, or (as the placement allows) wherever the driver puts it. */
+  async #place(region: CaptureRegion): Promise<Allocation> {
+    const relocate = async (): Promise<Allocation> => {
+      const allocation = region.placement === 'host' ? this.runtime.allocateHost(region.bytes, { pinned: true }) : this.agent.allocate(region.bytes);
+      this.#relocations.push(Object.freeze({ from: region.address, to: allocation.address, bytes: region.bytes }));
+      return allocation;
+    };
+    if (this.#placement === 'relocate') return relocate();
+    const address = BigInt(region.address);
+    try {
+      return region.placement === 'host'
+        ? await this.runtime.allocateHostAt(address, region.bytes)
+        : await this.runtime.allocateAt(this.agent.id, address, region.bytes);
+    } catch (error) {
+      if (this.#placement === 'exact') throw error;
+      return relocate();
+    }
   }
 
   #kernel(record: CaptureLaunch): Promise<KernelDescriptor> {

@@ -2,9 +2,12 @@ import { readCaptureFolder } from '../capture-folder.js';
 import type { CaptureFolder } from '../capture-folder-types.js';
 import { openRuntime } from '../open-runtime.js';
 import { Runtime } from '../runtime.js';
-import { argumentError, describeValue, requireInteger, requireKnownKeys, requireObject } from '../validate.js';
+import { ArgumentError } from '../errors/argument-error.js';
+import { argumentError, describeValue, requireChoice, requireInteger, requireKnownKeys, requireObject } from '../validate.js';
 import { captureReservations } from './capture-regions.js';
-import { CaptureReplay } from './capture-replay.js';
+import { CaptureReplay, type CaptureAddressPolicy } from './capture-replay.js';
+
+const placements: readonly CaptureAddressPolicy[] = ['exact', 'exact-or-relocate', 'relocate'];
 
 /** Options of {@link openCapture}. */
 export interface OpenCaptureOptions {
@@ -18,6 +21,8 @@ export interface OpenCaptureOptions {
   readonly agentId?: number;
   /** Check every blob's SHA-256 when reading the folder (see readCaptureFolder). Default true. */
   readonly verifyBlobs?: boolean;
+  /** Where captured memory goes (see {@link CaptureAddressPolicy}). Default `exact-or-relocate`. */
+  readonly placement?: CaptureAddressPolicy;
   /** Passed to openRuntime when openCapture opens the runtime. */
   readonly waitSpinMicroseconds?: number;
 }
@@ -35,23 +40,34 @@ export interface OpenCaptureOptions {
  */
 export async function openCapture(folder: string | CaptureFolder, options: OpenCaptureOptions = {}): Promise<CaptureReplay> {
   const given = requireObject('capture', 'options', options);
-  requireKnownKeys('capture', 'options', given, ['runtime', 'agentId', 'verifyBlobs', 'waitSpinMicroseconds']);
+  requireKnownKeys('capture', 'options', given, ['runtime', 'agentId', 'verifyBlobs', 'placement', 'waitSpinMicroseconds']);
+  const placement = options.placement === undefined ? 'exact-or-relocate' : requireChoice('capture', 'options.placement', options.placement, placements);
   if (options.runtime !== undefined && !(options.runtime instanceof Runtime)) {
     throw argumentError('capture', 'options.runtime', `options.runtime is ${describeValue(options.runtime)}, not a Runtime`, 'Pass a runtime from openRuntime, or leave it out');
   }
   const capture =
     typeof folder === 'string' ? await readCaptureFolder(folder, { verifyBlobs: options.verifyBlobs ?? true }) : requireFolder(folder);
-  const reservations = options.runtime === undefined ? captureReservations(capture.launches) : [];
-  const runtime =
-    options.runtime ??
-    (await openRuntime({
+  let reservations = options.runtime === undefined && placement !== 'relocate' ? captureReservations(capture.launches) : [];
+  const open = () =>
+    openRuntime({
       driver: 'cuda',
       reserveAddresses: reservations,
       ...(options.waitSpinMicroseconds === undefined ? {} : { waitSpinMicroseconds: options.waitSpinMicroseconds }),
-    }));
+    });
+  let runtime = options.runtime;
+  if (runtime === undefined) {
+    try {
+      runtime = await open();
+    } catch (error) {
+      // A range this process already holds: with relocation allowed, open without the reservations.
+      if (placement === 'exact' || !(error instanceof ArgumentError) || reservations.length === 0) throw error;
+      reservations = [];
+      runtime = await open();
+    }
+  }
   try {
     const agentId = requireInteger('capture', 'options.agentId', options.agentId ?? 0, 0, runtime.agents.length - 1);
-    return new CaptureReplay(capture, runtime, runtime.agents[agentId]!, reservations, options.runtime === undefined);
+    return new CaptureReplay(capture, runtime, runtime.agents[agentId]!, reservations, options.runtime === undefined, placement);
   } catch (error) {
     if (options.runtime === undefined) await runtime.dispose();
     throw error;

@@ -3,7 +3,7 @@
  * (below the mmap area, above the program and its heap), and the lines of /proc/self/maps.
  */
 import { readFileSync } from 'node:fs';
-import { DriverError } from '../../src/index.js';
+import { DriverError, type Runtime } from '../../src/index.js';
 
 /** 2 MiB: the granule ranges are reserved and mapped in. */
 export const GRANULE = 2n ** 21n;
@@ -30,9 +30,31 @@ export function unmapped(start: bigint, end: bigint): boolean {
   return processMappings().every((mapping) => mapping.end <= start || mapping.start >= end);
 }
 
-/** The first candidate whose 1 GiB window is unmapped here, for `place` to use; retries past ranges CUDA cannot have. */
-export async function placeAtFreeAddress<T>(place: (address: bigint) => Promise<T>): Promise<{ address: bigint; placed: T }> {
-  for (const address of candidateAddresses()) {
+/**
+ * A 2 MiB-aligned address inside the driver's own device address space, free again: where cuMemAlloc
+ * put `bytes` (plus a granule to align in), freed. On an H200 (driver 580) cuMemAddressReserve
+ * refused hints far from the addresses it hands out (0x3e0000000000 gave 0x7fad5e800000), so the
+ * tests try such an address first.
+ */
+export async function driverChosenAddress(runtime: Runtime, bytes: number): Promise<bigint> {
+  const agent = runtime.agents[0]!;
+  const allocation = agent.allocate(bytes + Number(GRANULE));
+  const address = ((BigInt(allocation.address) + GRANULE - 1n) / GRANULE) * GRANULE;
+  allocation.free();
+  const queue = agent.createQueue();
+  await queue.synchronize(); // the free is released once the queues have passed it
+  await queue.dispose();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  return address;
+}
+
+/**
+ * The first candidate whose 1 GiB window is unmapped here, for `place` to use; retries past ranges
+ * CUDA cannot have. With `runtime`, an address the driver itself chose comes first.
+ */
+export async function placeAtFreeAddress<T>(place: (address: bigint) => Promise<T>, runtime?: Runtime): Promise<{ address: bigint; placed: T }> {
+  const first = runtime === undefined ? [] : [await driverChosenAddress(runtime, 64 * 2 ** 20)];
+  for (const address of [...first, ...candidateAddresses()]) {
     if (!unmapped(address, address + 2n ** 30n)) continue;
     try {
       return { address, placed: await place(address) };
