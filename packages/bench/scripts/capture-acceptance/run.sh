@@ -23,12 +23,14 @@ program+=($program_args)
 mkdir -p "$out"
 capture="$out/capture"
 rm -rf "$capture"
-kreplay() { node "$bundle/kreplay.mjs" "$@"; }
+kreplay=(node "$bundle/kreplay.mjs")
 seconds() { date +%s.%N; }
+# STEP_TIMEOUT (seconds, optional) bounds each step, so that a slow one still leaves a summary.
+limit() { if [ -n "${STEP_TIMEOUT:-}" ]; then timeout "$STEP_TIMEOUT" "$@"; else "$@"; fi; }
 timed() { # label command...
   local label=$1 start end
   shift
-  start=$(seconds); "$@"; end=$(seconds)
+  start=$(seconds); limit "$@"; end=$(seconds)
   echo "$label $(awk "BEGIN { print $end - $start }")" >> "$out/timings.txt"
 }
 : > "$out/timings.txt"
@@ -39,15 +41,15 @@ python3 -c 'import torch, triton; print("torch", torch.__version__, "triton", tr
 # The first run compiles the torch.compile'd function into the cache, so the runs compared below do not.
 "${program[@]}" > "$out/program-warm.json"
 timed program "${program[@]}" > "$out/program.json"
-timed capture kreplay capture --profile-from-start off --every-launch -o "$capture" --json -- "${program[@]}" \
-  > "$out/capture.json" 2> "$out/capture.log"
-timed replay kreplay replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log" ||
+timed capture "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$capture" --json -- "${program[@]}" \
+  > "$out/capture.json" 2> "$out/capture.log" || echo "capture exited $?" >> "$out/timings.txt"
+timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log" ||
   echo "replay exited $?" >> "$out/timings.txt"
-timed profile kreplay profile "capture:$capture" --metrics "$metrics" --json > "$out/profile.json" 2> "$out/profile.log" ||
+timed profile "${kreplay[@]}" profile "capture:$capture" --metrics "$metrics" --json > "$out/profile.json" 2> "$out/profile.log" ||
   echo "profile exited $?" >> "$out/timings.txt"
 for run in $(seq 1 "$ncu_runs"); do
   timed "ncu-$run" ncu --profile-from-start off --clock-control none --csv --page raw --metrics "$metrics" \
-    "${program[@]}" > "$out/ncu-$run.csv" 2> "$out/ncu-$run.log"
+    "${program[@]}" > "$out/ncu-$run.csv" 2> "$out/ncu-$run.log" || echo "ncu-$run exited $?" >> "$out/timings.txt"
 done
 du -sb "$capture" > "$out/capture-size.txt"
 node "$here/summarize.mjs" "$out" | tee "$out/summary.txt"
