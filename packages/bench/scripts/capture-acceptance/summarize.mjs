@@ -12,7 +12,16 @@ if (!folder) {
   process.exit(2);
 }
 const read = (name) => readFileSync(join(folder, name), 'utf8');
-const json = (name) => (existsSync(join(folder, name)) ? JSON.parse(read(name)) : null);
+/** A JSON file, or the last line of one that also holds the program's own output (kreplay capture passes its stdout through). */
+const json = (name) => {
+  if (!existsSync(join(folder, name))) return null;
+  const text = read(name).trim();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return JSON.parse(text.split('\n').at(-1));
+  }
+};
 const timings = Object.fromEntries(
   read('timings.txt')
     .trim()

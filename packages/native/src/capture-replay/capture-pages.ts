@@ -9,14 +9,16 @@ export interface CapturePage {
   readonly address: number;
   readonly bytes: number;
   readonly blob: string;
+  /** Where the page's range starts: pages of different ranges are never written together (they may be separate allocations side by side). */
+  readonly range: number;
 }
 
 /** The pages of a range placed at `address`, `pageBytes` each (the last one possibly short). */
 export function pagesOf(address: number, bytes: number, pageBytes: number, blobs: readonly string[]): CapturePage[] {
-  return blobs.map((blob, page) => ({ address: address + page * pageBytes, bytes: Math.min(pageBytes, bytes - page * pageBytes), blob }));
+  return blobs.map((blob, page) => ({ address: address + page * pageBytes, bytes: Math.min(pageBytes, bytes - page * pageBytes), blob, range: address }));
 }
 
-/** Consecutive pages (each starting where the one before ends) in runs of at most `limitBytes`. */
+/** Consecutive pages of one range (each starting where the one before ends) in runs of at most `limitBytes`. */
 export function contiguousRuns(pages: readonly CapturePage[], limitBytes: number): CapturePage[][] {
   const sorted = [...pages].sort((a, b) => a.address - b.address);
   const runs: CapturePage[][] = [];
@@ -24,7 +26,7 @@ export function contiguousRuns(pages: readonly CapturePage[], limitBytes: number
   let runBytes = 0;
   for (const page of sorted) {
     const last = run.at(-1);
-    if (last !== undefined && (last.address + last.bytes !== page.address || runBytes + page.bytes > limitBytes)) {
+    if (last !== undefined && (last.range !== page.range || last.address + last.bytes !== page.address || runBytes + page.bytes > limitBytes)) {
       runs.push(run);
       run = [];
       runBytes = 0;
