@@ -38,7 +38,7 @@ function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Flo
   const y = Float32Array.from({ length: count }, (_, index) => index * 0.5);
   const x = Float32Array.from({ length: count }, (_, index) => (index % 13) - 6);
   const bytes = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
-  const states = [y];
+  const states: Float32Array[] = [y];
   for (let index = 0; index < launches; index += 1) states.push(after(states[index]!, x));
   return writeTestCapture(join(root, name), {
     device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
