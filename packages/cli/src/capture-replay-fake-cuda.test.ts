@@ -29,27 +29,30 @@ function parameters(y: number, x: number, a: number, n: number): Uint8Array {
   return new Uint8Array(view.buffer);
 }
 
-/** A capture of one axpy launch over 4096 floats at `base`; `after` is what the "program" left in y. */
-function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Float32Array) => Float32Array): string {
+/**
+ * A capture of `launches` axpy launches over 4096 floats at `base`, each starting from what the one
+ * before left in y; `after` is what the "program" left in y after each.
+ */
+function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Float32Array) => Float32Array, launches = 1): string {
   const count = 4096;
   const y = Float32Array.from({ length: count }, (_, index) => index * 0.5);
   const x = Float32Array.from({ length: count }, (_, index) => (index % 13) - 6);
   const bytes = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
+  const states: Float32Array[] = [y];
+  for (let index = 0; index < launches; index += 1) states.push(after(states[index]!, x));
   return writeTestCapture(join(root, name), {
     device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
-    launches: [
-      {
-        function: 'kreplay_capture_fixture_axpy',
-        module: ptx,
-        grid: [16, 1, 1],
-        block: [256, 1, 1],
-        parameters: parameters(base, base + 2 ** 21, 3, count),
-        memory: [
-          { base, kind: 'device', before: bytes(y), after: bytes(after(y, x)) },
-          { base: base + 2 ** 21, kind: 'device', before: bytes(x) },
-        ],
-      },
-    ],
+    launches: Array.from({ length: launches }, (_, index) => ({
+      function: 'kreplay_capture_fixture_axpy',
+      module: ptx,
+      grid: [16, 1, 1] as const,
+      block: [256, 1, 1] as const,
+      parameters: parameters(base, base + 2 ** 21, 3, count),
+      memory: [
+        { base, kind: 'device' as const, before: bytes(states[index]!), after: bytes(states[index + 1]!) },
+        { base: base + 2 ** 21, kind: 'device' as const, before: bytes(x) },
+      ],
+    })),
   });
 }
 
@@ -73,6 +76,19 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     expect(report).toMatchObject({ driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
     expect(report.launches[0]).toMatchObject({ sequence: 0, function: 'kreplay_capture_fixture_axpy', outcome: 'reproduced', replayed: true, passes: 3, verification: 'verified' });
     expect(report.launches[0]!.postLaunch).toMatchObject({ reproduced: true, pagesMismatched: 0 });
+  }, 120_000);
+
+  it('replays launches that follow one another with the default strategy (dirty-pages) and its mirrors', async () => {
+    const capture = axpyCapture('sequence', 0x3f3000000000, axpy, 3);
+    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--passes', '4', '--verify', 'full', '--json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as CaptureReplayReport;
+    expect(report).toMatchObject({ strategy: 'dirty-pages', reproduced: 3, mismatched: [], failed: [] });
+    expect(report.launches.map((launch) => [launch.outcome, launch.verification])).toEqual([
+      ['reproduced', 'verified'],
+      ['reproduced', 'verified'],
+      ['reproduced', 'verified'],
+    ]);
   }, 120_000);
 
   it('names a launch whose memory after is not the program\'s, and exits 1', async () => {

@@ -61,8 +61,8 @@ const pageBytes = 65536;
 const table = Uint8Array.from({ length: 256 }, (_, index) => index);
 
 /**
- * Two launches of the fixture over y (at `base`) and x (at base + 4 MiB): the second reads what the
- * first left in y, and x changed in its second page only.
+ * Two launches of the fixture over device memory y (at `base`) and pinned host memory x (at base +
+ * 4 MiB): the second reads what the first left in y, and x changed in its second page only.
  */
 function writeAxpyCapture(directory: string, base: number, module: Uint8Array, architecture: string): { readonly y: number; readonly x: number; readonly results: Float32Array[] } {
   const y = base;
@@ -88,7 +88,7 @@ function writeAxpyCapture(directory: string, base: number, module: Uint8Array, a
     pageBytes,
     memory: [
       { base: y, kind: 'device', before: bytesOf(before), after: bytesOf(after) },
-      { base: x, kind: 'device', before: bytesOf(xs) },
+      { base: x, kind: 'host-pinned', before: bytesOf(xs) },
       { base: 0x1000, kind: 'module-global', label: 'kreplay_capture_fixture_table', before: table },
     ],
   });
@@ -121,13 +121,14 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     expect(replay.reservations).toEqual([]);
     expect(replay.regions).toEqual([
       { address: y, bytes: count * 4, placement: 'device' },
-      { address: x, bytes: count * 4, placement: 'device' },
+      { address: x, bytes: count * 4, placement: 'host' },
     ]);
     const agent = runtime.agents[0]!;
     const queue = agent.createQueue();
 
     const first = await replay.prepare(0);
     expect(agent.findAllocation(y)).toMatchObject({ address: y, bytes: count * 4, kind: 'device' });
+    expect(agent.findAllocation(x)).toMatchObject({ address: x, bytes: count * 4, kind: 'host-pinned' });
     expect(first.kernel.parameters).toEqual([{ name: 'parameters', type: 'bytes', size: 24, indirect: true }]);
     expect(first.args).toEqual({ parameters: axpyParameters(y, x, 2.5, count) });
     expect(first.launch).toEqual({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1], sharedBytes: 0 });
