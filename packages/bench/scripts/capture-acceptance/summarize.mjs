@@ -39,7 +39,15 @@ const plain = json('program.json');
 const captured = capture?.capture;
 console.log('\n## Capture cost');
 console.log(`program alone: ${fixed(timings.program)} s wall (captured step ${fixed(plain?.capturedStepSeconds, 4)} s)`);
-console.log(`under kreplay capture: ${fixed(timings.capture)} s wall, ${fixed(timings.capture / timings.program)}x`);
+// The program's own line (its captured step's seconds) comes first in capture.json: kreplay capture passes its stdout through.
+const capturedProgram = (() => {
+  try {
+    return JSON.parse(read('capture.json').trim().split('\n')[0]);
+  } catch {
+    return null;
+  }
+})();
+console.log(`under kreplay capture: ${fixed(timings.capture)} s wall, ${fixed(timings.capture / timings.program)}x (captured step ${fixed(capturedProgram?.capturedStepSeconds, 2)} s)`);
 if (captured) {
   console.log(`launches captured: ${captured.launches} of ${captured.kernels.length} kernels; not captured: ${JSON.stringify(captured.notCaptured)}`);
   console.log(`bytes stored: ${captured.bytesStored} in ${captured.blobs} blobs, ${fixed(captured.bytesStored / Math.max(1, captured.launches) / 2 ** 20)} MiB per launch`);
@@ -105,6 +113,28 @@ if (profile && ncuRuns.length > 0) {
   const agreeing = [...byKernel.entries()].filter(([, entry]) => entry.total > 0 && entry.inside === entry.total);
   console.log(`distinct kernels with every metric of every launch inside ncu's spread: ${agreeing.length}`);
   for (const [kernel, entry] of byKernel) console.log(`  ${kernel.slice(0, 100)}: ${entry.launches} launches, ${entry.inside}/${entry.total} inside`);
+  // How far off, per metric: kreplay against the mean of ncu's runs, beside ncu's own spread.
+  console.log('\n| metric | median (kreplay - ncu) / ncu | median abs | median ncu run-to-run spread |');
+  console.log('|---|---|---|---|');
+  const median = (values) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)];
+  };
+  for (const metric of metrics) {
+    const differences = [];
+    const spreads = [];
+    for (let index = 0; index < comparable; index += 1) {
+      const values = ncuRuns.map((run) => run[index].metrics[metric]).filter(Number.isFinite);
+      const value = rows[index].metrics?.[metric];
+      if (values.length < ncuRuns.length || !Number.isFinite(value)) continue;
+      const mean = values.reduce((sum, item) => sum + item, 0) / values.length;
+      if (mean === 0) continue;
+      differences.push((value - mean) / mean);
+      spreads.push((Math.max(...values) - Math.min(...values)) / mean);
+    }
+    const percent = (value) => `${(100 * value).toFixed(2)}%`;
+    console.log(`| ${metric} | ${percent(median(differences))} | ${percent(median(differences.map(Math.abs)))} | ${percent(median(spreads))} |`);
+  }
 } else {
   console.log(`profile.json ${profile ? 'read' : 'missing'}; ncu runs ${ncuRuns.length}`);
 }
