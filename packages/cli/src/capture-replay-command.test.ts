@@ -70,12 +70,14 @@ describe('kreplay replay --capture', () => {
       nondeterministic: false,
       bytesCopied: 8192,
       bytesPrepared: 4096,
+      relocatedRegions: 0,
       wallMs: 1,
       postLaunch: { reproduced: outcome === 'reproduced', pagesCompared: 4, pagesMismatched: outcome === 'reproduced' ? 0 : 1, mismatches: [] },
       notes: [],
       ...extra,
     });
     const mismatching = row(1, 'mismatch', {
+      relocatedRegions: 3,
       postLaunch: { reproduced: false, pagesCompared: 4, pagesMismatched: 2, mismatches: [{ address: 0x7f0000000000, bytes: 131072, kind: 'device', label: '', pages: [0, 1] }] },
     });
     const report: CaptureReplayReport = {
@@ -96,7 +98,7 @@ describe('kreplay replay --capture', () => {
     const text = describeCaptureReplay(report);
     expect(text).toContain('dirty-pages on cuda (NVIDIA H200, tier auto): 2 captured launches of /captures/train, 3 passes each, verify full');
     expect(text).toContain("  reproduced 0 kernel0: 3 passes, 8.0 KiB copied, verification verified; memory after = the program's (4 pages)");
-    expect(text).toContain("  mismatch   1 kernel1: 3 passes, 8.0 KiB copied, verification mismatch; memory after differs from the program's in 2 of 4 pages");
+    expect(text).toContain("  mismatch   1 kernel1: 3 passes, 8.0 KiB copied, 3 regions relocated, verification mismatch; memory after differs from the program's in 2 of 4 pages");
     expect(text).toContain('    differs: device at 0x7f0000000000 (131072 bytes), pages 0, 1');
     expect(text).toContain('  reproduced 1/2; mismatch 1: 1 kernel1; 0.500 s');
     expect(captureReplayFailure(report)?.message).toMatch(/^\[cli\] \[replay\] 1 of 2 captured launches did not reproduce the program: 1 kernel1 \(mismatch\)\./);

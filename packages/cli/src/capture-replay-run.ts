@@ -39,6 +39,8 @@ export interface CaptureLaunchRow {
   readonly bytesCopied: number;
   /** Bytes written to make the memory as it was before the launch. */
   readonly bytesPrepared: number;
+  /** How many of the capture's memory regions are not at their captured addresses (the driver would not place them there). */
+  readonly relocatedRegions: number;
   readonly wallMs: number;
   /** With `--verify full`: the memory after against the program's post-launch hashes. */
   readonly postLaunch: PostLaunchCheck | null;
@@ -105,6 +107,7 @@ export async function replayCapture(folder: CaptureFolder, options: CaptureRepla
         nondeterministic: result.verification.nondeterministic,
         bytesCopied: result.bytesCopied,
         bytesPrepared: dispatch.bytesWritten,
+        relocatedRegions: dispatch.relocatedRegions,
         wallMs: result.timings.wallMs,
         postLaunch,
         ...(result.declineReason !== undefined && { declineReason: result.declineReason }),
@@ -114,7 +117,7 @@ export async function replayCapture(folder: CaptureFolder, options: CaptureRepla
     } catch (error) {
       // A capture of another architecture cannot run at all: say so once, not per launch.
       if (error instanceof UnsupportedError) throw error;
-      rows.push({ ...base, outcome: 'failed', replayed: false, passes: 0, verification: 'not-run', nondeterministic: false, bytesCopied: 0, bytesPrepared: 0, wallMs: 0, postLaunch: null, error: message(error), notes: [] });
+      rows.push({ ...base, outcome: 'failed', replayed: false, passes: 0, verification: 'not-run', nondeterministic: false, bytesCopied: 0, bytesPrepared: 0, relocatedRegions: 0, wallMs: 0, postLaunch: null, error: message(error), notes: [] });
     }
     options.onLaunch?.(rows.length);
   }
@@ -141,7 +144,8 @@ export function describeCaptureReplay(report: CaptureReplayReport): string {
   const lines = [`${report.strategy} on ${report.driver} (${report.device}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}`];
   for (const row of report.launches) {
     const post = row.postLaunch === null ? '' : row.postLaunch.reproduced ? `; memory after = the program's (${row.postLaunch.pagesCompared} pages)` : `; memory after differs from the program's in ${row.postLaunch.pagesMismatched} of ${row.postLaunch.pagesCompared} pages`;
-    const passes = row.replayed ? `${row.passes} passes, ${formatBytes(row.bytesCopied)} copied` : 'run once';
+    const moved = row.relocatedRegions > 0 ? `, ${row.relocatedRegions} region${row.relocatedRegions === 1 ? '' : 's'} relocated` : '';
+    const passes = `${row.replayed ? `${row.passes} passes, ${formatBytes(row.bytesCopied)} copied` : 'run once'}${moved}`;
     lines.push(`  ${row.outcome.padEnd(10)} ${row.sequence} ${row.function}: ${passes}, verification ${row.verification}${row.nondeterministic ? ' (nondeterministic)' : ''}${post}`);
     for (const mismatch of row.postLaunch?.mismatches ?? []) {
       const shown = mismatch.pages.slice(0, 8).join(', ');
