@@ -80,6 +80,7 @@ export { captureLibraryPath } from './capture-library-path.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
+export { jsonPointerAsPath, shortJson } from './json-field-path.js';
 export type {
   CaptureFolder,
   CaptureLaunch,

@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { jsonPointerAsPath, shortJson } from './json-field-path.js';
 import { captureFolderJsonSchema } from './capture-folder-json-schema.js';
 
 /** A problem with a capture file: the field's path (`shape.grid[0]`) and what is wrong with it. */
@@ -21,22 +22,10 @@ function validator(definition: 'manifest' | 'launch'): ValidateFunction {
   return found;
 }
 
-/** `/shape/grid/0` as `shape.grid[0]`. */
-function fieldOf(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
-}
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 48 ? `${text.slice(0, 48)}...` : text;
-}
+const shown = (value: unknown) => shortJson(value, 48);
 
 function describe(error: ErrorObject): CaptureJsonProblem {
-  const field = fieldOf(error.instancePath);
+  const field = jsonPointerAsPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'required') {
     const missing = String(params['missingProperty']);

@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { jsonPointerAsPath, shortJson } from '@kreplay/native';
 import { benchReportJsonSchema } from './bench-report-json-schema.js';
 
 let compiled: ValidateFunction | undefined;
@@ -10,23 +11,11 @@ function validator(): ValidateFunction {
   return compiled;
 }
 
-/** A JSON Pointer such as `/rows/0/summary` as `rows[0].summary`. */
-function fieldName(pointer: string): string {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path === '' ? part : `${path}.${part}`), '');
-}
-
-function shown(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 40)}...` : text;
-}
+const shown = (value: unknown) => shortJson(value, 40);
 
 /** One schema error as `field what`, naming the field by its path in the report. */
 function describeError(error: ErrorObject): string {
-  const field = fieldName(error.instancePath);
+  const field = jsonPointerAsPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const at = field === '' ? 'the report' : field;
   switch (error.keyword) {
