@@ -6,14 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // core/address-reservations.cpp (the placeholders of openRuntime's reserveAddresses), built with
-// its test program and run against this process's address space.
-const sources = fileURLToPath(new URL('..', import.meta.url));
+// its test program (test/core, outside the published sources) and run against this process's address space.
+const sources = fileURLToPath(new URL('.', import.meta.url));
+const testProgram = fileURLToPath(new URL('../test/core/address-reservations-test.cpp', import.meta.url));
 
 describe.skipIf(platform() !== 'linux')('address reservations (C++)', () => {
   it('reserve, refuse with the holder named, release and restore', () => {
     const compiler = process.env['CXX'] ?? 'g++';
     const program = join(mkdtempSync(join(tmpdir(), 'kreplay-reservations-')), 'address-reservations-test');
-    execFileSync(compiler, ['-std=c++17', `-I${sources}`, join(sources, 'core', 'test', 'address-reservations-test.cpp'), join(sources, 'core', 'address-reservations.cpp'), '-o', program], { stdio: 'pipe' });
+    execFileSync(compiler, ['-std=c++17', `-I${sources}`, testProgram, join(sources, 'core', 'address-reservations.cpp'), '-o', program], { stdio: 'pipe' });
     const run = (() => {
       try {
         return { output: execFileSync(program, { encoding: 'utf8' }), status: 0 };
