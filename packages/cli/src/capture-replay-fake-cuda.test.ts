@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeTestCapture } from '@kreplay/native/test';
+import { captureFixtureAxpyParameters, writeTestCapture } from '@kreplay/native/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureReplayReport } from './capture-replay-run.js';
 
@@ -19,15 +19,6 @@ const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const ptx = readFileSync(join(nativeDirectory, 'test/gpu/kernels/capture-fixture-axpy.ptx'));
 const root = mkdtempSync(join(tmpdir(), 'kreplay-replay-fake-cuda-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function parameters(y: number, x: number, a: number, n: number): Uint8Array {
-  const view = new DataView(new ArrayBuffer(24));
-  view.setBigUint64(0, BigInt(y), true);
-  view.setBigUint64(8, BigInt(x), true);
-  view.setFloat32(16, a, true);
-  view.setUint32(20, n, true);
-  return new Uint8Array(view.buffer);
-}
 
 /**
  * A capture of `launches` axpy launches over 4096 floats at `base`, each starting from what the one
@@ -47,7 +38,7 @@ function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Flo
       module: ptx,
       grid: [16, 1, 1] as const,
       block: [256, 1, 1] as const,
-      parameters: parameters(base, base + 2 ** 21, 3, count),
+      parameters: captureFixtureAxpyParameters(base, base + 2 ** 21, 3, count),
       memory: [
         { base, kind: 'device' as const, before: bytes(states[index]!), after: bytes(states[index + 1]!) },
         { base: base + 2 ** 21, kind: 'device' as const, before: bytes(x) },

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNvcc } from '../../src/capture/nvcc.js';
 import { checkPostLaunchHashes, openCapture, openRuntime, UnsupportedError, type CaptureReplay, type Runtime } from '../../src/index.js';
-import { writeTestCapture, type TestCaptureLaunch } from '../../src/test.js';
+import { captureFixtureAxpyParameters, writeTestCapture, type TestCaptureLaunch } from '../../src/test.js';
 import { probeCudaForTests } from './cuda-availability.js';
 import { candidateAddresses, driverChosenAddress, unmapped } from './fixed-address-ranges.js';
 
@@ -30,15 +30,6 @@ function axpyModule(architecture: string): Uint8Array {
   const output = join(root, `axpy-${architecture}.cubin`);
   execFileSync(nvcc.path, ['-cubin', `-arch=${architecture}`, '-o', output, source]);
   return readFileSync(output);
-}
-
-function axpyParameters(y: number, x: number, a: number, n: number): Uint8Array {
-  const view = new DataView(new ArrayBuffer(24));
-  view.setBigUint64(0, BigInt(y), true);
-  view.setBigUint64(8, BigInt(x), true);
-  view.setFloat32(16, a, true);
-  view.setUint32(20, n, true);
-  return new Uint8Array(view.buffer);
 }
 
 const bytesOf = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
@@ -78,7 +69,7 @@ function writeAxpyCapture(directory: string, base: number, module: Uint8Array, a
     module,
     grid: [Math.ceil(count / 256), 1, 1],
     block: [256, 1, 1],
-    parameters: axpyParameters(y, x, a, count),
+    parameters: captureFixtureAxpyParameters(y, x, a, count),
     slots: [
       { index: 0, offset: 0, size: 8 },
       { index: 1, offset: 8, size: 8 },
@@ -130,7 +121,7 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     expect(agent.findAllocation(y)).toMatchObject({ address: y, bytes: count * 4, kind: 'device' });
     expect(agent.findAllocation(x)).toMatchObject({ address: x, bytes: count * 4, kind: 'host-pinned' });
     expect(first.kernel.parameters).toEqual([{ name: 'parameters', type: 'bytes', size: 24, indirect: true }]);
-    expect(first.args).toEqual({ parameters: axpyParameters(y, x, 2.5, count) });
+    expect(first.args).toEqual({ parameters: captureFixtureAxpyParameters(y, x, 2.5, count) });
     expect(first.launch).toEqual({ grid: [Math.ceil(count / 256), 1, 1], block: [256, 1, 1], sharedBytes: 0 });
     // y's and x's two pages each, and the global's one page.
     expect(first.pagesWritten).toBe(5);
@@ -174,7 +165,7 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     const [movedY, movedX] = replay.relocations.map((relocation) => relocation.to);
     expect(movedY).not.toBe(y);
     expect(first.relocatedRegions).toBe(2);
-    expect(first.args).toEqual({ parameters: axpyParameters(movedY!, movedX!, 2.5, count) });
+    expect(first.args).toEqual({ parameters: captureFixtureAxpyParameters(movedY!, movedX!, 2.5, count) });
     expect(first.memory.slice(0, 2).map((range) => range.address)).toEqual([movedY, movedX]);
     expect(first.notes.join(' ')).toContain('2 of 2 memory regions are not at their captured addresses');
     queue.enqueueKernel(first.kernel, first.args, first.launch);
@@ -197,7 +188,7 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
       module,
       grid: [1, 1, 1],
       block: [32, 1, 1],
-      parameters: axpyParameters(base, base, 1, 0),
+      parameters: captureFixtureAxpyParameters(base, base, 1, 0),
       slots: [{ index: 0, offset: 0, size: 24 }],
       pageBytes,
       memory: [{ base, kind: 'device', before: memory }],

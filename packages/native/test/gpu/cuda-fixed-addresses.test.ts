@@ -11,21 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgumentError, DriverError, openRuntime, pageHash, type DeviceAllocation, type KernelDescriptor, type MemoryEvent, type Runtime } from '../../src/index.js';
+import { captureFixtureAxpyParameters } from '../../src/test.js';
 import { probeCudaForTests } from './cuda-availability.js';
 import { driverChosenAddress, GRANULE, placeAtFreeAddress, processMappings } from './fixed-address-ranges.js';
 
 const cuda = await probeCudaForTests();
 const axpyImage = readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-axpy.ptx', import.meta.url)));
-
-/** The fixture's parameter buffer (C ABI): y at 0, x at 8, a at 16, n at 20; 24 bytes. */
-function axpyParameters(y: number, x: number, a: number, n: number): Uint8Array {
-  const buffer = new DataView(new ArrayBuffer(24));
-  buffer.setBigUint64(0, BigInt(y), true);
-  buffer.setBigUint64(8, BigInt(x), true);
-  buffer.setFloat32(16, a, true);
-  buffer.setUint32(20, n, true);
-  return new Uint8Array(buffer.buffer);
-}
 
 function floats(bytes: Uint8Array): Float32Array {
   return new Float32Array(bytes.slice().buffer);
@@ -254,7 +245,7 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
     await agent.write(yMemory.address, new Uint8Array(y.buffer));
     await agent.write(xMemory.address, new Uint8Array(x.buffer));
     const queue = agent.createQueue();
-    queue.enqueueKernel(axpy, { parameters: axpyParameters(yMemory.address, xMemory.address, a, n) }, { grid: [4, 1, 1], block: [256, 1, 1] });
+    queue.enqueueKernel(axpy, { parameters: captureFixtureAxpyParameters(yMemory.address, xMemory.address, a, n) }, { grid: [4, 1, 1], block: [256, 1, 1] });
     await queue.synchronize();
     const result = floats(await agent.read(yMemory.address, n * 4));
     const expected = y.map((value, index) => Math.fround(Math.fround(Math.fround(a) * x[index]!) + value));
@@ -272,7 +263,7 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
     await agent.write(x.address, new Uint8Array(new Float32Array(n).fill(2).buffer));
     await agent.write(y.address, new Uint8Array(new Float32Array(n).fill(1).buffer));
     const queue = agent.createQueue();
-    const args = { parameters: axpyParameters(y.address, x.address, 3, n) };
+    const args = { parameters: captureFixtureAxpyParameters(y.address, x.address, 3, n) };
     queue.enqueueKernel(axpy, args, { grid: [4, 1, 1], block: [128, 1, 1], clusterDims: [2, 1, 1] });
     await queue.synchronize();
     expect(floats(await agent.read(y.address, n * 4)).every((value) => value === 7)).toBe(true);
