@@ -7,6 +7,7 @@
 
 #include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-check.hpp"
+#include "drivers/cuda/cuda-host-pinning.hpp"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -119,7 +120,7 @@ CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::u
 
 CudaFixedMemory::Mapping CudaFixedMemory::makeHost(std::uint64_t start, std::uint64_t end) {
   const CudaApi& cuda = api();
-  if (!cuda.cuMemHostRegister || !cuda.cuMemHostUnregister || !cuda.cuMemHostGetDevicePointer) {
+  if (!canRegisterHostMemory(cuda)) {
     throw OperationFailure("unsupported", "this libcuda has no cuMemHostRegister_v2 or cuMemHostGetDevicePointer_v2");
   }
   devices_.front()->context()->makeCurrent();
@@ -139,20 +140,17 @@ CudaFixedMemory::Mapping CudaFixedMemory::makeHost(std::uint64_t start, std::uin
     munmap(hint, bytes);
     reservations.restore(start, end);
   };
-  const CUresult registered =
-      cuda.cuMemHostRegister(hint, bytes, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
-  if (registered != CUDA_SUCCESS) {
+  const HostRegistration registration = registerHostAtSameAddress(cuda, hint, bytes);
+  if (registration.registered != CUDA_SUCCESS) {
     undo();
-    throw OperationFailure(cuda.errorName(registered), "cuMemHostRegister of " + rangeText(start, end) +
-                                                           " failed: " + cuda.errorText(registered));
+    throw OperationFailure(cuda.errorName(registration.registered), "cuMemHostRegister of " + rangeText(start, end) +
+                                                                        " failed: " + cuda.errorText(registration.registered));
   }
-  CUdeviceptr devicePointer = 0;
-  const CUresult found = cuda.cuMemHostGetDevicePointer(&devicePointer, hint, 0);
-  if (found != CUDA_SUCCESS || devicePointer != start) {
-    cuda.cuMemHostUnregister(hint);
+  if (!registration.atSameAddress(hint)) {
     undo();
-    throw OperationFailure("address-taken", "the device reaches the host memory at " + rangeText(start, end) +
-                                                " at " + (found == CUDA_SUCCESS ? hex(devicePointer) : cuda.errorName(found)) +
+    throw OperationFailure("address-taken", "the device reaches the host memory at " + rangeText(start, end) + " at " +
+                                                (registration.found == CUDA_SUCCESS ? hex(registration.devicePointer)
+                                                                                    : cuda.errorName(registration.found)) +
                                                 ", not at the same address");
   }
   return {end, true, 0, 0, 0};

@@ -30,23 +30,15 @@ void touchInParallel(std::uint8_t* memory, std::uint64_t bytes) {
 
 /** Mapped, touched and registered; empty when any step is refused (nothing is left behind). */
 std::optional<PinnedHostBlock> registeredBlock(const CudaApi& api, std::uint64_t bytes) {
-  if (!api.cuMemHostRegister || !api.cuMemHostUnregister || !api.cuMemHostGetDevicePointer) return std::nullopt;
+  if (!canRegisterHostMemory(api)) return std::nullopt;
   const std::uint64_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
   void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (memory == MAP_FAILED) return std::nullopt;
   madvise(memory, mapped, MADV_HUGEPAGE);  // advice only: without huge pages it is slower, not wrong
   touchInParallel(static_cast<std::uint8_t*>(memory), mapped);
-  if (api.cuMemHostRegister(memory, mapped, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP) !=
-      CUDA_SUCCESS) {
-    munmap(memory, mapped);
-    return std::nullopt;
-  }
   // Kernels reach host memory at its own address (as with cuMemHostAlloc on UVA systems); a device
   // that maps it elsewhere gets cuMemHostAlloc's memory instead.
-  CUdeviceptr device = 0;
-  if (api.cuMemHostGetDevicePointer(&device, memory, 0) != CUDA_SUCCESS ||
-      device != reinterpret_cast<CUdeviceptr>(memory)) {
-    api.cuMemHostUnregister(memory);
+  if (!registerHostAtSameAddress(api, memory, mapped).atSameAddress(memory)) {
     munmap(memory, mapped);
     return std::nullopt;
   }
@@ -54,6 +46,19 @@ std::optional<PinnedHostBlock> registeredBlock(const CudaApi& api, std::uint64_t
 }
 
 }  // namespace
+
+bool canRegisterHostMemory(const CudaApi& api) {
+  return api.cuMemHostRegister && api.cuMemHostUnregister && api.cuMemHostGetDevicePointer;
+}
+
+HostRegistration registerHostAtSameAddress(const CudaApi& api, void* pointer, std::uint64_t bytes) {
+  HostRegistration outcome;
+  outcome.registered = api.cuMemHostRegister(pointer, bytes, CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP);
+  if (outcome.registered != CUDA_SUCCESS) return outcome;
+  outcome.found = api.cuMemHostGetDevicePointer(&outcome.devicePointer, pointer, 0);
+  if (!outcome.atSameAddress(pointer)) api.cuMemHostUnregister(pointer);
+  return outcome;
+}
 
 std::optional<PinnedHostBlock> allocatePinnedHost(const CudaApi& api, std::uint64_t bytes) {
   if (bytes >= kRegisteredPinningThreshold) {

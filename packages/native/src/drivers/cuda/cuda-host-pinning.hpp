@@ -21,6 +21,27 @@ struct PinnedHostBlock {
   std::uint64_t mappedBytes = 0;
 };
 
+/** Whether the library can register host memory it did not allocate (the entry points are optional). */
+bool canRegisterHostMemory(const CudaApi& api);
+
+/** What registering host memory came to: each step's result, and where the device reaches the memory. */
+struct HostRegistration {
+  CUresult registered = CUDA_SUCCESS;  ///< cuMemHostRegister
+  CUresult found = CUDA_SUCCESS;       ///< cuMemHostGetDevicePointer
+  CUdeviceptr devicePointer = 0;
+  /** Registered, and the device reaches it at its own address. */
+  bool atSameAddress(const void* pointer) const {
+    return registered == CUDA_SUCCESS && found == CUDA_SUCCESS && devicePointer == reinterpret_cast<CUdeviceptr>(pointer);
+  }
+};
+
+/**
+ * Registers `bytes` at `pointer` as portable, device-mapped memory, so that kernels reach it at its
+ * own address. When they would not, it is unregistered again: nothing stays registered unless
+ * `atSameAddress` holds (canRegisterHostMemory must).
+ */
+HostRegistration registerHostAtSameAddress(const CudaApi& api, void* pointer, std::uint64_t bytes);
+
 /** Blocks from this size up are mapped and registered rather than allocated by the driver. */
 constexpr std::uint64_t kRegisteredPinningThreshold = std::uint64_t{64} << 20;
 
