@@ -18,8 +18,9 @@ small=${SMALL:-10}
 gib=${FOOTPRINT_GIB:-1}
 ranges=${RANGES:-10 100 1000}
 caches=${CACHE_CONTROLS:-all none}
-metrics=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_active,lts__throughput.avg.pct_of_peak_sustained_elapsed,gpc__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=/dev/null
+. "$here/speed-of-light-metrics.sh"
 root=$(cd "$here/../../.." && pwd)
 mkdir -p "$out"
 kreplay() { node "$bundle/kreplay.mjs" "$@"; }

@@ -15,8 +15,9 @@ bundle=${BUNDLE:-.device}
 out=${OUT:?set OUT to the output folder}
 ncu_runs=${NCU_RUNS:-2}
 program_args=${PROGRAM_ARGS:-}
-metrics=gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed,l1tex__throughput.avg.pct_of_peak_sustained_active,lts__throughput.avg.pct_of_peak_sustained_elapsed,gpc__cycles_elapsed.avg.per_second,dram__cycles_elapsed.avg.per_second
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=/dev/null
+. "$here/../speed-of-light-metrics.sh"
 program=(python3 "$here/train_step.py")
 # shellcheck disable=SC2206
 program+=($program_args)
