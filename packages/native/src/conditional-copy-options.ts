@@ -3,8 +3,8 @@
  * @internal
  */
 import { countPages, packSegments, type RangeScope } from './packed-ranges.js';
-import type { ConditionalCopyOptions, PageListCopyOptions } from './runtime-types.js';
-import { requireBoolean, requireChoice, requireKnownKeys, requireLiveRange, requireObject, requirePageBytes } from './validate.js';
+import type { ConditionalCopyOptions, PageListCompact, PageListCopyOptions } from './runtime-types.js';
+import { argumentError, MAXIMUM_PAGE_COUNT, requireBoolean, requireChoice, requireInteger, requireKnownKeys, requireLiveRange, requireObject, requirePageBytes } from './validate.js';
 
 export interface PackedConditionalCopy {
   readonly segments: Float64Array;
@@ -19,6 +19,8 @@ export interface PackedPageListCopy {
   readonly pageCountAddress: number;
   /** 0 when no hashes are stored. */
   readonly storedHashesAddress: number;
+  /** `[address, pages, 1 when the buffer is the destination]`; address 0 without a compact buffer. */
+  readonly compact: readonly [number, number, number];
 }
 
 /** Checks the arrays a page list needs: one uint32 per page for the list, one for the count. */
@@ -68,7 +70,7 @@ export function packConditionalCopy(scope: RangeScope, value: unknown): PackedCo
  */
 export function packPageListCopy(scope: RangeScope, value: unknown): PackedPageListCopy {
   const options = requireObject(scope.component, 'options', value) as Partial<PageListCopyOptions> & Record<string, unknown>;
-  requireKnownKeys(scope.component, 'options', options, ['segments', 'pageBytes', 'pageListAddress', 'pageCountAddress', 'storedHashesAddress']);
+  requireKnownKeys(scope.component, 'options', options, ['segments', 'pageBytes', 'pageListAddress', 'pageCountAddress', 'storedHashesAddress', 'compact']);
   const segments = packSegments(scope, 'options.segments', options.segments);
   const pageBytes = requirePageBytes(scope.component, 'options.pageBytes', options.pageBytes);
   const pages = countPages(scope, 'options.segments', segments, 3, pageBytes);
@@ -81,5 +83,20 @@ export function packPageListCopy(scope: RangeScope, value: unknown): PackedPageL
     pageListAddress: options.pageListAddress as number,
     pageCountAddress: options.pageCountAddress as number,
     storedHashesAddress: hashes ?? 0,
+    compact: packCompact(scope, options.compact, pageBytes, hashes !== undefined),
   };
+}
+
+/** Checks a page list's compact buffer: a side, a page count, and room for that many pages in live memory. */
+function packCompact(scope: RangeScope, value: unknown, pageBytes: number, storesHashes: boolean): readonly [number, number, number] {
+  if (value === undefined) return [0, 0, 0];
+  const compact = requireObject(scope.component, 'options.compact', value) as Partial<PageListCompact> & Record<string, unknown>;
+  requireKnownKeys(scope.component, 'options.compact', compact, ['address', 'pages', 'side']);
+  if (storesHashes) {
+    throw argumentError(scope.component, 'options.compact', 'a page-list copy was given both storedHashesAddress and compact', 'Leave out one of them');
+  }
+  const side = requireChoice(scope.component, 'options.compact.side', compact.side, ['source', 'destination'] as const);
+  const pages = requireInteger(scope.component, 'options.compact.pages', compact.pages, 1, MAXIMUM_PAGE_COUNT);
+  requireLiveRange(scope.component, 'options.compact.address', scope.memory, scope.agentId, compact.address, pages * pageBytes);
+  return [compact.address as number, pages, side === 'destination' ? 1 : 0];
 }

@@ -59,6 +59,7 @@ export type {
   MemoryKind,
   MemoryRange,
   OpenRuntimeOptions,
+  PageListCompact,
   PageListCopyOptions,
   ParameterType,
   PointerExtent,

@@ -40,7 +40,16 @@ export interface NativeQueue {
   /** options: `[pageBytes, hashDestination, storedHashesAddress, updateStoredHashes, pageListAddress, pageCountAddress]`. */
   enqueueConditionalCopy(segments: Float64Array, options: Float64Array): void;
   /** storedHashesAddress 0: no hashes stored. */
-  enqueuePageListCopy(segments: Float64Array, pageBytes: number, pageListAddress: number, pageCountAddress: number, storedHashesAddress: number): void;
+  enqueuePageListCopy(
+    segments: Float64Array,
+    pageBytes: number,
+    pageListAddress: number,
+    pageCountAddress: number,
+    storedHashesAddress: number,
+    compactAddress: number,
+    compactPages: number,
+    compactIsDestination: number,
+  ): void;
   /** arguments: one 64-bit word per declared parameter (floats as their bits). */
   enqueueKernel(kernel: number, args: BigUint64Array): void;
   /**

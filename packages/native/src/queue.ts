@@ -5,6 +5,7 @@ import { DisposedError } from './errors/disposed-error.js';
 import { DriverError } from './errors/driver-error.js';
 import { nativeMessage } from './errors/native-message.js';
 import { OutOfMemoryError } from './errors/out-of-memory-error.js';
+import { UnsupportedError } from './errors/unsupported-error.js';
 import { FrozenOptionsMemo } from './frozen-options-memo.js';
 import { packKernelLaunch } from './kernel-launch.js';
 import type { AllocationState } from './memory-registry.js';
@@ -122,14 +123,35 @@ export class Queue implements AsyncDisposable {
   /**
    * Copies again the pages a conditional copy recorded (and, with `storedHashesAddress`, stores each
    * copied page's hash, so a mirror's hashes follow a copy into it). Counts as a `conditional-copy` operation for
-   * fault injection; a count or index out of range fails it with code `invalid-page-list`.
+   * fault injection; a count or index out of range fails it with code `invalid-page-list`. With
+   * `compact`, the first listed pages go to or come from a buffer in list order (see {@link PageListCopyOptions.compact}).
    * @throws {ArgumentError} for bad options or arrays outside live memory.
+   * @throws {UnsupportedError} for `compact` on a driver without it ({@link Runtime.compactPageLists}).
    * @throws {DisposedError} when the queue or runtime was disposed.
    */
   enqueueCopyPageList(options: PageListCopyOptions): void {
     this.#assertLive('enqueueCopyPageList()');
+    if (typeof options === 'object' && options !== null && options.compact !== undefined && !this.#core.compactPageLists) {
+      throw new UnsupportedError({
+        packageName: 'native',
+        component,
+        driver: this.#core.driver,
+        feature: 'compact page lists',
+        message: nativeMessage(component, `the ${this.#core.driver} driver's page-list copies take no compact buffer`, 'Check runtime.compactPageLists before passing options.compact'),
+      });
+    }
     const packed = this.#packedPageListCopies.packed(options, this.#core.memory.frees, () => packPageListCopy(this.#scope, options));
-    this.#native.enqueuePageListCopy(packed.segments, packed.pageBytes, packed.pageListAddress, packed.pageCountAddress, packed.storedHashesAddress);
+    const [compactAddress, compactPages, compactIsDestination] = packed.compact;
+    this.#native.enqueuePageListCopy(
+      packed.segments,
+      packed.pageBytes,
+      packed.pageListAddress,
+      packed.pageCountAddress,
+      packed.storedHashesAddress,
+      compactAddress,
+      compactPages,
+      compactIsDestination,
+    );
     this.#counted();
   }
 

@@ -19,6 +19,10 @@ export class RuntimeCore {
   readonly checkpoints: boolean;
   /** Whether the driver has a counter profiler (runtime.profiler). */
   readonly profiler: boolean;
+  /** Whether the driver's page-list copies take a compact buffer (PageListCopyOptions.compact). */
+  get compactPageLists(): boolean {
+    return this.driver !== 'hsa';
+  }
   /** Whether the driver places memory at chosen addresses (runtime.allocateAt, allocateHostAt, kernelGlobal). */
   fixedAddresses = false;
   /** Live (not disposed) queues, each with its agent id. */

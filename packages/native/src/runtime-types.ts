@@ -150,6 +150,23 @@ export interface PageListCopyOptions {
    * (of its bytes after the copy) is stored there; the other pages' hashes are left as they are.
    */
   readonly storedHashesAddress?: number;
+  /**
+   * A buffer of listed pages in list order, for one side of the first `pages` listed pages: the
+   * page at list position k < `pages` is at `address + k * pageBytes` (a short last page of a
+   * segment takes its own bytes there). With `side: 'destination'` those pages are copied into
+   * the buffer and the rest of the list is not copied (a gather); with `side: 'source'` they are
+   * copied from it and the rest from their segments. Not with `storedHashesAddress`. Only where
+   * {@link Runtime.compactPageLists} is true.
+   */
+  readonly compact?: PageListCompact;
+}
+
+/** See {@link PageListCopyOptions.compact}. */
+export interface PageListCompact {
+  readonly address: number;
+  /** How many listed pages the buffer holds (it has room for `pages * pageBytes` bytes). */
+  readonly pages: number;
+  readonly side: 'source' | 'destination';
 }
 
 /** How a kernel uses the memory behind a pointer argument. */

@@ -34,6 +34,11 @@ export class Runtime implements AsyncDisposable {
    * {@link Profilers}), or undefined on a driver without one (host, hsa).
    */
   readonly profiler: Profilers | undefined;
+  /**
+   * Whether {@link Queue.enqueueCopyPageList} takes a `compact` buffer (host and cuda; the hsa
+   * driver's page-list kernel has no compact side).
+   */
+  readonly compactPageLists: boolean;
   readonly #core: RuntimeCore;
   #disposal: Promise<void> | undefined;
 
@@ -43,6 +48,7 @@ export class Runtime implements AsyncDisposable {
     this.driver = core.driver;
     this.versions = Object.freeze({ addon: addonVersion, driver: driverVersion });
     this.checkpoint = core.checkpoints ? new Checkpoints(core) : undefined;
+    this.compactPageLists = core.compactPageLists;
     this.agents = Object.freeze(
       agents.map(
         (agent, id) =>

@@ -121,11 +121,13 @@ Napi::Value QueueWrap::enqueueConditionalCopy(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
-// enqueuePageListCopy(segments: Float64Array, pageBytes, pageListAddress, pageCountAddress, storedHashesAddress (0: none))
+// enqueuePageListCopy(segments: Float64Array, pageBytes, pageListAddress, pageCountAddress,
+//   storedHashesAddress (0: none), compactAddress (0: none), compactPages, compactIsDestination (0 or 1))
 Napi::Value QueueWrap::enqueuePageListCopy(const Napi::CallbackInfo& info) {
-  requireArguments(info, 5);
-  queue_->enqueuePageListCopy(
-      {toSegments(info[0]), toUint64(info[1]), toUint64(info[2]), toUint64(info[3]), toUint64(info[4])});
+  requireArguments(info, 8);
+  const CompactPages compact{toUint64(info[5]), toUint64(info[6]), toUint64(info[7]) != 0};
+  queue_->enqueuePageListCopy({toSegments(info[0]), toUint64(info[1]), toUint64(info[2]), toUint64(info[3]),
+                               toUint64(info[4]), compact});
   return info.Env().Undefined();
 }
 

@@ -93,7 +93,16 @@ void copyPageList(ThreadPool& pool, const PageListCopy& options) {
                                                       std::to_string(layout.pageCount()));
     }
   }
-  copySegments(pool, pageSegments(options.segments, layout, pages));
+  std::vector<Segment> copies = pageSegments(options.segments, layout, pages);
+  const CompactPages& compact = options.compact;
+  if (compact.address != 0) {
+    for (std::size_t position = 0; position < copies.size() && position < compact.pages; ++position) {
+      const std::uint64_t slot = compact.address + position * options.pageBytes;
+      (compact.isDestination ? copies[position].destination : copies[position].source) = slot;
+    }
+    if (compact.isDestination && copies.size() > compact.pages) copies.resize(compact.pages);
+  }
+  copySegments(pool, copies);
   if (options.storedHashesAddress == 0 || pages.empty()) return;
   std::vector<std::uint64_t> copiedHashes;
   hashSide(pool, options.segments, layout, &pages, true, copiedHashes);

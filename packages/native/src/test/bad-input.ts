@@ -113,6 +113,19 @@ export function describeBadInput(options: ResolvedDriverTestOptions): void {
       expectThrows(() => queue.enqueueCopyPageList({ ...list, pageListAddress: pageList.address + 4 }), ArgumentError, 'page-list copy: a short page list');
       expectThrows(() => queue.enqueueCopyPageList({ ...list, storedHashesAddress: pageList.address }), ArgumentError, 'page-list copy: stored hashes without room for every page');
       expectThrows(() => queue.enqueueCopyPageList({ ...list, segments: [{ source: freed.address, destination: destination.address, bytes: 64 }] }), ArgumentError, 'page-list copy: a freed segment');
+      if (suite.runtime.compactPageLists) {
+        const compact = { address: hashes.address, pages: 1, side: 'destination' as const };
+        const compactCases: [string, Record<string, unknown>][] = [
+          ['both stored hashes and a compact buffer', { ...list, storedHashesAddress: hashes.address, compact }],
+          ['a compact buffer without room for its pages', { ...list, compact: { ...compact, pages: pages * 8 } }],
+          ['a compact buffer of 0 pages', { ...list, compact: { ...compact, pages: 0 } }],
+          ['an unknown compact side', { ...list, compact: { ...compact, side: 'both' } }],
+          ['an unknown compact option', { ...list, compact: { ...compact, stride: 2 } }],
+        ];
+        for (const [what, copy] of compactCases) {
+          expectThrows(() => queue.enqueueCopyPageList(copy as typeof list), ArgumentError, `page-list copy: ${what}`);
+        }
+      }
       await queue.synchronize();
       expect([...(await readUint32s(suite.agent, pageCount.address, 1))], 'the page count was not written').toEqual([12345]);
       expectSameBytes(await suite.agent.read(destination.address, smallBytes), new Uint8Array(smallBytes), 'destination');

@@ -197,6 +197,47 @@ export function describeConditionalCopies(options: ResolvedDriverTestOptions): v
       expect([...(await readUint64s(suite.agent, hashes.address, pages))]).toEqual(expectedHashes);
     });
 
+    it('enqueueCopyPageList with a compact buffer gathers the first listed pages into it in list order, and scatters them back from it', async () => {
+      if (!suite.runtime.compactPageLists) {
+        const scenario = await createScenario(suite, bytes, pageBytes, 165);
+        const queue = suite.createQueue();
+        const buffer = suite.allocate(pageBytes);
+        const copy = { segments: [{ source: scenario.memory.address, destination: scenario.mirror.address, bytes }], pageBytes, pageListAddress: scenario.pageList.address, pageCountAddress: scenario.pageCount.address };
+        expect(() => queue.enqueueCopyPageList({ ...copy, compact: { address: buffer.address, pages: 1, side: 'destination' } })).toThrow(/compact/);
+        return;
+      }
+      const scenario = await createScenario(suite, bytes, pageBytes, 165);
+      const { data, memory, mirror } = scenario;
+      // A list of the short last page, page 1 and page 0; the buffer holds the first two.
+      await suite.agent.write(scenario.pageList.address, uint32Bytes([last, 1, 0]));
+      await suite.agent.write(scenario.pageCount.address, uint32Bytes([3]));
+      const buffer = await suite.allocateWith(randomBytes(2 * pageBytes, 166));
+      const list = { pageBytes, pageListAddress: scenario.pageList.address, pageCountAddress: scenario.pageCount.address };
+      const pageOf = (bytesOf: Uint8Array, page: number) => bytesOf.subarray(page * pageBytes, Math.min(bytes, (page + 1) * pageBytes));
+      const queue = suite.createQueue();
+      for (const page of [last, 1, 0]) await touchPage(suite, mirror, page, pageBytes, 3);
+      const mirrorBefore = await suite.agent.read(mirror.address, bytes);
+      queue.enqueueCopyPageList({ ...list, segments: [{ source: memory.address, destination: mirror.address, bytes }], compact: { address: buffer.address, pages: 2, side: 'destination' } });
+      await queue.synchronize();
+      const gathered = await suite.agent.read(buffer.address, 2 * pageBytes);
+      expectSameBytes(gathered.subarray(0, pageOf(data, last).length), pageOf(data, last), 'buffer slot 0 (the last page)');
+      expectSameBytes(gathered.subarray(pageBytes, 2 * pageBytes), pageOf(data, 1), 'buffer slot 1 (page 1)');
+      expectSameBytes(await suite.agent.read(mirror.address, bytes), mirrorBefore, 'the destination, which a gather leaves as it was');
+
+      // Slot 1 now holds other bytes: the scatter takes page 1 from it and page 0 from the mirror.
+      const slot1 = randomBytes(pageBytes, 167);
+      await suite.agent.write(buffer.address + pageBytes, slot1);
+      for (const page of [last, 1, 0, 2]) await touchPage(suite, memory, page, pageBytes, 7);
+      const memoryBefore = await suite.agent.read(memory.address, bytes);
+      queue.enqueueCopyPageList({ ...list, segments: [{ source: mirror.address, destination: memory.address, bytes }], compact: { address: buffer.address, pages: 2, side: 'source' } });
+      await queue.synchronize();
+      const expected = memoryBefore.slice();
+      expected.set(pageOf(data, last), last * pageBytes);
+      expected.set(slot1, pageBytes);
+      expected.set(pageOf(mirrorBefore, 0), 0);
+      expectSameBytes(await suite.agent.read(memory.address, bytes), expected, 'memory after the scatter');
+    });
+
     it('keeps the mirror in a pinned host buffer: capture into it, restore from it', async () => {
       const data = randomBytes(bytes, 165);
       const memory = await suite.allocateWith(data);

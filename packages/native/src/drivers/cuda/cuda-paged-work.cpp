@@ -130,23 +130,27 @@ void CudaStreamWork::copyPageList(const PageListCopy& options, std::int64_t work
     launchKernel(*device_, options.pageBytes <= kWarpPageBytes ? fused.warp : fused.block, grid,
                  KREPLAY_BLOCK_THREADS, stream_, table,
                  static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages, options.pageListAddress,
-                 options.pageCountAddress, options.storedHashesAddress, workIndex, state_);
+                 options.pageCountAddress, options.storedHashesAddress, options.compact.address,
+                 options.compact.pages, static_cast<std::uint32_t>(options.compact.isDestination ? 1 : 0),
+                 workIndex, state_);
     return;
   }
   launchKernel(*device_, device_->functions().checkPageList, gridFor(*device_, pages, KREPLAY_BLOCK_THREADS),
                KREPLAY_BLOCK_THREADS, stream_, options.pageListAddress, options.pageCountAddress, pages,
                workIndex, state_);
   copyListedPages(table, static_cast<std::uint32_t>(spans.size()), options.pageBytes, pages, options.pageListAddress,
-                  options.pageCountAddress, options.storedHashesAddress);
+                  options.pageCountAddress, options.storedHashesAddress, options.compact);
 }
 
 void CudaStreamWork::copyListedPages(std::uint64_t table, std::uint32_t spanCount, std::uint64_t pageBytes,
                                      std::uint64_t pages, std::uint64_t pageListAddress,
-                                     std::uint64_t pageCountAddress, std::uint64_t storedHashesAddress) {
+                                     std::uint64_t pageCountAddress, std::uint64_t storedHashesAddress,
+                                     const CompactPages& compact) {
   const auto& copy = device_->functions().copyPageList;
   launchKernel(*device_, pageBytes <= kWarpPageBytes ? copy.warp : copy.block,
                pageListGridFor(*device_, pages, pageBytes, storedHashesAddress != 0), KREPLAY_BLOCK_THREADS, stream_,
-               table, spanCount, pageBytes, pageListAddress, pageCountAddress, storedHashesAddress, state_);
+               table, spanCount, pageBytes, pageListAddress, pageCountAddress, storedHashesAddress, compact.address,
+               compact.pages, static_cast<std::uint32_t>(compact.isDestination ? 1 : 0), state_);
 }
 
 }  // namespace kreplay::cuda

@@ -67,7 +67,7 @@ class CudaStreamWork {
   /** The copy of the pages a page list names (at `pageListAddress`, count at `pageCountAddress`), unchecked. */
   void copyListedPages(std::uint64_t table, std::uint32_t spanCount, std::uint64_t pageBytes, std::uint64_t pages,
                        std::uint64_t pageListAddress, std::uint64_t pageCountAddress,
-                       std::uint64_t storedHashesAddress);
+                       std::uint64_t storedHashesAddress, const CompactPages& compact = {});
   void copyOnHost(const std::vector<Segment>& segments);
   void copyWithKernel(const std::vector<Segment>& segments);
   void hashOnHost(const std::vector<Range>& ranges, std::uint64_t pageBytes, std::uint64_t hashesAddress);
