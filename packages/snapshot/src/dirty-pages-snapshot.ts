@@ -14,7 +14,9 @@ type CaptureKind = 'everything' | 'changed-pages' | 'known-writers';
  * - otherwise by copying the pages whose hash changed.
  * The restore before pass 2 (each attempt of it) hashes memory and copies back only the pages the
  * kernel wrote, recording them; later restores copy that recorded list again without hashing.
- * A mirror spanning tiers does each of these once per part, in the order of its parts.
+ * A mirror spanning tiers does each of these once per part, in the order of its parts. A part with a
+ * restore cache (see {@link RestoreCache}) gathers the learned pages into it after learning them,
+ * and its later restores take them from it.
  */
 export function createDirtyPagesSnapshot(
   dispatch: DispatchContext,
@@ -26,7 +28,10 @@ export function createDirtyPagesSnapshot(
   const { parts } = set;
   const candidateBytes = totalBytes(set.ranges);
   const account = new AccountBuilder();
-  for (const part of parts) account.staging[part.tier] += part.lease.bytes;
+  for (const part of parts) {
+    account.staging[part.tier] += part.lease.bytes;
+    if (part.restoreCache) account.staging.device += part.restoreCache.lease.bytes;
+  }
   let captureKind: CaptureKind | undefined;
   let knownWriterBytes: readonly (readonly number[])[] = [];
   let restoresFromList = 0;
@@ -74,11 +79,15 @@ export function createDirtyPagesSnapshot(
       // The restore before pass 2 learns the written pages; it learns again when it is tried again
       // (its failed attempt may have recorded nothing), so later restores never copy a stale list.
       if (nextPass === 2 || !learned) {
-        for (const part of parts) queue.enqueueCopyChangedPages(part.operations.restoreLearning);
+        for (const part of parts) {
+          queue.enqueueCopyChangedPages(part.operations.restoreLearning);
+          // Memory now holds what the mirror does on the learned pages: the cache takes them from it.
+          if (part.restoreCache) queue.enqueueCopyPageList(part.restoreCache.gather);
+        }
         account.hashed += candidateBytes;
         learned = true;
       } else {
-        for (const part of parts) queue.enqueueCopyPageList(part.operations.restoreLearned);
+        for (const part of parts) queue.enqueueCopyPageList((part.restoreCache ?? part.operations).restoreLearned);
         restoresFromList += 1;
       }
     },
@@ -101,7 +110,17 @@ export function createDirtyPagesSnapshot(
               : [];
         captured.forEach((bytes, index) => settled.addCopy(part.ranges[index]!.kind, part.tier, bytes));
         if (learned) {
-          learnedPerRange()[partIndex]!.forEach((bytes, index) => settled.addCopy(part.tier, part.ranges[index]!.kind, bytes * (1 + restoresFromList)));
+          // The learning restore and each later one copy every learned page; with a cache, the
+          // first ones are gathered into it once and later restores take them from it.
+          const cache = part.restoreCache;
+          const cached = cache ? part.bytesPerRange(part.recordedPages('learned').subarray(0, cache.pages)) : undefined;
+          learnedPerRange()[partIndex]!.forEach((bytes, index) => {
+            const kind = part.ranges[index]!.kind;
+            const fromCache = cached?.[index] ?? 0;
+            settled.addCopy(part.tier, kind, bytes + (bytes - fromCache) * restoresFromList);
+            settled.addCopy(kind, 'device', fromCache);
+            settled.addCopy('device', kind, fromCache * restoresFromList);
+          });
         }
       });
       return settled.snapshot();

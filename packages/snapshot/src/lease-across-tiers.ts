@@ -2,6 +2,8 @@ import type { DispatchContext } from './snapshot-strategy.js';
 import type { StagingLease, StagingTierChoice } from './staging-types.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { splitRanges } from './tier-split.js';
+import { isDeviceKind } from './copy-direction.js';
+import type { RestoreCache } from './restore-cache.js';
 
 /**
  * A snapshot spans tiers only when the device part holds at least 1/16 of it: a smaller part would
@@ -9,10 +11,19 @@ import { splitRanges } from './tier-split.js';
  */
 const minimumDeviceShare = 16;
 
+/**
+ * The device room a host part's restore cache may take: at most 1/8 of the room, and 1/16 of the
+ * host part (a kernel that writes more than 1/16 of what it may write restores the rest from the host).
+ */
+const restoreCacheShareOfRoom = 8;
+const restoreCacheShareOfHostPart = 16;
+
 /** Some of a snapshot's ranges and the one lease (of one tier) that stages them. */
 export interface StagedPart {
   readonly ranges: readonly CandidateRange[];
   readonly lease: StagingLease;
+  /** For a part in host memory: device staging for a restore cache (see {@link RestoreCache}). */
+  readonly restoreCache?: StagingLease;
 }
 
 /** The parts of a snapshot, each staged in one tier (device first), or why there is no room. */
@@ -34,8 +45,11 @@ export function leaseAcrossTiers(
   choice: StagingTierChoice,
   granule: number,
   stagingBytes: (ranges: readonly CandidateRange[]) => number,
+  /** Whether a pinned host part gets a restore cache (a strategy that uses one, on a driver with compact page lists). */
+  restoreCache = false,
 ): PartsResult {
   const { staging, agent } = dispatch;
+  const withCache = restoreCache && dispatch.runtime.compactPageLists;
   const whole = stagingBytes(ranges);
   const single = (lease: StagingLease): PartsResult => ({ kind: 'leased', parts: [{ ranges, lease }] });
   if (choice !== 'auto' || staging.deviceRoomBytes === undefined) {
@@ -49,7 +63,9 @@ export function leaseAcrossTiers(
     if (onDevice.kind === 'leased') return single(onDevice.lease);
     deviceRefusal = onDevice.reason;
   }
-  const split = splitRanges(ranges, granule, room, stagingBytes);
+  // The room a restore cache of the host part takes, held back from the device part.
+  const cacheBytes = withCache ? restoreCacheBytes(splitRanges(ranges, granule, room, stagingBytes).host, room, granule, stagingBytes) : 0;
+  const split = splitRanges(ranges, granule, room - cacheBytes, stagingBytes);
   const deviceBytes = stagingBytes(split.device);
   const hostBytes = stagingBytes(split.host);
   if (deviceBytes > 0 && hostBytes > 0 && deviceBytes * minimumDeviceShare >= whole) {
@@ -57,13 +73,41 @@ export function leaseAcrossTiers(
     if (device.kind === 'leased') {
       const host = staging.lease(agent, hostBytes, 'host-pinned');
       if (host.kind === 'leased') {
-        return { kind: 'leased', parts: [{ ranges: split.device, lease: device.lease }, { ranges: split.host, lease: host.lease }] };
+        const hostPart = withRestoreCache(dispatch, { ranges: split.host, lease: host.lease }, cacheBytes);
+        return { kind: 'leased', parts: [{ ranges: split.device, lease: device.lease }, hostPart] };
       }
       device.lease.release();
       return { kind: 'declined', reason: `${deviceRefusal}; across tiers, the part past the device room: ${host.reason}` };
     }
   }
   const onHost = staging.lease(agent, whole, 'host-pinned');
-  if (onHost.kind === 'leased') return single(onHost.lease);
+  if (onHost.kind === 'leased') {
+    const cache = withCache ? restoreCacheBytes(ranges, room, granule, stagingBytes, 1) : 0;
+    return { kind: 'leased', parts: [withRestoreCache(dispatch, { ranges, lease: onHost.lease }, cache)] };
+  }
   return { kind: 'declined', reason: `${deviceRefusal}; ${onHost.reason}` };
+}
+
+/**
+ * The bytes of a restore cache for a host part of `hostRanges` with `room` bytes of device room
+ * (of which it takes at most 1/`shareOfRoom`), in whole granules; 0 when the part holds no device
+ * memory, whose restores a device cache would not speed up.
+ */
+function restoreCacheBytes(
+  hostRanges: readonly CandidateRange[],
+  room: number,
+  granule: number,
+  stagingBytes: (ranges: readonly CandidateRange[]) => number,
+  shareOfRoom = restoreCacheShareOfRoom,
+): number {
+  if (!hostRanges.some((range) => isDeviceKind(range.kind))) return 0;
+  const bytes = Math.min(room / shareOfRoom, stagingBytes(hostRanges) / restoreCacheShareOfHostPart);
+  return Math.max(0, Math.floor(bytes / granule) * granule);
+}
+
+/** `part` with a device lease of `bytes` for its restore cache, or as it is when there is none to be had. */
+function withRestoreCache(dispatch: DispatchContext, part: StagedPart, bytes: number): StagedPart {
+  if (bytes <= 0) return part;
+  const cache = dispatch.staging.lease(dispatch.agent, bytes, 'device');
+  return cache.kind === 'leased' ? { ...part, restoreCache: cache.lease } : part;
 }

@@ -1,3 +1,4 @@
+import type { HostBuffer } from '@kreplay/native';
 import type { DispatchContext } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
 import type { CandidateSet } from './candidate-set.js';
@@ -60,16 +61,27 @@ export class MirrorCache {
   ): MirrorSet | string {
     const layout = (part: readonly CandidateRange[]) => layOutMirror(part, this.pageBytes);
     const stagingBytes = (part: readonly CandidateRange[]) => layout(part).bytes;
-    const lease = () => leaseAcrossTiers(dispatch, ranges, this.tier, this.pageBytes, stagingBytes);
+    const lease = () => leaseAcrossTiers(dispatch, ranges, this.tier, this.pageBytes, stagingBytes, true);
     let staged = lease();
     while (staged.kind === 'declined' && this.#evictOldestIdle()) staged = lease();
     if (staged.kind === 'declined') return `dirty-pages mirror: ${staged.reason}`;
     const layouts = staged.parts.map((part) => layout(part.ranges));
     const offsets = layouts.map((_, index) => layouts.slice(0, index).reduce((sum, each) => sum + align8(each.controlBytes), 0));
     const readbackBytes = layouts.reduce((sum, each) => sum + align8(each.controlBytes), 0);
-    const readback = dispatch.runtime.allocateHost(readbackBytes, { pinned: true });
+    let readback: HostBuffer;
+    try {
+      readback = dispatch.runtime.allocateHost(readbackBytes, { pinned: true });
+    } catch (error) {
+      for (const part of staged.parts) {
+        part.lease.release();
+        part.restoreCache?.release();
+      }
+      throw error;
+    }
     dispatch.tracker.tag(readback.address, 'excluded');
-    const parts = staged.parts.map((part, index) => new MirrorPart(part.ranges, layouts[index]!, part.lease, readback, offsets[index]!));
+    const parts = staged.parts.map(
+      (part, index) => new MirrorPart(part.ranges, layouts[index]!, part.lease, readback, offsets[index]!, part.restoreCache),
+    );
     return new MirrorSet(key, dispatch.tracker, ranges, allocationIds, parts, readback);
   }
 

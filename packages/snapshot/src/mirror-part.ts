@@ -4,6 +4,7 @@ import type { CandidateRange } from './candidate-ranges.js';
 import type { MirrorLayout } from './mirror-layout.js';
 import { mirrorOperations, type MirrorOperations } from './mirror-operations.js';
 import { segmentsFromStaging, segmentsToStaging } from './staging-layout.js';
+import { RestoreCache } from './restore-cache.js';
 
 /**
  * The part of a mirror staged in one tier: a staged copy of its ranges, the hash of every page of
@@ -23,6 +24,8 @@ export class MirrorPart {
   /** What a window enqueues on it. */
   readonly operations: MirrorOperations;
   readonly tier: StagingTier;
+  /** The device copy of the pages its restores bring back, for a part in host memory given a device lease for it. */
+  readonly restoreCache: RestoreCache | undefined;
   #words: Uint32Array | undefined;
 
   constructor(
@@ -32,6 +35,8 @@ export class MirrorPart {
     readonly lease: StagingLease,
     private readonly readback: HostBuffer,
     private readonly readbackOffset = 0,
+    /** Device staging for a {@link RestoreCache}. */
+    restoreCacheLease?: StagingLease,
   ) {
     this.tier = lease.tier;
     this.toMirror = frozenSegments(segmentsToStaging(ranges, layout.data, lease.address));
@@ -46,6 +51,14 @@ export class MirrorPart {
       page += pages;
       if (pages > 0) this.pageSizes[page - 1] = ranges[rangeIndex]!.bytes - (pages - 1) * layout.pageBytes;
     });
+    this.restoreCache = restoreCacheLease && restoreCacheLease.bytes >= layout.pageBytes ? new RestoreCache(restoreCacheLease, layout.pageBytes, this.operations) : undefined;
+    if (restoreCacheLease && this.restoreCache === undefined) restoreCacheLease.release();
+  }
+
+  /** Gives its staging back: the mirror's lease and its restore cache's. Idempotent. */
+  release(): void {
+    this.lease.release();
+    this.restoreCache?.lease.release();
   }
 
   /** The pages a conditional copy recorded, read from the readback buffer after the queue completed. */

@@ -40,7 +40,7 @@ export class MirrorSet {
 
   /** Gives the mirror's staging (its bytes, hashes and page lists) back and frees its readback buffer. Idempotent. */
   dispose(): void {
-    for (const part of this.parts) part.lease.release();
+    for (const part of this.parts) part.release();
     if (!this.readback.freed) this.readback.free();
   }
 }
