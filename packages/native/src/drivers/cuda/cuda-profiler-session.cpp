@@ -1,5 +1,8 @@
 #include "drivers/cuda/cuda-profiler-session.hpp"
 
+#include <cstdlib>
+#include <cstring>
+
 #include <algorithm>
 
 #include "drivers/cuda/cuda-check.hpp"
@@ -28,12 +31,24 @@ std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
   return "an unknown reason";
 }
 
+/**
+ * Whether the L2 is flushed before each pass: yes, unless KREPLAY_PROFILER_L2_FLUSH=off (to compare
+ * with `ncu --cache-control none`, which flushes nothing).
+ */
+bool flushesBeforeEachPass() {
+  const char* setting = std::getenv("KREPLAY_PROFILER_L2_FLUSH");
+  return setting == nullptr || std::strcmp(setting, "off") != 0;
+}
+
 }  // namespace
 
 CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibrary> library,
                                          std::shared_ptr<CudaDevice> device,
                                          const std::vector<std::string>& metrics, ProfilerRange range)
-    : library_(std::move(library)), device_(std::move(device)), kernelRange_(range == ProfilerRange::Kernel) {
+    : library_(std::move(library)),
+      device_(std::move(device)),
+      kernelRange_(range == ProfilerRange::Kernel),
+      flushBeforePass_(flushesBeforeEachPass()) {
   const CuptiProfilerApi& api = library_->api;
   const CudaApi& cuda = device_->api();
   device_->context()->makeCurrent();
@@ -223,7 +238,7 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
     }
     if (kernelRange_) {
       // The range is the next kernel: flush before the pass starts, so the flush is not profiled.
-      flushL2(queue);
+      if (flushBeforePass_) flushL2(queue);
       check(cuda, cuda.cuStreamSynchronize(queue.stream()), "cuStreamSynchronize");
     }
     auto start = cuptiParams<CuptiRangeObjectParams>(
@@ -246,7 +261,7 @@ void CudaProfilerSession::pushRange(CudaQueue& queue, std::uint32_t index) {
   // kernel instead of waiting for its launch (which measured 30-60 us on an H200). It still holds
   // a few microseconds around the kernel: a 200 us kernel read 8-10% lower percentages than ncu.
   const CuptiProfilerApi& api = library_->api;
-  flushL2(queue);
+  if (flushBeforePass_) flushL2(queue);
   launchKernel(*device_, device_->functions().delay, 1, 32, queue.stream(), kRunwayNanoseconds);
   auto push = cuptiParams<CuptiRangePushRangeParams>(
       KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangePushRangeParams, pRangeName));

@@ -96,6 +96,8 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   bool pushed_ = false;
   /** CUPTI's automatic range around the kernel (as ncu measures it), or a user range pushed around the dispatch. */
   const bool kernelRange_;
+  /** False with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
+  const bool flushBeforePass_;
   bool started_ = false;
   bool allSubmitted_ = false;
   std::optional<OperationError> error_;
