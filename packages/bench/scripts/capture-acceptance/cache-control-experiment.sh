@@ -7,7 +7,8 @@
 # NCU_RUNS (default 2) runs of ncu each, compared kernel for kernel by summarize.mjs.
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out packages/bench/scripts/capture-acceptance/cache-control-experiment.sh
-# Writes OUT/capture.json and, per cache control, OUT/<all|none>/{profile.json,ncu-N.csv,summary.txt}.
+# Writes OUT/capture.json and, per cache control, OUT/<all|none>/{profile.json,ncu-N.csv,summary.txt};
+# OUT.tar.gz holds them all.
 set -euo pipefail
 bundle=${BUNDLE:-.device}
 out=${OUT:?set OUT to the output folder}
@@ -20,6 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 program=(python3 "$here/train_step.py" $program_args)
 kreplay=(node "$bundle/kreplay.mjs")
 mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/machine.txt"
+ncu --version | tail -1 >> "$out/machine.txt"
 capture="$out/capture"
 rm -rf "$capture"
 "${program[@]}" > "$out/program-warm.json"
@@ -29,6 +32,7 @@ for control in all none; do
   folder="$out/$control"
   mkdir -p "$folder"
   : > "$folder/timings.txt"
+  cp "$out/machine.txt" "$folder/"
   flush=on
   [ "$control" = none ] && flush=off
   KREPLAY_PROFILER_L2_FLUSH=$flush "${kreplay[@]}" profile "capture:$capture" --metrics "$metrics" --json \
@@ -41,3 +45,4 @@ for control in all none; do
 done
 rm -rf "$capture"
 tail -n +1 "$out"/*/summary.txt
+tar -C "$out" -czf "$out.tar.gz" .
