@@ -2,21 +2,14 @@ import type { DispatchContext } from './snapshot-strategy.js';
 import type { StagingLease, StagingTierChoice } from './staging-types.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { splitRanges } from './tier-split.js';
-import { isDeviceKind } from './copy-direction.js';
 import type { RestoreCache } from './restore-cache.js';
+import { restoreCacheBytes, withRestoreCache } from './restore-cache-lease.js';
 
 /**
  * A snapshot spans tiers only when the device part holds at least 1/16 of it: a smaller part would
  * add a part's operations to every window for little gain.
  */
 const minimumDeviceShare = 16;
-
-/**
- * The device room a host part's restore cache may take: at most 1/8 of the room, and 1/16 of the
- * host part (a kernel that writes more than 1/16 of what it may write restores the rest from the host).
- */
-const restoreCacheShareOfRoom = 8;
-const restoreCacheShareOfHostPart = 16;
 
 /** Some of a snapshot's ranges and the one lease (of one tier) that stages them. */
 export interface StagedPart {
@@ -64,7 +57,7 @@ export function leaseAcrossTiers(
     deviceRefusal = onDevice.reason;
   }
   // The room a restore cache of the host part takes, held back from the device part.
-  const cacheBytes = withCache ? restoreCacheBytes(splitRanges(ranges, granule, room, stagingBytes).host, room, granule, stagingBytes) : 0;
+  const cacheBytes = withCache ? restoreCacheBytes({ hostRanges: splitRanges(ranges, granule, room, stagingBytes).host, room, granule, stagingBytes }) : 0;
   const split = splitRanges(ranges, granule, room - cacheBytes, stagingBytes);
   const deviceBytes = stagingBytes(split.device);
   const hostBytes = stagingBytes(split.host);
@@ -82,32 +75,8 @@ export function leaseAcrossTiers(
   }
   const onHost = staging.lease(agent, whole, 'host-pinned');
   if (onHost.kind === 'leased') {
-    const cache = withCache ? restoreCacheBytes(ranges, room, granule, stagingBytes, 1) : 0;
+    const cache = withCache ? restoreCacheBytes({ hostRanges: ranges, room, granule, stagingBytes, shareOfRoom: 1 }) : 0;
     return { kind: 'leased', parts: [withRestoreCache(dispatch, { ranges, lease: onHost.lease }, cache)] };
   }
   return { kind: 'declined', reason: `${deviceRefusal}; ${onHost.reason}` };
-}
-
-/**
- * The bytes of a restore cache for a host part of `hostRanges` with `room` bytes of device room
- * (of which it takes at most 1/`shareOfRoom`), in whole granules; 0 when the part holds no device
- * memory, whose restores a device cache would not speed up.
- */
-function restoreCacheBytes(
-  hostRanges: readonly CandidateRange[],
-  room: number,
-  granule: number,
-  stagingBytes: (ranges: readonly CandidateRange[]) => number,
-  shareOfRoom = restoreCacheShareOfRoom,
-): number {
-  if (!hostRanges.some((range) => isDeviceKind(range.kind))) return 0;
-  const bytes = Math.min(room / shareOfRoom, stagingBytes(hostRanges) / restoreCacheShareOfHostPart);
-  return Math.max(0, Math.floor(bytes / granule) * granule);
-}
-
-/** `part` with a device lease of `bytes` for its restore cache, or as it is when there is none to be had. */
-function withRestoreCache(dispatch: DispatchContext, part: StagedPart, bytes: number): StagedPart {
-  if (bytes <= 0) return part;
-  const cache = dispatch.staging.lease(dispatch.agent, bytes, 'device');
-  return cache.kind === 'leased' ? { ...part, restoreCache: cache.lease } : part;
 }
