@@ -25,20 +25,48 @@ const char* kAttributeNames[] = {"CU_LAUNCH_ATTRIBUTE_IGNORE",
                                  "CU_LAUNCH_ATTRIBUTE_DEVICE_UPDATABLE_KERNEL_NODE",
                                  "CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT"};
 
-/** A launch attribute other than cooperative/cluster: its name and its value as 32-bit words, trailing zeros
- * dropped. */
+/**
+ * The 32-bit words of each known attribute's value, in the order of kAttributeNames (cuda.h's
+ * CUlaunchAttributeValue members): the rest of the 64-byte union is whatever the program left there.
+ */
+const int kAttributeWords[] = {
+    0,  // IGNORE
+    7,  // ACCESS_POLICY_WINDOW: base pointer, bytes (64-bit each), hit ratio, hit and miss properties
+    1,  // COOPERATIVE
+    1,  // SYNCHRONIZATION_POLICY
+    3,  // CLUSTER_DIMENSION
+    1,  // CLUSTER_SCHEDULING_POLICY_PREFERENCE
+    1,  // PROGRAMMATIC_STREAM_SERIALIZATION
+    4,  // PROGRAMMATIC_EVENT: event (64-bit), flags, trigger at block start
+    1,  // PRIORITY
+    1,  // MEM_SYNC_DOMAIN_MAP: two bytes
+    1,  // MEM_SYNC_DOMAIN
+    3,  // PREFERRED_CLUSTER_DIMENSION
+    3,  // LAUNCH_COMPLETION_EVENT: event (64-bit), flags
+    4,  // DEVICE_UPDATABLE_KERNEL_NODE: flag, padding, node (64-bit)
+    1,  // PREFERRED_SHARED_MEMORY_CARVEOUT
+};
+static_assert(sizeof kAttributeWords / sizeof kAttributeWords[0] == sizeof kAttributeNames / sizeof kAttributeNames[0],
+              "a value width for every attribute name");
+
+/**
+ * A launch attribute other than cooperative/cluster: its name and its value as 32-bit words (for a
+ * known attribute as many as its value has; for another, trailing zero words dropped).
+ */
 capture::LaunchAttribute describeAttribute(const cupti::LaunchAttribute& attribute) {
   capture::LaunchAttribute out;
   const int count = static_cast<int>(sizeof kAttributeNames / sizeof kAttributeNames[0]);
-  out.name = attribute.id >= 0 && attribute.id < count
-                 ? kAttributeNames[attribute.id]
-                 : "CU_LAUNCH_ATTRIBUTE_" + std::to_string(attribute.id);
+  const bool known = attribute.id >= 0 && attribute.id < count;
+  out.name = known ? kAttributeNames[attribute.id] : "CU_LAUNCH_ATTRIBUTE_" + std::to_string(attribute.id);
   std::int32_t words[16];
   std::memcpy(words, attribute.value.bytes, sizeof words);
-  int last = 0;
-  for (int i = 0; i < 16; ++i)
-    if (words[i] != 0) last = i;
-  for (int i = 0; i <= last; ++i) out.values.push_back(words[i]);
+  int length = known ? kAttributeWords[attribute.id] : 0;
+  if (!known) {
+    for (int i = 0; i < 16; ++i)
+      if (words[i] != 0) length = i + 1;
+    length = length == 0 ? 1 : length;
+  }
+  for (int i = 0; i < length; ++i) out.values.push_back(words[i]);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // The CUPTI glue's translation of driver calls, over params structs built here: launch shapes and
 // cuLaunchKernelEx attributes, cooperative and graph launches, and allocations and frees of every
 // kind reaching the session.
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -70,6 +71,8 @@ TEST("driver calls: cuLaunchKernelEx's cluster dimensions, other attributes as w
   attributes[0].id = cu::kLaunchAttributeClusterDimension;
   attributes[0].value.clusterDim = {2, 1, 1};
   attributes[1].id = 8;  // CU_LAUNCH_ATTRIBUTE_PRIORITY
+  // The program's stack behind the priority: words the capture must not record.
+  std::memset(attributes[1].value.bytes, 0x5a, sizeof attributes[1].value.bytes);
   attributes[1].value.cooperative = 3;
   attributes[2].id = 99;
   attributes[2].value.clusterDim = {0, 7, 0};
