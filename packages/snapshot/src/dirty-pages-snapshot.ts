@@ -35,7 +35,11 @@ export function createDirtyPagesSnapshot(
   let captureKind: CaptureKind | undefined;
   let knownWriterBytes: readonly (readonly number[])[] = [];
   let restoresFromList = 0;
+  let learningRestores = 0;
   let learned = false;
+  /** Set when the learning restore is tried again: every later restore learns again (see restore). */
+  let relearn = false;
+  let gathered = false;
   let learnedBytes: number[][] | undefined;
   // runtime.workIssued and queue.workEnqueued when capture began: work issued during the window
   // by anything but its own queue (another queue, agent.write) makes its end unknown.
@@ -76,16 +80,21 @@ export function createDirtyPagesSnapshot(
       }
     },
     restore(nextPass) {
-      // The restore before pass 2 learns the written pages; it learns again when it is tried again
-      // (its failed attempt may have recorded nothing), so later restores never copy a stale list.
-      if (nextPass === 2 || !learned) {
+      // The restore before pass 2 learns the written pages. When it is tried again, its failed
+      // attempt may have restored some pages (of one part, or some of a part's) and recorded them:
+      // learning again would miss them. So from then on every restore learns again, copying the
+      // pages that differ from the mirror, and the window tells the next one nothing.
+      if (learned && nextPass === 2) relearn = true;
+      if (relearn || nextPass === 2 || !learned) {
         for (const part of parts) {
           queue.enqueueCopyChangedPages(part.operations.restoreLearning);
           // Memory now holds what the mirror does on the learned pages: the cache takes them from it.
-          if (part.restoreCache) queue.enqueueCopyPageList(part.restoreCache.gather);
+          if (part.restoreCache && !relearn) queue.enqueueCopyPageList(part.restoreCache.gather);
         }
+        gathered ||= !relearn && parts.some((part) => part.restoreCache !== undefined);
         account.hashed += candidateBytes;
         learned = true;
+        learningRestores += 1;
       } else {
         for (const part of parts) queue.enqueueCopyPageList((part.restoreCache ?? part.operations).restoreLearned);
         restoresFromList += 1;
@@ -110,14 +119,14 @@ export function createDirtyPagesSnapshot(
               : [];
         captured.forEach((bytes, index) => settled.addCopy(part.ranges[index]!.kind, part.tier, bytes));
         if (learned) {
-          // The learning restore and each later one copy every learned page; with a cache, the
+          // Each learning restore and each later one copy every learned page; with a cache, the
           // first ones are gathered into it once and later restores take them from it.
-          const cache = part.restoreCache;
+          const cache = gathered ? part.restoreCache : undefined;
           const cached = cache ? part.bytesPerRange(part.recordedPages('learned').subarray(0, cache.pages)) : undefined;
           learnedPerRange()[partIndex]!.forEach((bytes, index) => {
             const kind = part.ranges[index]!.kind;
             const fromCache = cached?.[index] ?? 0;
-            settled.addCopy(part.tier, kind, bytes + (bytes - fromCache) * restoresFromList);
+            settled.addCopy(part.tier, kind, bytes * learningRestores + (bytes - fromCache) * restoresFromList);
             settled.addCopy(kind, 'device', fromCache);
             settled.addCopy('device', kind, fromCache * restoresFromList);
           });
@@ -128,7 +137,7 @@ export function createDirtyPagesSnapshot(
     release(end?: WindowEnd) {
       if (released) return;
       released = true;
-      const knows = end?.completed === true && learned && issuedAfterFinish !== undefined;
+      const knows = end?.completed === true && learned && !relearn && issuedAfterFinish !== undefined;
       set.known = knows ? { workIssued: issuedAfterFinish!, learnedBytes: learnedPerRange() } : undefined;
       onRelease(set);
     },
