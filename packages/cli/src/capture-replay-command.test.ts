@@ -59,6 +59,23 @@ describe('kreplay replay --capture', () => {
     expect(none.err()).toMatch(/--capture .*empty holds no complete launch\. Capture the program again\./);
   });
 
+  it('selects launches by kernel name, skip and count only of a capture, and says when none is left (exit 2 before a driver opens)', async () => {
+    const cases: [string[], RegExp][] = [
+      [['replay', '--kernel-name', 'axpy'], /\[replay\] --kernel-name selects launches of a capture, and there is no --capture\. Pass --capture DIR, or leave out --kernel-name\./],
+      [['replay', '--capture', capture, '--driver', 'cuda', '--kernel-name', 'gemm'], /no captured launch of .*capture matches --kernel-name gemm; it holds axpy\. Change the selection/],
+      [['replay', '--capture', capture, '--driver', 'cuda', '--launch-skip', '1'], /--launch-skip 1 passes over all 1 matching launches of .*capture/],
+      [['replay', '--capture', capture, '--kernel-name', '(unclosed'], /"\(unclosed" is not a regular expression/],
+      [['profile', 'scatter', '--metrics', 'gpu__time_duration.sum', '--launch-count', '1'], /\[profile\] --launch-count selects launches of a capture, and the workload is scatter/],
+      [['profile', `capture:${capture}`, '--metrics', 'gpu__time_duration.sum', '--kernel-name', '^gemm$'], /\[profile\] no captured launch of .*capture matches --kernel-name \^gemm\$/],
+    ];
+    for (const [args, message] of cases) {
+      const io = recordingIo();
+      expect(await runCli(args, io), args.join(' ')).toBe(2);
+      expect(io.err(), args.join(' ')).toMatch(message);
+      expect(io.out()).toBe('');
+    }
+  });
+
   it('reports each launch and the counts, and fails when one mismatched', () => {
     const row = (sequence: number, outcome: CaptureLaunchRow['outcome'], extra: Partial<CaptureLaunchRow> = {}): CaptureLaunchRow => ({
       sequence,

@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { captureLibraryPath, KreplayError, readCaptureFolder } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
 import { parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
+import { parseKernelName } from '../captured-launch-selection.js';
 import { captureEnvironment, describeSelection, type CaptureSelection } from '../capture-environment.js';
 import { describeCaptureSummary, summarizeCapture, type CaptureSummary } from '../capture-summary.js';
 import { watchCaptureProgress } from '../capture-progress.js';
@@ -30,16 +31,6 @@ export interface CaptureReport {
   readonly program: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null };
   /** What the folder holds; null when the program wrote no capture (it loaded no CUDA driver, or the library failed to start). */
   readonly capture: CaptureSummary | null;
-}
-
-/** Parses --kernel-name: a regular expression as the capture library reads it (ECMAScript). */
-function parseKernelName(text: string): string {
-  try {
-    new RegExp(text);
-  } catch (error) {
-    throw new InvalidArgumentError(`"${text}" is not a regular expression (${(error as Error).message}).`);
-  }
-  return text;
 }
 
 /**

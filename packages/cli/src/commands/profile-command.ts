@@ -14,6 +14,7 @@ import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProf
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
 import { profileCapture } from '../profile-capture.js';
+import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
@@ -36,6 +37,8 @@ interface ProfileOptions {
   readonly block?: [number, number, number];
   readonly json?: boolean;
 }
+
+type ProfileCommandOptions = ProfileOptions & CapturedLaunchSelection;
 
 export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 
@@ -76,7 +79,7 @@ function parseRange(text: string): number | ProfilerRange {
 
 /** `kreplay profile`: hardware counters of a dispatch on NVIDIA (CUPTI, user replay through the engine). */
 export function profileCommand(io: CliIo): Command {
-  return new Command('profile')
+  const command = new Command('profile')
     .description('collect CUPTI metrics per dispatch on NVIDIA, replaying each dispatch once per pass CUPTI needs')
     .argument('[workload]', 'scatter (default), ptx:<file>:<kernel>, or capture:<dir> (every launch of a kreplay capture folder)', 'scatter')
     .requiredOption('--metrics <a,b,c>', 'CUPTI metric names, comma separated')
@@ -94,8 +97,9 @@ export function profileCommand(io: CliIo): Command {
     .option('--args <file.json>', 'ptx: declared arguments from a JSON file [{ name, type, access?, value }]')
     .option('--grid <x,y,z>', 'ptx: grid dimensions', parseDimensions)
     .option('--block <x,y,z>', 'ptx: block dimensions', parseDimensions)
-    .option('--json', 'print one JSON object')
-    .action(async (workloadSpec: string, options: ProfileOptions, command: Command) => {
+    .option('--json', 'print one JSON object');
+  return withCapturedLaunchSelection(command, 'capture:')
+    .action(async (workloadSpec: string, options: ProfileCommandOptions, command: Command) => {
       // Everything the user gave is checked before the driver opens (which may fail for its own reasons).
       const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
       if (metrics.length === 0) throw new UsageError('profile', `--metrics names no metric ("${options.metrics}")`, 'Pass CUPTI metric names separated by commas, e.g. --metrics gpu__time_duration.sum');
@@ -103,7 +107,12 @@ export function profileCommand(io: CliIo): Command {
       if (plan.kind === 'capture' && options.driver !== 'cuda') {
         throw new UsageError('profile', `a capture is replayed on the cuda driver, not --driver ${options.driver}`, 'Leave out --driver');
       }
-      const report = plan.kind === 'capture' ? await profileCaptureReport(workloadSpec, plan.folder, metrics, options, io) : await profile(plan, metrics, options, io);
+      const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
+      if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
+      const report =
+        plan.kind === 'capture'
+          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, options, io)
+          : await profile(plan, metrics, options, io);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
     });
 }

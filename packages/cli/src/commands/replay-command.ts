@@ -7,6 +7,7 @@ import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
+import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import type { CaptureReplayReport } from '../capture-replay-run.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProgress } from '../progress.js';
@@ -30,6 +31,8 @@ interface ReplayOptions extends RuntimeCommandOptions {
   readonly json?: boolean;
 }
 
+type ReplayCommandOptions = ReplayOptions & CapturedLaunchSelection;
+
 /** The options of the generated workload, which a replay of a capture has no use for. */
 const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--range', '--agents', '--device-memory'];
 
@@ -39,7 +42,7 @@ const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all
  * after the results are printed.
  */
 export function replayCommand(io: CliIo): Command {
-  return withRuntimeOptions(new Command('replay').description('replay a scatter-write workload, or the launches of a capture (--capture), and report bytes and time'))
+  const command = withRuntimeOptions(new Command('replay').description('replay a scatter-write workload, or the launches of a capture (--capture), and report bytes and time'))
     .addOption(new Option('--footprint <bytes>', 'device memory the workload holds').argParser(parseByteSize).default(64 * 2 ** 20, describeByteSize(64 * 2 ** 20)))
     .option('--write-fraction <f>', "fraction of the footprint's pages each dispatch writes", parseFraction, 0.01)
     .option('--dispatches <n>', 'dispatches to replay', parsePositiveInteger, 20)
@@ -52,12 +55,15 @@ export function replayCommand(io: CliIo): Command {
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
     .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
     .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver)')
-    .option('--json', 'print one JSON object')
-    .action(async (options: ReplayOptions, command: Command) => {
+    .option('--json', 'print one JSON object');
+  return withCapturedLaunchSelection(command, 'with --capture')
+    .action(async (options: ReplayCommandOptions, command: Command) => {
       if (options.capture !== undefined) {
         await replayCaptureCommand(options.capture, options, command, io);
         return;
       }
+      const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
+      if (selecting !== undefined) throw new UsageError('replay', `${selecting} selects launches of a capture, and there is no --capture`, `Pass --capture DIR, or leave out ${selecting}`);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
@@ -81,7 +87,7 @@ export function replayCommand(io: CliIo): Command {
 }
 
 /** `kreplay replay --capture DIR`: checks what it was given, replays every launch, prints, fails on a mismatch. */
-async function replayCaptureCommand(directory: string, options: ReplayOptions, command: Command, io: CliIo): Promise<void> {
+async function replayCaptureCommand(directory: string, options: ReplayCommandOptions, command: Command, io: CliIo): Promise<void> {
   const misplaced = workloadFlags.find((flag) => wasGiven(command, flag));
   if (misplaced !== undefined) throw new UsageError('replay', `${misplaced} describes the generated workload, which --capture replaces`, `Leave out ${misplaced}`);
   if (options.driver !== 'auto' && options.driver !== 'cuda') {
@@ -91,14 +97,15 @@ async function replayCaptureCommand(directory: string, options: ReplayOptions, c
       'Leave out --driver (or pass --driver cuda) on a machine with an NVIDIA GPU',
     );
   }
-  const folder = await readCaptureFolder(directory).catch((error: unknown) => {
+  const wholeFolder = await readCaptureFolder(directory).catch((error: unknown) => {
     if (error instanceof CaptureFormatError) throw new UsageError('replay', `--capture ${directory}: ${error.message.replace(/^\[native\] \[capture\] /, '').replace(/\.$/, '')}`, 'Pass a folder written by kreplay capture -o', error);
     throw error;
   });
-  if (folder.launches.length === 0) {
-    const damaged = folder.damaged.length > 0 ? ` (${folder.damaged.length} damaged: ${folder.damaged[0]!.reason})` : '';
+  if (wholeFolder.launches.length === 0) {
+    const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${wholeFolder.damaged[0]!.reason})` : '';
     throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');
   }
+  const folder = selectCapturedLaunches(wholeFolder, options, 'replay');
   const progress = createProgress(io, { label: 'replay', total: folder.launches.length, unit: 'launches' });
   const report = await replayCapture(folder, {
     strategy: options.strategy,
