@@ -39,7 +39,6 @@ export function createDirtyPagesSnapshot(
   let learned = false;
   /** Set when the learning restore is tried again: every later restore learns again (see restore). */
   let relearn = false;
-  let gathered = false;
   let learnedBytes: number[][] | undefined;
   // runtime.workIssued and queue.workEnqueued when capture began: work issued during the window
   // by anything but its own queue (another queue, agent.write) makes its end unknown.
@@ -91,7 +90,6 @@ export function createDirtyPagesSnapshot(
           // Memory now holds what the mirror does on the learned pages: the cache takes them from it.
           if (part.restoreCache && !relearn) queue.enqueueCopyPageList(part.restoreCache.gather);
         }
-        gathered ||= !relearn && parts.some((part) => part.restoreCache !== undefined);
         account.hashed += candidateBytes;
         learned = true;
         learningRestores += 1;
@@ -120,8 +118,9 @@ export function createDirtyPagesSnapshot(
         captured.forEach((bytes, index) => settled.addCopy(part.ranges[index]!.kind, part.tier, bytes));
         if (learned) {
           // Each learning restore and each later one copy every learned page; with a cache, the
-          // first ones are gathered into it once and later restores take them from it.
-          const cache = gathered ? part.restoreCache : undefined;
+          // first learning restore (never a relearning one) gathers the first ones into it, and
+          // later restores take them from it.
+          const cache = part.restoreCache;
           const cached = cache ? part.bytesPerRange(part.recordedPages('learned').subarray(0, cache.pages)) : undefined;
           learnedPerRange()[partIndex]!.forEach((bytes, index) => {
             const kind = part.ranges[index]!.kind;

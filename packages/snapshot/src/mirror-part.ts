@@ -35,7 +35,7 @@ export class MirrorPart {
     readonly lease: StagingLease,
     private readonly readback: HostBuffer,
     private readonly readbackOffset = 0,
-    /** Device staging for a {@link RestoreCache}. */
+    /** Device staging for a {@link RestoreCache}: whole pages, at least one (restoreCacheBytes sizes it so). */
     restoreCacheLease?: StagingLease,
   ) {
     this.tier = lease.tier;
@@ -51,8 +51,7 @@ export class MirrorPart {
       page += pages;
       if (pages > 0) this.pageSizes[page - 1] = ranges[rangeIndex]!.bytes - (pages - 1) * layout.pageBytes;
     });
-    this.restoreCache = restoreCacheLease && restoreCacheLease.bytes >= layout.pageBytes ? new RestoreCache(restoreCacheLease, layout.pageBytes, this.operations) : undefined;
-    if (restoreCacheLease && this.restoreCache === undefined) restoreCacheLease.release();
+    this.restoreCache = restoreCacheLease && new RestoreCache(restoreCacheLease, layout.pageBytes, this.operations);
   }
 
   /** Gives its staging back: the mirror's lease and its restore cache's. Idempotent. */
