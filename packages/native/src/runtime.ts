@@ -117,8 +117,9 @@ export class Runtime implements AsyncDisposable {
 
   /**
    * Device memory of agent `agentId` at exactly `address` (cuda: the placeholder of
-   * `reserveAddresses` released, the range reserved with cuMemAddressReserve at that base, memory
-   * made with cuMemCreate, mapped and made read-write). The mapping is widened to whole granules of
+   * `reserveAddresses` released, the range's 32 MiB window reserved with cuMemAddressReserve (CUDA
+   * honours only hints aligned so; see API.md), memory made with cuMemCreate, mapped at exactly the
+   * address and made read-write). The mapping is widened to whole granules of
    * the device's allocation granularity (2 MiB on current GPUs); ranges that share a granule share
    * its mapping. The allocation is live memory like any other: `kind: 'device'`, an `allocate`
    * memory event, reachable by reads, writes, copies, hashes and kernels; `free()` (or `using`)

@@ -190,7 +190,10 @@ export class CaptureReplay implements AsyncDisposable {
     this.#allocations ??= (async () => {
       const made: Allocation[] = [];
       try {
-        for (const region of this.regions) made.push(await this.#place(region));
+        // Host memory first: device memory is mapped inside 32 MiB windows, which then leave host
+        // memory near them alone (a host range cannot be mapped inside a window made before it).
+        const hostFirst = [...this.regions].sort((a, b) => Number(b.placement === 'host') - Number(a.placement === 'host'));
+        for (const region of hostFirst) made.push(await this.#place(region));
       } catch (error) {
         for (const allocation of made) (allocation as Allocation & Disposable)[Symbol.dispose]();
         this.#relocations.length = 0;

@@ -1,5 +1,6 @@
 // The fake libcuda's virtual memory management and host registration, on the process's own address
-// space: a reserved range is a PROT_NONE mapping (at the hint when it is free), an allocation handle
+// space: a reserved range is a PROT_NONE mapping (at the hint when it is free and aligned to 32 MiB,
+// as an H200's driver 580 honours hints; elsewhere otherwise), an allocation handle
 // is a memfd, cuMemMap maps it shared at the address (inaccessible until cuMemSetAccess), and
 // registered host memory is remembered so that its device pointer is its own address.
 #include <sys/mman.h>
@@ -26,6 +27,8 @@ constexpr CUresult kOutOfMemory = 2;
 constexpr CUresult kHostMemoryAlreadyRegistered = 712;
 constexpr CUresult kHostMemoryNotRegistered = 713;
 constexpr std::size_t kGranularity = 2u << 20;
+/** The alignment a hint needs to be honoured (native/scripts/experiments/address-alignment.cpp on an H200). */
+constexpr CUdeviceptr kHonouredHintAlignment = 32u << 20;
 
 struct Handle {
   int descriptor;
@@ -76,7 +79,7 @@ CUresult cuMemAddressReserve(CUdeviceptr* pointer, std::size_t bytes, std::size_
   if (bytes == 0 || bytes % kGranularity != 0) return kInvalidValue;
   if (alignment == 0) alignment = kGranularity;
   void* mapped = MAP_FAILED;
-  if (address != 0) {
+  if (address != 0 && address % kHonouredHintAlignment == 0) {
     void* hint = reinterpret_cast<void*>(address);
     mapped = mmap(hint, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
     if (mapped != MAP_FAILED && mapped != hint) {

@@ -16,7 +16,7 @@ import { findNvcc } from '../../src/capture/nvcc.js';
 import { checkPostLaunchHashes, openCapture, openRuntime, UnsupportedError, type CaptureReplay, type Runtime } from '../../src/index.js';
 import { captureFixtureAxpyParameters, writeTestCapture, type TestCaptureLaunch } from '../../src/test.js';
 import { probeCudaForTests } from './cuda-availability.js';
-import { candidateAddresses, driverChosenAddress, unmapped } from './fixed-address-ranges.js';
+import { candidateAddresses, unmapped } from './fixed-address-ranges.js';
 
 const cuda = await probeCudaForTests();
 const nvcc = findNvcc();
@@ -36,12 +36,8 @@ const bytesOf = (values: Float32Array) => new Uint8Array(values.buffer.slice(0))
 /** y = a * x + y rounded as the fixture does: a product, then a sum, each to float32. */
 const axpy = (a: number, x: Float32Array, y: Float32Array) => y.map((value, index) => Math.fround(Math.fround(Math.fround(a) * x[index]!) + value));
 
-/**
- * Addresses for the captured ranges: on a GPU where the driver itself put 8 MiB (a real driver
- * honours placement hints there only), on the fake a 1 GiB window free in this process.
- */
-async function freeWindow(runtime: Runtime): Promise<number> {
-  if (!cuda.fake) return Number(await driverChosenAddress(runtime, 8 * 2 ** 20));
+/** Addresses for the captured ranges: a 1 GiB window free in this process. */
+function freeWindow(): number {
   const found = candidateAddresses().find((address) => unmapped(address, address + 2n ** 30n));
   if (found === undefined) throw new Error('no candidate address range is free in this process');
   return Number(found);
@@ -52,12 +48,13 @@ const pageBytes = 65536;
 const table = Uint8Array.from({ length: 256 }, (_, index) => index);
 
 /**
- * Two launches of the fixture over device memory y (at `base`) and pinned host memory x (at base +
- * 4 MiB): the second reads what the first left in y, and x changed in its second page only.
+ * Two launches of the fixture over device memory y (at `base` + 6 MiB: 2 MiB-aligned, as CUDA's
+ * allocations are, but not aligned to the 32 MiB a reservation hint needs) and pinned host memory x
+ * (at base + 64 MiB): the second reads what the first left in y, and x changed in its second page only.
  */
 function writeAxpyCapture(directory: string, base: number, module: Uint8Array, architecture: string): { readonly y: number; readonly x: number; readonly results: Float32Array[] } {
-  const y = base;
-  const x = base + 4 * 2 ** 20;
+  const y = base + 6 * 2 ** 20;
+  const x = base + 64 * 2 ** 20;
   const y0 = Float32Array.from({ length: count }, (_, index) => (index % 97) * 0.5 - 3);
   const x0 = Float32Array.from({ length: count }, (_, index) => ((index * 7) % 101) * 0.25);
   const x1 = x0.slice();
@@ -102,12 +99,9 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
   });
   afterAll(() => runtime?.dispose());
 
-  // On an H200 (driver 580) cuMemAddressReserve honoured no placement hint, not even an address
-  // cuMemAlloc had just freed, so exact placement is checked on the fake; the relocating tests below
-  // run on both.
-  it.skipIf(!cuda.fake)('maps the memory at the captured bases, writes only changed pages, and reproduces each launch', async () => {
+  it('maps the memory at the captured bases, writes only changed pages, and reproduces each launch', async () => {
     const directory = join(root, 'axpy');
-    const { y, x, results } = writeAxpyCapture(directory, await freeWindow(runtime), axpyModule(architecture), architecture);
+    const { y, x, results } = writeAxpyCapture(directory, freeWindow(), axpyModule(architecture), architecture);
     await using replay = await openCapture(directory, { runtime });
     expect(replay.reservations).toEqual([]);
     expect(replay.regions).toEqual([
@@ -156,13 +150,14 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
 
   it('relocates memory the driver will not place at its captured addresses, and rewrites the parameter buffer to follow', async () => {
     const directory = join(root, 'relocated');
-    const { y, x, results } = writeAxpyCapture(directory, await freeWindow(runtime), axpyModule(architecture), architecture);
+    const { y, x, results } = writeAxpyCapture(directory, freeWindow(), axpyModule(architecture), architecture);
     await using replay = await openCapture(directory, { runtime, placement: 'relocate' });
     const agent = runtime.agents[0]!;
     const queue = agent.createQueue();
     const first = await replay.prepare(0);
-    expect(replay.relocations.map((relocation) => relocation.from)).toEqual([y, x]);
-    const [movedY, movedX] = replay.relocations.map((relocation) => relocation.to);
+    // Host memory is mapped first.
+    expect(replay.relocations.map((relocation) => relocation.from)).toEqual([x, y]);
+    const [movedX, movedY] = replay.relocations.map((relocation) => relocation.to);
     expect(movedY).not.toBe(y);
     expect(first.relocatedRegions).toBe(2);
     expect(first.args).toEqual({ parameters: captureFixtureAxpyParameters(movedY!, movedX!, 2.5, count) });
@@ -179,7 +174,7 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
 
   it('relocates a region that later launches saw grow (an address freed and allocated again larger)', async () => {
     const directory = join(root, 'grown');
-    const base = await freeWindow(runtime);
+    const base = freeWindow();
     const module = axpyModule(architecture);
     const small = new Uint8Array(3 * pageBytes).fill(1);
     const large = new Uint8Array(5 * pageBytes + 15).fill(2);
@@ -210,7 +205,7 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     const captured = architecture === 'sm_80' ? 'sm_86' : 'sm_80';
     // Without nvcc (or the source), a truncated ELF: unreadable, so no code for this device is found in it.
     const module = 'missing' in nvcc || source === undefined ? new Uint8Array([0x7f, 0x45, 0x4c, 0x46]) : axpyModule(captured);
-    writeAxpyCapture(directory, await freeWindow(runtime), module, captured);
+    writeAxpyCapture(directory, freeWindow(), module, captured);
     await using replay: CaptureReplay = await openCapture(directory, { runtime });
     await expect(replay.prepare(7)).rejects.toThrow(/launch 7 is not a complete launch of .*\. Pass one of its launches \(sequences 0, 1\)/);
     const refusal = await replay.prepare(0).catch((error: unknown) => error);

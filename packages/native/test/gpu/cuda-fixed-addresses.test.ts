@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgumentError, DriverError, openRuntime, pageHash, type DeviceAllocation, type KernelDescriptor, type MemoryEvent, type Runtime } from '../../src/index.js';
 import { captureFixtureAxpyParameters } from '../../src/test.js';
 import { probeCudaForTests } from './cuda-availability.js';
-import { driverChosenAddress, GRANULE, placeAtFreeAddress, processMappings } from './fixed-address-ranges.js';
+import { DEVICE_WINDOW, driverChosenAddress, GRANULE, placeAtFreeAddress, processMappings } from './fixed-address-ranges.js';
 
 const cuda = await probeCudaForTests();
 const axpyImage = readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-axpy.ptx', import.meta.url)));
@@ -37,10 +37,9 @@ async function childScript(): Promise<string> {
   return outfile;
 }
 
-// Whether the driver places memory at a requested address. The fake does; an H200 (driver 580) gave
-// another address for every hint tried, even one cuMemAlloc had just freed (capture replay relocates
-// there). The tests of exact placement run where it works; the one below checks the refusal is clear.
-const exactPlacement = cuda.available && cuda.fake;
+// Whether the driver places memory at a requested address: an H200 (driver 580) does inside a
+// reservation made at a 32 MiB-aligned hint, and the fake honours hints as it does.
+const exactPlacement = cuda.available;
 
 describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
   let runtime: Runtime;
@@ -134,13 +133,13 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
   it.skipIf(!exactPlacement)('releases fixed-address memory when its runtime is disposed, so the range can be had again', async () => {
     const other = await openRuntime({ driver: 'cuda' });
     const { address } = await placeAtFreeAddress((candidate) => other.allocateAt(0, candidate, 65536), other);
-    const host = await other.allocateHostAt(address + GRANULE * 4n, 4096);
+    const host = await other.allocateHostAt(address + DEVICE_WINDOW * 2n, 4096);
     await other.dispose();
     expect(host.freed).toBe(true);
     const again = await runtime.allocateAt(0, address, 65536);
-    const hostAgain = await runtime.allocateHostAt(address + GRANULE * 4n, 4096);
+    const hostAgain = await runtime.allocateHostAt(address + DEVICE_WINDOW * 2n, 4096);
     expect(BigInt(again.address)).toBe(address);
-    expect(BigInt(hostAgain.address)).toBe(address + GRANULE * 4n);
+    expect(BigInt(hostAgain.address)).toBe(address + DEVICE_WINDOW * 2n);
     again.free();
     hostAgain.free();
   });
@@ -164,6 +163,24 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
     const last = await runtime.allocateAt(0, address, GRANULE_BYTES);
     expect(BigInt(last.address)).toBe(address);
     last.free();
+  });
+
+  it.skipIf(!exactPlacement)('places device memory at 2 MiB-aligned addresses inside one shared 32 MiB window, freed with the last of them', async () => {
+    const agent = runtime.agents[0]!;
+    // CUDA honours no reservation hint at these addresses (they are not 32 MiB-aligned): the window around them is reserved.
+    const { address, placed: first } = await placeAtFreeAddress((candidate) => runtime.allocateAt(0, candidate + 3n * GRANULE, GRANULE_BYTES));
+    const second = await runtime.allocateAt(0, address + 5n * GRANULE, 3 * GRANULE_BYTES);
+    expect([BigInt(first.address), BigInt(second.address)]).toEqual([address + 3n * GRANULE, address + 5n * GRANULE]);
+    await agent.write(second.address, new Uint8Array(4096).fill(7));
+    first.free();
+    expect((await agent.read(second.address, 4096)).every((byte) => byte === 7)).toBe(true);
+    // While the window is held, host memory cannot be placed inside it; once its last mapping goes, it can.
+    await expect(runtime.allocateHostAt(address + GRANULE, 4096)).rejects.toMatchObject({ code: 'address-taken' });
+    second.free();
+    await agent.synchronize();
+    const host = await runtime.allocateHostAt(address + GRANULE, 4096);
+    expect(BigInt(host.address)).toBe(address + GRANULE);
+    host.free();
   });
 
   it('refuses a range over live memory, and names what holds a range CUDA cannot have', async () => {
@@ -192,11 +209,7 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
     host.free();
   });
 
-  // On an H200 (driver 580) a range reserved before the driver started, then released for
-  // cuMemAddressReserve, was still refused (the driver offered 0x7fad5e800000 for 0x3e0000000000): the
-  // driver honours hints inside its own address space only. The fake honours every free hint, so this
-  // checks the reservation's mechanics there; capture replay relocates what a real driver refuses.
-  it.skipIf(!cuda.fake)('reserves before the driver initializes in a fresh process, then allocates at the address', async () => {
+  it('reserves before the driver initializes in a fresh process, then allocates at the address', async () => {
     const script = await childScript();
     const address = 0x3e0000000000n + 12288n;
     const binding = process.env['KREPLAY_NATIVE_BINDING'] ?? fileURLToPath(new URL('../../build/Release/kreplay.node', import.meta.url));

@@ -8,6 +8,12 @@ import { DriverError, type Runtime } from '../../src/index.js';
 /** 2 MiB: the granule ranges are reserved and mapped in. */
 export const GRANULE = 2n ** 21n;
 
+/**
+ * 32 MiB: device memory at an address holds the window of this size around it (CUDA honours only
+ * reservation hints aligned to it), so host memory placed after it goes a window or more away.
+ */
+export const DEVICE_WINDOW = 2n ** 25n;
+
 /** Candidate bases, 1 GiB apart, from 0x3f0000000000 (63 TiB). */
 export function candidateAddresses(count = 16): bigint[] {
   return Array.from({ length: count }, (_, index) => 0x3f0000000000n + BigInt(index) * 2n ** 30n);
@@ -32,9 +38,8 @@ export function unmapped(start: bigint, end: bigint): boolean {
 
 /**
  * A 2 MiB-aligned address inside the driver's own device address space, free again: where cuMemAlloc
- * put `bytes` (plus a granule to align in), freed. On an H200 (driver 580) cuMemAddressReserve
- * refused hints far from the addresses it hands out (0x3e0000000000 gave 0x7fad5e800000), so the
- * tests try such an address first.
+ * put `bytes` (plus a granule to align in), freed. The tests try such an address first: it is where
+ * a captured program's memory was.
  */
 export async function driverChosenAddress(runtime: Runtime, bytes: number): Promise<bigint> {
   const agent = runtime.agents[0]!;

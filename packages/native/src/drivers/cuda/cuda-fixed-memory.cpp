@@ -72,25 +72,90 @@ std::uint64_t CudaFixedMemory::granularity(std::uint32_t agent) {
   return value;
 }
 
+bool CudaFixedMemory::reserveWindow(std::uint64_t start, std::uint64_t end, std::string& offered) {
+  const CudaApi& cuda = api();
+  AddressReservations& reservations = AddressReservations::process();
+  reservations.release(start, end);
+  CUdeviceptr reserved = 0;
+  const CUresult result = cuda.cuMemAddressReserve(&reserved, end - start, 0, start, 0);
+  if (result == CUDA_SUCCESS && reserved == start) {
+    windows_[start] = {end, 0};
+    return true;
+  }
+  if (result == CUDA_SUCCESS) cuda.cuMemAddressFree(reserved, end - start);
+  reservations.restore(start, end);
+  offered = result == CUDA_SUCCESS ? "it offered " + hex(reserved) : "cuMemAddressReserve failed with " + cuda.errorName(result);
+  return false;
+}
+
+void CudaFixedMemory::freeWindow(std::uint64_t start) {
+  const auto found = windows_.find(start);
+  if (found == windows_.end()) return;
+  api().cuMemAddressFree(start, found->second.end - start);
+  AddressReservations::process().restore(start, found->second.end);
+  windows_.erase(found);
+}
+
+std::vector<std::uint64_t> CudaFixedMemory::windowsFor(std::uint64_t start, std::uint64_t end) {
+  std::map<std::uint64_t, std::uint64_t> covered;
+  for (const auto& [from, window] : windows_) covered[from] = window.end;
+  // First the range widened to whole windows (CUDA honours only aligned hints), then, where that
+  // meets memory of others, the range itself.
+  const std::uint64_t wideStart = start / kWindowAlignment * kWindowAlignment;
+  const std::uint64_t wideEnd = (end + kWindowAlignment - 1) / kWindowAlignment * kWindowAlignment;
+  bool placed = true;
+  for (const auto& [from, mapping] : mappings_) {
+    if (mapping.host && from < wideEnd && mapping.end > wideStart) placed = false;  // host memory at those addresses
+  }
+  std::vector<std::uint64_t> made;
+  std::string offered = "host memory is mapped next to it";
+  for (const auto& [from, to] : placed ? uncoveredParts(covered, wideStart, wideEnd) : std::vector<std::pair<std::uint64_t, std::uint64_t>>{}) {
+    if (to <= start || from >= end) continue;  // not needed by this range
+    if (!reserveWindow(from, to, offered)) {
+      placed = false;
+      break;
+    }
+    made.push_back(from);
+  }
+  if (!placed) {
+    for (const std::uint64_t from : made) freeWindow(from);
+    made.clear();
+    placed = true;
+    for (const auto& [from, to] : uncoveredParts(covered, start, end)) {
+      if (!reserveWindow(from, to, offered)) {
+        placed = false;
+        break;
+      }
+      made.push_back(from);
+    }
+  }
+  if (!placed) {
+    for (const std::uint64_t from : made) freeWindow(from);
+    throw OperationFailure("address-taken", "CUDA could not reserve device addresses " + rangeText(start, end) +
+                                                " exactly (" + offered + ")" + holdersText(start, end));
+  }
+  std::vector<std::uint64_t> used;
+  for (auto& [from, window] : windows_) {
+    if (window.end <= start || from >= end) continue;
+    window.references += 1;
+    used.push_back(from);
+  }
+  return used;
+}
+
+void CudaFixedMemory::leaveWindows(const std::vector<std::uint64_t>& starts) {
+  for (const std::uint64_t start : starts) {
+    const auto found = windows_.find(start);
+    if (found != windows_.end() && --found->second.references == 0) freeWindow(start);
+  }
+}
+
 CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end) {
   const CudaDevice& device = *devices_.at(agent);
   device.context()->makeCurrent();
   const CudaApi& cuda = device.api();
   const std::uint64_t bytes = end - start;
-  AddressReservations& reservations = AddressReservations::process();
-  reservations.release(start, end);
-  CUdeviceptr reserved = 0;
-  const CUresult result = cuda.cuMemAddressReserve(&reserved, bytes, granularity(agent), start, 0);
-  if (result != CUDA_SUCCESS || reserved != start) {
-    if (result == CUDA_SUCCESS) cuda.cuMemAddressFree(reserved, bytes);
-    const std::string holders = holdersText(start, end);
-    reservations.restore(start, end);
-    throw OperationFailure(
-        "address-taken",
-        "CUDA could not reserve device addresses " + rangeText(start, end) + " exactly (" +
-            (result == CUDA_SUCCESS ? "it offered " + hex(reserved) : "cuMemAddressReserve failed with " + cuda.errorName(result)) +
-            ")" + holders);
-  }
+  const std::vector<std::uint64_t> windows = windowsFor(start, end);
   CUmemGenericAllocationHandle handle = 0;
   const CUmemAllocationProp properties = deviceProperties(device.context()->device());
   CUresult step = cuda.cuMemCreate(&handle, bytes, &properties, 0);
@@ -109,13 +174,12 @@ CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::u
     if (step != CUDA_SUCCESS) cuda.cuMemRelease(handle);
   }
   if (step != CUDA_SUCCESS) {
-    cuda.cuMemAddressFree(start, bytes);
-    reservations.restore(start, end);
+    leaveWindows(windows);
     throw OperationFailure(cuda.errorName(step), std::string(failed) + " of " + std::to_string(bytes) +
                                                      " bytes at " + rangeText(start, end) +
                                                      " failed: " + cuda.errorText(step));
   }
-  return {end, false, agent, handle, 0};
+  return {end, false, agent, handle, 0, windows};
 }
 
 CudaFixedMemory::Mapping CudaFixedMemory::makeHost(std::uint64_t start, std::uint64_t end) {
@@ -153,7 +217,7 @@ CudaFixedMemory::Mapping CudaFixedMemory::makeHost(std::uint64_t start, std::uin
                                                                                     : cuda.errorName(registration.found)) +
                                                 ", not at the same address");
   }
-  return {end, true, 0, 0, 0};
+  return {end, true, 0, 0, 0, {}};
 }
 
 void CudaFixedMemory::unmap(std::uint64_t start, const Mapping& mapping) {
@@ -161,14 +225,14 @@ void CudaFixedMemory::unmap(std::uint64_t start, const Mapping& mapping) {
   if (mapping.host) {
     if (devices_.front()->context()->tryMakeCurrent()) api().cuMemHostUnregister(pointerOf(start));
     munmap(pointerOf(start), bytes);
-  } else {
-    const CudaDevice& device = *devices_.at(mapping.agent);
-    if (!device.context()->tryMakeCurrent()) return;
-    device.api().cuMemUnmap(start, bytes);
-    device.api().cuMemRelease(mapping.handle);
-    device.api().cuMemAddressFree(start, bytes);
+    AddressReservations::process().restore(start, mapping.end);
+    return;
   }
-  AddressReservations::process().restore(start, mapping.end);
+  const CudaDevice& device = *devices_.at(mapping.agent);
+  if (!device.context()->tryMakeCurrent()) return;
+  device.api().cuMemUnmap(start, bytes);
+  device.api().cuMemRelease(mapping.handle);
+  leaveWindows(mapping.windows);
 }
 
 std::vector<std::uint64_t> CudaFixedMemory::acquire(std::uint64_t start, std::uint64_t end, bool host,

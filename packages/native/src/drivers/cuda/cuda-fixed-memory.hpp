@@ -4,6 +4,11 @@
 // widened to whole granules (device: the allocation granularity; host: pages); ranges that share a
 // granule share its mapping, which lives while one of them does. Placeholders of
 // core/address-reservations.hpp are taken out for a mapping and put back when it goes.
+// Device memory is mapped inside windows: address reservations widened to 32 MiB, because CUDA
+// honours only a hint aligned that way (on an H200 with driver 580, a reservation hinted at a
+// 2 MiB-aligned address was placed elsewhere and one at a 32 MiB-aligned address was placed there;
+// scripts/experiments/address-alignment.cpp). Where a window would meet memory of others, the
+// range itself is tried. Windows are shared by the mappings inside them and freed with the last.
 #pragma once
 
 #include <cstdint>
@@ -45,19 +50,36 @@ class CudaFixedMemory {
     std::uint32_t agent;
     CUmemGenericAllocationHandle handle;
     std::uint32_t references;
+    std::vector<std::uint64_t> windows;  // device: the windows it lies in
   };
+  struct Window {
+    std::uint64_t end;
+    std::uint32_t references;  // mappings inside it
+  };
+  static constexpr std::uint64_t kWindowAlignment = std::uint64_t{32} << 20;
 
   /** The mappings covering [start, end) with `host` and `agent`, new ones made for the gaps; each referenced once more. */
   std::vector<std::uint64_t> acquire(std::uint64_t start, std::uint64_t end, bool host, std::uint32_t agent);
   Mapping makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end);
   Mapping makeHost(std::uint64_t start, std::uint64_t end);
   void unmap(std::uint64_t start, const Mapping& mapping);
+  /** Reserves exactly [start, end) as a window, or says in `offered` what CUDA did instead. */
+  bool reserveWindow(std::uint64_t start, std::uint64_t end, std::string& offered);
+  void freeWindow(std::uint64_t start);
+  /**
+   * The windows [start, end) lies in, made where missing and each referenced once more.
+   * @throws OperationFailure `address-taken` naming the range, what CUDA offered and what holds it.
+   */
+  std::vector<std::uint64_t> windowsFor(std::uint64_t start, std::uint64_t end);
+  /** Drops one reference to each window; a window left with none is freed. */
+  void leaveWindows(const std::vector<std::uint64_t>& starts);
   const CudaApi& api() const { return devices_.front()->api(); }
   std::uint64_t granularity(std::uint32_t agent);
 
   std::vector<std::shared_ptr<CudaDevice>> devices_;
   std::mutex mutex_;
   std::map<std::uint64_t, Mapping> mappings_;                        // by start; disjoint
+  std::map<std::uint64_t, Window> windows_;                          // by start; disjoint
   std::map<std::uint64_t, std::vector<std::uint64_t>> allocations_;  // token -> its mappings' starts
   std::uint64_t nextToken_ = 1;
   std::map<std::uint32_t, std::uint64_t> granularities_;
