@@ -70,6 +70,7 @@ CudaBuiltinModule::CudaBuiltinModule(const CudaApi& api, int computeCapability) 
   get(functions_.stencil, "kreplay_stencil");
   get(functions_.accumulate, "kreplay_accumulate");
   get(functions_.delay, "kreplay_delay");
+  get(functions_.touchPages, "kreplay_touch_pages");
   get(functions_.takeState, "kreplay_take_state");
 }
 

@@ -26,6 +26,7 @@ struct BuiltinFunctions {
   CUfunction stencil = nullptr;
   CUfunction accumulate = nullptr;
   CUfunction delay = nullptr;
+  CUfunction touchPages = nullptr;
   CUfunction takeState = nullptr;
 };
 

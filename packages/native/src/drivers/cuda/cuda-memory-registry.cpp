@@ -50,13 +50,30 @@ bool CudaMemoryRegistry::touchesPageable(std::uint64_t address, std::uint64_t by
          block->kind == CudaMemoryKind::HostPageable;
 }
 
+namespace {
+
+bool onDevice(CudaMemoryKind kind) {
+  return kind == CudaMemoryKind::Device || kind == CudaMemoryKind::StreamOrdered ||
+         kind == CudaMemoryKind::FixedDevice || kind == CudaMemoryKind::ModuleGlobal;
+}
+
+}  // namespace
+
 bool CudaMemoryRegistry::isDevice(std::uint64_t address) const {
   std::shared_lock<std::shared_mutex> lock(mutex_);
   std::uint64_t start = 0;
   const CudaMemoryBlock* block = holding(address, start);
   if (!block && address > 0) block = holding(address - 1, start);
-  return block && (block->kind == CudaMemoryKind::Device || block->kind == CudaMemoryKind::StreamOrdered ||
-                   block->kind == CudaMemoryKind::FixedDevice || block->kind == CudaMemoryKind::ModuleGlobal);
+  return block && onDevice(block->kind);
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> CudaMemoryRegistry::deviceRanges(std::uint32_t agent) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  for (const auto& [address, block] : blocks_) {
+    if (onDevice(block.kind) && block.agent == agent && block.bytes > 0) ranges.emplace_back(address, block.bytes);
+  }
+  return ranges;
 }
 
 bool CudaMemoryRegistry::contains(std::uint64_t address) const {

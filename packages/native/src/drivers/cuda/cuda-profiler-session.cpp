@@ -40,15 +40,44 @@ bool flushesBeforeEachPass() {
   return setting == nullptr || std::strcmp(setting, "off") != 0;
 }
 
+/**
+ * The bytes between two loads of the touch before each pass: KREPLAY_PROFILER_TOUCH_STRIDE (a power of
+ * two of at least 4 KiB), or 0 (the default) for no touch. An experiment's switch: touching the
+ * memory a captured kernel can reach, as a full restore does, brought the kernels' durations closer
+ * to ncu's on an H200 and their l1tex throughput further from it
+ * (bench/scripts/capture-acceptance/touch-experiment.sh).
+ */
+std::uint64_t touchStride() {
+  const char* setting = std::getenv("KREPLAY_PROFILER_TOUCH_STRIDE");
+  if (setting == nullptr || *setting == '\0') return 0;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(setting, &end, 10);
+  if (*end != '\0' || (value != 0 && (value < 4096 || (value & (value - 1)) != 0))) {
+    throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_TOUCH_STRIDE=") + setting +
+                                                   " is not 0 or a power of two of at least 4096 bytes");
+  }
+  return value;
+}
+
+/** Whether the touch is a copy engine's pitched copy (KREPLAY_PROFILER_TOUCH=copy, the default) or a kernel (=kernel). */
+bool touchesByCopy() {
+  const char* setting = std::getenv("KREPLAY_PROFILER_TOUCH");
+  return setting == nullptr || std::strcmp(setting, "kernel") != 0;
+}
+
 }  // namespace
 
 CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibrary> library,
                                          std::shared_ptr<CudaDevice> device,
-                                         const std::vector<std::string>& metrics, ProfilerRange range)
+                                         const std::vector<std::string>& metrics, ProfilerRange range,
+                                         ReachableMemory reachable)
     : library_(std::move(library)),
       device_(std::move(device)),
       kernelRange_(range == ProfilerRange::Kernel),
-      flushBeforePass_(flushesBeforeEachPass()) {
+      flushBeforePass_(flushesBeforeEachPass()),
+      reachable_(std::move(reachable)),
+      touchStride_(touchStride()),
+      touchByCopy_(touchesByCopy()) {
   const CuptiProfilerApi& api = library_->api;
   const CudaApi& cuda = device_->api();
   device_->context()->makeCurrent();
@@ -209,6 +238,44 @@ void CudaProfilerSession::flushL2(CudaQueue& queue) {
                flushBytes_, static_cast<std::uint64_t>(flushState_));
 }
 
+void CudaProfilerSession::touchReachable(CudaQueue& queue) {
+  if (touchStride_ == 0 || !reachable_) return;
+  const CudaApi& cuda = device_->api();
+  const auto ranges = reachable_();
+  if (touchByCopy_ && cuda.cuMemcpy2DAsync) {
+    // One byte of each stride copied to pinned host memory by a copy engine: it walks the same
+    // translations a full restore would, without running anything on the multiprocessors.
+    std::uint64_t most = 0;
+    for (const auto& range : ranges) most = std::max(most, (range.second + touchStride_ - 1) / touchStride_);
+    if (most > touchHostBytes_) {
+      if (touchHost_) cuda.cuMemFreeHost(touchHost_);
+      touchHost_ = nullptr;
+      touchHostBytes_ = 0;
+      check(cuda, cuda.cuMemHostAlloc(&touchHost_, most, 0), "cuMemHostAlloc");
+      touchHostBytes_ = most;
+    }
+    for (const auto& [address, bytes] : ranges) {
+      CUDA_MEMCPY2D copy{};
+      copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+      copy.srcDevice = address;
+      copy.srcPitch = touchStride_;
+      copy.dstMemoryType = CU_MEMORYTYPE_HOST;
+      copy.dstHost = touchHost_;
+      copy.dstPitch = 1;
+      copy.WidthInBytes = 1;
+      copy.Height = (bytes + touchStride_ - 1) / touchStride_;
+      check(cuda, cuda.cuMemcpy2DAsync(&copy, queue.stream()), "cuMemcpy2DAsync");
+    }
+    return;
+  }
+  const std::uint64_t threads = KREPLAY_BLOCK_THREADS;
+  for (const auto& [address, bytes] : ranges) {
+    launchKernel(*device_, device_->functions().touchPages, gridFor(*device_, (bytes + touchStride_ - 1) / touchStride_, threads),
+                 static_cast<unsigned>(threads), queue.stream(), address, bytes, touchStride_,
+                 static_cast<std::uint64_t>(flushState_));
+  }
+}
+
 void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope scope) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (released_) return;
@@ -239,6 +306,7 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
     if (kernelRange_) {
       // The range is the next kernel: flush before the pass starts, so the flush is not profiled.
       if (flushBeforePass_) flushL2(queue);
+      touchReachable(queue);
       check(cuda, cuda.cuStreamSynchronize(queue.stream()), "cuStreamSynchronize");
     }
     auto start = cuptiParams<CuptiRangeObjectParams>(
@@ -262,6 +330,7 @@ void CudaProfilerSession::pushRange(CudaQueue& queue, std::uint32_t index) {
   // a few microseconds around the kernel: a 200 us kernel read 8-10% lower percentages than ncu.
   const CuptiProfilerApi& api = library_->api;
   if (flushBeforePass_) flushL2(queue);
+  if (index == 0) touchReachable(queue);
   launchKernel(*device_, device_->functions().delay, 1, 32, queue.stream(), kRunwayNanoseconds);
   auto push = cuptiParams<CuptiRangePushRangeParams>(
       KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangePushRangeParams, pRangeName));
@@ -415,7 +484,9 @@ void CudaProfilerSession::release() {
   cuda.cuCtxSynchronize();
   if (flushState_) cuda.cuMemFree(flushState_);
   if (flush_) cuda.cuMemFree(flush_);
+  if (touchHost_) cuda.cuMemFreeHost(touchHost_);
   flush_ = flushState_ = 0;
+  touchHost_ = nullptr;
 }
 
 }  // namespace kreplay::cuda

@@ -26,8 +26,11 @@
 // reaches the push: the range then lasts about as long as the kernel.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <utility>
+#include <vector>
 
 #include "core/profiler-session.hpp"
 #include "drivers/cuda/cuda-queue.hpp"
@@ -35,11 +38,14 @@
 
 namespace kreplay::cuda {
 
+/** The device memory a profiled kernel can reach: address and bytes of each allocation. */
+using ReachableMemory = std::function<std::vector<std::pair<std::uint64_t, std::uint64_t>>()>;
+
 class CudaProfilerSession : public ProfilerSession, public std::enable_shared_from_this<CudaProfilerSession> {
  public:
   /** @throws OperationFailure when the device cannot be profiled or a metric is unknown. */
   CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibrary> library, std::shared_ptr<CudaDevice> device,
-                      const std::vector<std::string>& metrics, ProfilerRange range);
+                      const std::vector<std::string>& metrics, ProfilerRange range, ReachableMemory reachable);
   ~CudaProfilerSession() override;
 
   const ProfilerPlan& plan() const override { return config_->plan(); }
@@ -68,6 +74,8 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   void enable();
   void setConfig(std::size_t passIndex);
   void flushL2(CudaQueue& queue);
+  /** One load every touchStride_ bytes of the reachable memory (nothing when touchStride_ is 0). */
+  void touchReachable(CudaQueue& queue);
   void finish(std::optional<OperationError> error, std::vector<std::vector<double>> values);
   /** Disables the range profiler if enabled; errors are ignored (cleanup). */
   void disable() noexcept;
@@ -98,6 +106,12 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   const bool kernelRange_;
   /** False with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
   const bool flushBeforePass_;
+  /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH=copy|kernel). */
+  ReachableMemory reachable_;
+  const std::uint64_t touchStride_;
+  const bool touchByCopy_;
+  void* touchHost_ = nullptr;
+  std::uint64_t touchHostBytes_ = 0;
   bool started_ = false;
   bool allSubmitted_ = false;
   std::optional<OperationError> error_;
