@@ -96,41 +96,33 @@ void CudaFixedMemory::freeWindow(std::uint64_t start) {
   windows_.erase(found);
 }
 
+bool CudaFixedMemory::reserveWindows(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& parts, std::uint64_t start,
+                                     std::uint64_t end, std::string& offered) {
+  std::vector<std::uint64_t> made;
+  for (const auto& [from, to] : parts) {
+    if (to <= start || from >= end) continue;  // not needed by [start, end)
+    if (!reserveWindow(from, to, offered)) {
+      for (const std::uint64_t window : made) freeWindow(window);
+      return false;
+    }
+    made.push_back(from);
+  }
+  return true;
+}
+
 std::vector<std::uint64_t> CudaFixedMemory::windowsFor(std::uint64_t start, std::uint64_t end) {
   std::map<std::uint64_t, std::uint64_t> covered;
   for (const auto& [from, window] : windows_) covered[from] = window.end;
   // First the range widened to whole windows (CUDA honours only aligned hints), then, where that
-  // meets memory of others, the range itself.
+  // meets memory of others or host memory placed before, the range itself.
   const std::uint64_t wideStart = start / kWindowAlignment * kWindowAlignment;
   const std::uint64_t wideEnd = (end + kWindowAlignment - 1) / kWindowAlignment * kWindowAlignment;
-  bool placed = true;
-  for (const auto& [from, mapping] : mappings_) {
-    if (mapping.host && from < wideEnd && mapping.end > wideStart) placed = false;  // host memory at those addresses
-  }
-  std::vector<std::uint64_t> made;
+  bool nearHost = false;
+  for (const auto& [from, mapping] : mappings_) nearHost = nearHost || (mapping.host && from < wideEnd && mapping.end > wideStart);
   std::string offered = "host memory is mapped next to it";
-  for (const auto& [from, to] : placed ? uncoveredParts(covered, wideStart, wideEnd) : std::vector<std::pair<std::uint64_t, std::uint64_t>>{}) {
-    if (to <= start || from >= end) continue;  // not needed by this range
-    if (!reserveWindow(from, to, offered)) {
-      placed = false;
-      break;
-    }
-    made.push_back(from);
-  }
+  const bool placed = (!nearHost && reserveWindows(uncoveredParts(covered, wideStart, wideEnd), start, end, offered)) ||
+                      reserveWindows(uncoveredParts(covered, start, end), start, end, offered);
   if (!placed) {
-    for (const std::uint64_t from : made) freeWindow(from);
-    made.clear();
-    placed = true;
-    for (const auto& [from, to] : uncoveredParts(covered, start, end)) {
-      if (!reserveWindow(from, to, offered)) {
-        placed = false;
-        break;
-      }
-      made.push_back(from);
-    }
-  }
-  if (!placed) {
-    for (const std::uint64_t from : made) freeWindow(from);
     throw OperationFailure("address-taken", "CUDA could not reserve device addresses " + rangeText(start, end) +
                                                 " exactly (" + offered + ")" + holdersText(start, end));
   }

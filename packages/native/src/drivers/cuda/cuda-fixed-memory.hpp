@@ -66,6 +66,9 @@ class CudaFixedMemory {
   /** Reserves exactly [start, end) as a window, or says in `offered` what CUDA did instead. */
   bool reserveWindow(std::uint64_t start, std::uint64_t end, std::string& offered);
   void freeWindow(std::uint64_t start);
+  /** Reserves each of `parts` that [start, end) needs as a window; all or none (`offered` says why not). */
+  bool reserveWindows(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& parts, std::uint64_t start,
+                      std::uint64_t end, std::string& offered);
   /**
    * The windows [start, end) lies in, made where missing and each referenced once more.
    * @throws OperationFailure `address-taken` naming the range, what CUDA offered and what holds it.
