@@ -191,7 +191,8 @@ export interface NativeBinding {
    * Placeholders over `ranges` (`[address, bytes, ...]`), each widened to `granule`; synchronous, so
    * that they are in place before a driver opened afterwards initializes.
    */
-  reserveAddresses(ranges: Float64Array, granule: number): NativeReservations;
+  /** `device[i]` nonzero: range i is for device memory (given up just before CUDA starts, reserved by it right after). */
+  reserveAddresses(ranges: Float64Array, granule: number, device?: Uint8Array): NativeReservations;
   /** CUPTI's host API without a device: what `metrics` need on `chip`. */
   planCuptiMetrics(chip: string, metrics: readonly string[]): Promise<NativeProfilerPlan | NativeFailure>;
   openRuntime(

@@ -19,6 +19,8 @@ export const RESERVATION_GRANULE_BYTES = 2 ** 21;
 export interface ResolvedReservation {
   readonly address: number;
   readonly bytes: number;
+  /** Device memory will be placed there (cuda: its placeholder is given up as the driver starts, and the driver reserves the range right after). */
+  readonly device: boolean;
 }
 
 /**
@@ -44,13 +46,15 @@ export function requireReservations(driver: DriverChoice, value: unknown): reado
   return list.map((item, index) => {
     const argument = `options.reserveAddresses[${index}]`;
     const range = requireObject(component, argument, item);
-    requireKnownKeys(component, argument, range, ['address', 'bytes']);
+    requireKnownKeys(component, argument, range, ['address', 'bytes', 'device']);
+    const device = range['device'] ?? false;
+    if (typeof device !== 'boolean') throw argumentError(component, `${argument}.device`, `${argument}.device is not a boolean`, 'Pass true for a range of device memory, or leave it out');
     const address = requireExactAddress(component, `${argument}.address`, range['address']);
     const bytes = requireByteCount(component, `${argument}.bytes`, range['bytes'], false);
     if (address + bytes > Number.MAX_SAFE_INTEGER) {
       throw argumentError(component, argument, `${argument} runs past 2^53`, 'Pass ranges of the process address space');
     }
-    return Object.freeze({ address, bytes });
+    return Object.freeze({ address, bytes, device });
   });
 }
 
@@ -62,7 +66,7 @@ export function requireReservations(driver: DriverChoice, value: unknown): reado
 export function reserveRanges(binding: NativeBinding, ranges: readonly ResolvedReservation[]): void {
   if (ranges.length === 0) return;
   const packed = Float64Array.from(ranges.flatMap((range) => [range.address, range.bytes]));
-  const outcome = binding.reserveAddresses(packed, RESERVATION_GRANULE_BYTES);
+  const outcome = binding.reserveAddresses(packed, RESERVATION_GRANULE_BYTES, Uint8Array.from(ranges.map((range) => (range.device ? 1 : 0))));
   const index = outcome.ranges.findIndex((range) => !range.reserved);
   if (index < 0) return;
   const failed = outcome.ranges[index]!;

@@ -42,6 +42,13 @@ export interface AddressReservation {
   readonly address: bigint;
   /** How many bytes from it, at least 1. */
   readonly bytes: number;
+  /**
+   * Whether device memory ({@link Runtime.allocateAt}) will be placed there (default false: host
+   * memory). CUDA never grants a range that was mapped while it initialized (an H200 with driver
+   * 580), so the placeholder of a device range is given up just before the driver starts, and the
+   * driver reserves the range (widened to 32 MiB) right after, holding it for allocateAt.
+   */
+  readonly device?: boolean;
 }
 
 /** A global variable of a loaded kernel's module on one agent ({@link Runtime.kernelGlobal}). */

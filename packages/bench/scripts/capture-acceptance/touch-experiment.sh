@@ -4,7 +4,8 @@
 # layer), NCU_RUNS (default 3) runs of `ncu --cache-control all` on the program (or the ncu-N.csv
 # files of an earlier run of the same program in NCU_FROM), then `kreplay profile capture:` once per
 # variant in VARIANTS, each compared kernel for kernel by summarize.mjs. A variant is off (no touch)
-# or <how>-<stride>: KREPLAY_PROFILER_TOUCH=<how> (copy or kernel), KREPLAY_PROFILER_TOUCH_STRIDE=<stride>.
+# or <how>-<stride>: KREPLAY_PROFILER_TOUCH=<how> (copy or kernel), KREPLAY_PROFILER_TOUCH_STRIDE=<stride>;
+# <flush>+<variant> also sets KREPLAY_PROFILER_L2_FLUSH=<flush> (on, off, evict-last).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out packages/bench/scripts/capture-acceptance/touch-experiment.sh
 # Writes OUT/ncu-N.csv and OUT/<variant>/{profile.json,ncu-N.csv,summary.txt}; OUT.tar.gz holds them all.
@@ -41,10 +42,13 @@ for variant in $variants; do
   folder="$out/$variant"
   mkdir -p "$folder"
   cp "$out/machine.txt" "$out/timings.txt" "$out"/ncu-*.csv "$folder/"
-  how=${variant%-*}
-  stride=${variant##*-}
-  [ "$variant" = off ] && how=copy stride=0
-  KREPLAY_PROFILER_TOUCH=$how KREPLAY_PROFILER_TOUCH_STRIDE=$stride "${kreplay[@]}" profile "capture:$capture" --metrics "$metrics" --json \
+  flush=on
+  touch=$variant
+  if [[ $variant == *+* ]]; then flush=${variant%%+*} touch=${variant#*+}; fi
+  how=${touch%-*}
+  stride=${touch##*-}
+  [ "$touch" = off ] && how=copy stride=0
+  KREPLAY_PROFILER_L2_FLUSH=$flush KREPLAY_PROFILER_TOUCH=$how KREPLAY_PROFILER_TOUCH_STRIDE=$stride "${kreplay[@]}" profile "capture:$capture" --metrics "$metrics" --json \
     > "$folder/profile.json" 2> "$folder/profile.log" || echo "profile exited $?" >> "$folder/timings.txt"
   node "$here/summarize.mjs" "$folder" > "$folder/summary.txt" 2>&1 || true
 done

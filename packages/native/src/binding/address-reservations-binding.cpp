@@ -11,11 +11,17 @@ Napi::Value reserveAddresses(const Napi::CallbackInfo& info) {
   const Napi::Env env = info.Env();
   const std::vector<Range> ranges = toRanges(info[0]);
   const std::uint64_t granule = toUint64(info[1]);
+  // Optional: one byte per range, nonzero for a range of device memory.
+  const bool flagged = info.Length() > 2 && info[2].IsTypedArray();
+  const Napi::Uint8Array device = flagged ? info[2].As<Napi::Uint8Array>() : Napi::Uint8Array();
   const bool cudaLoaded = cuda::cudaLibraryLoaded();
   Napi::Array outcomes = Napi::Array::New(env, ranges.size());
   for (std::size_t index = 0; index < ranges.size(); ++index) {
     const ReservationOutcome outcome =
         AddressReservations::process().reserve(ranges[index].address, ranges[index].bytes, granule);
+    if (outcome.reserved && flagged && index < device.ElementLength() && device[index] != 0) {
+      AddressReservations::process().markForDevice(outcome.start, outcome.end);
+    }
     Napi::Object object = Napi::Object::New(env);
     object.Set("start", static_cast<double>(outcome.start));
     object.Set("end", static_cast<double>(outcome.end));

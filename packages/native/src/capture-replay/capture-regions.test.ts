@@ -56,17 +56,19 @@ describe('captureRegions', () => {
 });
 
 describe('captureReservations', () => {
-  it('widens each region to 2 MiB and merges the windows that then meet', () => {
+  it('widens each region to 2 MiB, merges the windows of one kind that then meet, and marks those of device memory', () => {
     const base = 0x7f00_0000_0000;
     const reservations = captureReservations([
       launch(0, [
         [base + 4096, 4096, 'device'],
         [base + 2 * MiB - 4096, 8192, 'device'], // crosses into the next window
         [base + 10 * MiB, 4096, 'host-pinned'],
+        [base + 12 * MiB, 4096, 'device'], // touches the host window: kept apart from it
       ]),
     ]);
     expect(reservations).toEqual([
-      { address: BigInt(base), bytes: 4 * MiB },
+      { address: BigInt(base), bytes: 4 * MiB, device: true },
+      { address: BigInt(base + 12 * MiB), bytes: 2 * MiB, device: true },
       { address: BigInt(base + 10 * MiB), bytes: 2 * MiB },
     ]);
     expect(captureReservations([])).toEqual([]);

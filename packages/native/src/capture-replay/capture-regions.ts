@@ -17,6 +17,8 @@ export interface CaptureRegion {
 export interface CaptureAddressReservation {
   readonly address: bigint;
   readonly bytes: number;
+  /** A range of device memory (see AddressReservation.device). */
+  readonly device?: boolean;
 }
 
 /** The granule reservations are widened to (openRuntime widens each range to it). */
@@ -74,13 +76,17 @@ export function captureRegions(launches: readonly CaptureLaunch[]): CaptureRegio
  * @throws {CaptureFormatError} when a device range overlaps a host range.
  */
 export function captureReservations(launches: readonly CaptureLaunch[]): CaptureAddressReservation[] {
-  const windows: { start: number; end: number }[] = [];
-  for (const region of captureRegions(launches)) {
-    const start = Math.floor(region.address / RESERVATION_ALIGNMENT) * RESERVATION_ALIGNMENT;
-    const end = Math.ceil((region.address + region.bytes) / RESERVATION_ALIGNMENT) * RESERVATION_ALIGNMENT;
-    const last = windows.at(-1);
-    if (last !== undefined && start <= last.end) last.end = Math.max(last.end, end);
-    else windows.push({ start, end });
+  const windows: { start: number; end: number; device: boolean }[] = [];
+  const regions = captureRegions(launches);
+  // Device and host ranges apart: the driver takes device ranges over as it starts (AddressReservation.device).
+  for (const device of [true, false]) {
+    let last: { start: number; end: number; device: boolean } | undefined;
+    for (const region of regions.filter((candidate) => (candidate.placement === 'device') === device)) {
+      const start = Math.floor(region.address / RESERVATION_ALIGNMENT) * RESERVATION_ALIGNMENT;
+      const end = Math.ceil((region.address + region.bytes) / RESERVATION_ALIGNMENT) * RESERVATION_ALIGNMENT;
+      if (last !== undefined && start <= last.end) last.end = Math.max(last.end, end);
+      else windows.push((last = { start, end, device }));
+    }
   }
-  return windows.map(({ start, end }) => Object.freeze({ address: BigInt(start), bytes: end - start }));
+  return windows.map(({ start, end, device }) => Object.freeze({ address: BigInt(start), bytes: end - start, ...(device ? { device: true } : {}) }));
 }

@@ -119,6 +119,33 @@ std::vector<std::string> AddressReservations::mappingsOverlapping(std::uint64_t 
   return lines;
 }
 
+bool AddressReservations::holdsAny(std::uint64_t start, std::uint64_t end) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !coveredParts(placeholders_, start, end).empty();
+}
+
+void AddressReservations::markForDevice(std::uint64_t start, std::uint64_t end) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  addInterval(forDevice_, start, end);
+}
+
+void AddressReservations::releaseForDevice() {
+  std::map<std::uint64_t, std::uint64_t> ranges;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ranges.swap(forDevice_);
+    for (const auto& [start, end] : ranges) addInterval(releasedForDevice_, start, end);
+  }
+  for (const auto& [start, end] : ranges) release(start, end);
+}
+
+std::vector<std::pair<std::uint64_t, std::uint64_t>> AddressReservations::takeReleasedForDevice() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges(releasedForDevice_.begin(), releasedForDevice_.end());
+  releasedForDevice_.clear();
+  return ranges;
+}
+
 ReservationOutcome AddressReservations::reserve(std::uint64_t address, std::uint64_t bytes, std::uint64_t granule) {
   ReservationOutcome outcome;
   outcome.start = address / granule * granule;

@@ -34,12 +34,25 @@ class AddressReservations {
    */
   ReservationOutcome reserve(std::uint64_t address, std::uint64_t bytes, std::uint64_t granule);
   /**
+   * Marks a reserved range as one for device memory: a range a placeholder holds while CUDA
+   * initializes is never granted to cuMemAddressReserve afterwards (an H200 with driver 580), so
+   * the driver gives up these placeholders just before it starts (releaseForDevice) and reserves the
+   * ranges itself right after.
+   */
+  void markForDevice(std::uint64_t start, std::uint64_t end);
+  /** Releases the placeholders of the ranges marked for device memory (call it before cuInit). */
+  void releaseForDevice();
+  /** The ranges releaseForDevice released, once: for the driver to reserve right after it started. */
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> takeReleasedForDevice();
+  /**
    * Unmaps the placeholder parts inside [start, end), so that a mapping can be made there.
    * @returns whether all of [start, end) was reserved here.
    */
   bool release(std::uint64_t start, std::uint64_t end);
   /** Maps placeholders again over the released parts inside [start, end) (best effort). */
   void restore(std::uint64_t start, std::uint64_t end);
+  /** Whether a placeholder of this registry holds part of [start, end) now. */
+  bool holdsAny(std::uint64_t start, std::uint64_t end) const;
   /** Whether all of [start, end) is held by a placeholder of this registry now. */
   bool holds(std::uint64_t start, std::uint64_t end) const;
 
@@ -50,6 +63,8 @@ class AddressReservations {
   mutable std::mutex mutex_;
   std::map<std::uint64_t, std::uint64_t> placeholders_;  // start -> end, disjoint, mapped PROT_NONE
   std::map<std::uint64_t, std::uint64_t> released_;      // start -> end: ours, unmapped for a mapping
+  std::map<std::uint64_t, std::uint64_t> forDevice_;     // start -> end: to be released when the driver starts
+  std::map<std::uint64_t, std::uint64_t> releasedForDevice_;  // start -> end: released, not yet taken by the driver
 };
 
 /** The parts of [start, end) that `intervals` (start -> end, disjoint) covers. */

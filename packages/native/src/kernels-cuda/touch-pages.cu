@@ -16,3 +16,46 @@ extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
   }
   if (digest == 0xffffffffu) atomicXor(reinterpret_cast<unsigned long long*>(&state->digest), 1ull);
 }
+
+/**
+ * An L2 flush whose lines are not evicted first: `buffer` read with the evict_last priority (so
+ * that it displaces lines of normal priority, where plain streaming reads may displace only
+ * each other), then set back to normal priority. Where the device has no L2 priorities
+ * (before compute capability 8.0) it is a plain read.
+ */
+extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
+    kreplay_flush_l2_evict_last(const uint8_t* buffer, uint64_t bytes, KreplayQueueState* state) {
+  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  uint64_t digest = 0;
+  for (uint64_t line = first; line < bytes / 128; line += step) {
+    const uint8_t* address = buffer + 128 * line;
+#if !defined(KREPLAY_FAKE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    uint64_t word;
+    asm volatile(
+        "{\n\t.reg .b64 policy;\n\t"
+        "createpolicy.fractional.L2::evict_last.b64 policy, 1.0;\n\t"
+        "ld.global.L2::cache_hint.u64 %0, [%1], policy;\n\t}"
+        : "=l"(word)
+        : "l"(address));
+    digest ^= word;
+#else
+    digest ^= *reinterpret_cast<const volatile uint64_t*>(address);
+#endif
+  }
+  if (digest == 0x9e3779b97f4a7c15ull) atomicXor(reinterpret_cast<unsigned long long*>(&state->digest), 1ull);
+}
+
+extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
+    kreplay_l2_normal_priority(const uint8_t* buffer, uint64_t bytes) {
+#if !defined(KREPLAY_FAKE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t line = first; line < bytes / 128; line += step) {
+    asm volatile("applypriority.global.L2::evict_normal [%0], 128;" : : "l"(buffer + 128 * line) : "memory");
+  }
+#else
+  (void)buffer;
+  (void)bytes;
+#endif
+}

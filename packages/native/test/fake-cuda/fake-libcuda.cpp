@@ -24,6 +24,8 @@
 #include "fake-kernels.hpp"
 #include "fake-streams.hpp"
 
+void fakeVmmNoteInitialization();  // fake-vmm.cpp
+
 using CUresult = int;
 using CUdeviceptr = unsigned long long;
 
@@ -112,6 +114,7 @@ std::set<CUstream_st*> liveStreams;
 extern "C" {
 
 CUresult cuInit(unsigned) {
+  fakeVmmNoteInitialization();
   return kSuccess;
 }
 CUresult cuDriverGetVersion(int* version) {

@@ -1,6 +1,6 @@
 // The fake libcuda's virtual memory management and host registration, on the process's own address
-// space: a reserved range is a PROT_NONE mapping (at the hint when it is free and aligned to 32 MiB,
-// as an H200's driver 580 honours hints; elsewhere otherwise), an allocation handle
+// space: a reserved range is a PROT_NONE mapping (at the hint when it is free, aligned to 32 MiB and
+// was not mapped when cuInit ran, as an H200's driver 580 honours hints; elsewhere otherwise), an allocation handle
 // is a memfd, cuMemMap maps it shared at the address (inaccessible until cuMemSetAccess), and
 // registered host memory is remembered so that its device pointer is its own address.
 #include <sys/mman.h>
@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <map>
 #include <mutex>
 
@@ -39,6 +40,18 @@ std::mutex mutex;
 std::map<CUdeviceptr, std::size_t> reservations;  // start -> bytes
 std::map<void*, std::pair<std::size_t, unsigned>> registered;  // host pointer -> bytes, flags
 
+/** What /proc/self/maps held when cuInit first ran: CUDA never grants a hint there afterwards. */
+std::map<CUdeviceptr, CUdeviceptr> mappedAtInitialization;  // start -> end
+
+bool mappedAtInit(CUdeviceptr start, CUdeviceptr end) {
+  auto found = mappedAtInitialization.upper_bound(start);
+  if (found != mappedAtInitialization.begin()) --found;
+  for (; found != mappedAtInitialization.end() && found->first < end; ++found) {
+    if (found->second > start) return true;
+  }
+  return false;
+}
+
 bool insideReservation(CUdeviceptr pointer, std::size_t bytes) {
   auto found = reservations.upper_bound(pointer);
   if (found == reservations.begin()) return false;
@@ -67,6 +80,19 @@ struct CUmemAccessDesc_st {
   int flags;
 };
 
+void fakeVmmNoteInitialization() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!mappedAtInitialization.empty()) return;
+  if (FILE* maps = std::fopen("/proc/self/maps", "r")) {
+    unsigned long long start = 0, end = 0;
+    char line[4096];
+    while (std::fgets(line, sizeof line, maps)) {
+      if (std::sscanf(line, "%llx-%llx", &start, &end) == 2) mappedAtInitialization[start] = end;
+    }
+    std::fclose(maps);
+  }
+}
+
 extern "C" {
 
 CUresult cuMemGetAllocationGranularity(std::size_t* granularity, const CUmemAllocationProp_st*, int) {
@@ -79,7 +105,12 @@ CUresult cuMemAddressReserve(CUdeviceptr* pointer, std::size_t bytes, std::size_
   if (bytes == 0 || bytes % kGranularity != 0) return kInvalidValue;
   if (alignment == 0) alignment = kGranularity;
   void* mapped = MAP_FAILED;
-  if (address != 0 && address % kHonouredHintAlignment == 0) {
+  bool refused = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    refused = mappedAtInit(address, address + bytes);
+  }
+  if (address != 0 && address % kHonouredHintAlignment == 0 && !refused) {
     void* hint = reinterpret_cast<void*>(address);
     mapped = mmap(hint, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
     if (mapped != MAP_FAILED && mapped != hint) {

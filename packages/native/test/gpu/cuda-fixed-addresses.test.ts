@@ -41,10 +41,24 @@ async function childScript(): Promise<string> {
 // reservation made at a 32 MiB-aligned hint, and the fake honours hints as it does.
 const exactPlacement = cuda.available;
 
+/** fixed-address-child.ts in a fresh process: what held the range after openRuntime, and the allocation there. */
+function runChild(address: bigint, bytes: number, kind?: 'device'): { placeholder: string | null; address: number; roundTrip: boolean } {
+  const binding = process.env['KREPLAY_NATIVE_BINDING'] ?? fileURLToPath(new URL('../../build/Release/kreplay.node', import.meta.url));
+  const output = execFileSync(process.execPath, [childScriptPath!, address.toString(), String(bytes), ...(kind ? [kind] : [])], {
+    encoding: 'utf8',
+    env: { ...process.env, KREPLAY_NATIVE_BINDING: binding },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return JSON.parse(output.trim().split('\n').at(-1)!) as { placeholder: string | null; address: number; roundTrip: boolean };
+}
+
+let childScriptPath: string | undefined;
+
 describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
   let runtime: Runtime;
   let axpy: KernelDescriptor;
   beforeAll(async () => {
+    childScriptPath = await childScript();
     runtime = await openRuntime({ driver: 'cuda' });
     axpy = await runtime.loadKernel({
       image: axpyImage,
@@ -209,20 +223,30 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
     host.free();
   });
 
-  it('reserves before the driver initializes in a fresh process, then allocates at the address', async () => {
-    const script = await childScript();
-    const address = 0x3e0000000000n + 12288n;
-    const binding = process.env['KREPLAY_NATIVE_BINDING'] ?? fileURLToPath(new URL('../../build/Release/kreplay.node', import.meta.url));
-    const output = execFileSync(process.execPath, [script, address.toString(), String(3 << 20)], {
-      encoding: 'utf8',
-      env: { ...process.env, KREPLAY_NATIVE_BINDING: binding },
-    });
-    const result = JSON.parse(output.trim().split('\n').at(-1)!) as { placeholder: string | null; address: number; roundTrip: boolean };
-    // The placeholder covers the range widened to 2 MiB granules, and is inaccessible.
-    expect(result.placeholder).toMatch(/^3e0000000000-3e0000400000 ---p /);
+  it('reserves a range for device memory before the driver starts in a fresh process, which holds its window from then on, and allocates there', async () => {
+    const address = 0x3e0000000000n + 2n * GRANULE + 12288n;
+    const result = runChild(address, 3 << 20, 'device');
+    // The driver gave up the placeholder as it started and reserved the range's 32 MiB window.
+    expect(result.placeholder).toMatch(/^3e0000000000-3e0002000000 ---p /);
     expect(BigInt(result.address)).toBe(address);
     expect(result.roundTrip).toBe(true);
   });
+
+  it('keeps a placeholder not marked for device memory, which CUDA then never grants', async () => {
+    const address = 0x3e0000000000n + 12288n;
+    // The placeholder covers the range widened to 2 MiB granules, and is inaccessible.
+    const error = (() => {
+      try {
+        runChild(address, 3 << 20);
+        return null;
+      } catch (failure) {
+        return String((failure as { stderr?: string }).stderr ?? failure);
+      }
+    })();
+    expect(error).toContain('address-taken');
+    expect(error).toContain('3e0000000000-3e0000400000 ---p');
+  });
+
 
   it('allocates pinned host memory at exactly the address, reached by the device there', async () => {
     const agent = runtime.agents[0]!;

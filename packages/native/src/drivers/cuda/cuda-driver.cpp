@@ -1,5 +1,6 @@
 #include "drivers/cuda/cuda-driver.hpp"
 
+#include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-check.hpp"
 
 namespace kreplay::cuda {
@@ -7,6 +8,10 @@ namespace kreplay::cuda {
 CudaDriver::CudaDriver(std::shared_ptr<const CudaLibrary> library)
     : context_(std::make_shared<CudaDriverContext>()) {
   const CudaApi& api = library->api;
+  // Ranges for device memory are given up just before CUDA starts and reserved right after it
+  // (cuda-fixed-memory.hpp): CUDA never grants a range that was mapped while it initialized.
+  AddressReservations::process().releaseForDevice();
+  const auto deviceRanges = AddressReservations::process().takeReleasedForDevice();
   check(api, api.cuInit(0), "cuInit");
   int count = 0;
   check(api, api.cuDeviceGetCount(&count), "cuDeviceGetCount");
@@ -19,6 +24,7 @@ CudaDriver::CudaDriver(std::shared_ptr<const CudaLibrary> library)
   context_->devices.front()->context()->makeCurrent();
   context_->pinned = std::make_unique<CudaPinnedPool>(context_->devices.front()->context());
   context_->fixed = std::make_unique<CudaFixedMemory>(context_->devices);
+  context_->fixed->holdWindows(deviceRanges);
   int driverVersion = 0;
   api.cuDriverGetVersion(&driverVersion);
   version_ = "CUDA " + std::to_string(driverVersion / 1000) + "." +

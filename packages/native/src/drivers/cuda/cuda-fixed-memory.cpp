@@ -117,8 +117,12 @@ std::vector<std::uint64_t> CudaFixedMemory::windowsFor(std::uint64_t start, std:
   // meets memory of others or host memory placed before, the range itself.
   const std::uint64_t wideStart = start / kWindowAlignment * kWindowAlignment;
   const std::uint64_t wideEnd = (end + kWindowAlignment - 1) / kWindowAlignment * kWindowAlignment;
+  // Host memory placed, or a placeholder kept for host memory, beside the range: no wider window.
   bool nearHost = false;
   for (const auto& [from, mapping] : mappings_) nearHost = nearHost || (mapping.host && from < wideEnd && mapping.end > wideStart);
+  for (const auto& [from, to] : uncoveredParts({{start, end}}, wideStart, wideEnd)) {
+    nearHost = nearHost || AddressReservations::process().holdsAny(from, to);
+  }
   std::string offered = "host memory is mapped next to it";
   const bool placed = (!nearHost && reserveWindows(uncoveredParts(covered, wideStart, wideEnd), start, end, offered)) ||
                       reserveWindows(uncoveredParts(covered, start, end), start, end, offered);
@@ -129,10 +133,39 @@ std::vector<std::uint64_t> CudaFixedMemory::windowsFor(std::uint64_t start, std:
   std::vector<std::uint64_t> used;
   for (auto& [from, window] : windows_) {
     if (window.end <= start || from >= end) continue;
-    window.references += 1;
+    if (window.held) {
+      window.held = false;  // the hold's reference is this mapping's now
+    } else {
+      window.references += 1;
+    }
     used.push_back(from);
   }
   return used;
+}
+
+void CudaFixedMemory::holdWindows(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges) {
+  if (ranges.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const CudaApi& cuda = api();
+  if (!cuda.cuMemAddressReserve || !cuda.cuMemAddressFree) return;
+  devices_.front()->context()->makeCurrent();
+  for (const auto& [start, end] : ranges) {
+    std::map<std::uint64_t, std::uint64_t> covered;
+    for (const auto& [from, window] : windows_) covered[from] = window.end;
+    const std::uint64_t wideStart = start / kWindowAlignment * kWindowAlignment;
+    const std::uint64_t wideEnd = (end + kWindowAlignment - 1) / kWindowAlignment * kWindowAlignment;
+    // Not wider where a placeholder for host memory lies beside the range.
+    bool nearHost = false;
+    for (const auto& [from, to] : uncoveredParts({{start, end}}, wideStart, wideEnd)) {
+      nearHost = nearHost || AddressReservations::process().holdsAny(from, to);
+    }
+    std::string offered;
+    for (const auto& [from, to] : uncoveredParts(covered, nearHost ? start : wideStart, nearHost ? end : wideEnd)) {
+      if (!reserveWindow(from, to, offered)) continue;  // allocateAt tries again, and says why
+      windows_.at(from).references = 1;
+      windows_.at(from).held = true;
+    }
+  }
 }
 
 void CudaFixedMemory::leaveWindows(const std::vector<std::uint64_t>& starts) {
@@ -300,6 +333,11 @@ void CudaFixedMemory::releaseAll() {
   for (const auto& [start, mapping] : mappings_) unmap(start, mapping);
   mappings_.clear();
   allocations_.clear();
+  std::vector<std::uint64_t> left;
+  for (const auto& entry : windows_) left.push_back(entry.first);
+  if (devices_.front()->context()->tryMakeCurrent()) {
+    for (const std::uint64_t start : left) freeWindow(start);
+  }
 }
 
 }  // namespace kreplay::cuda

@@ -40,8 +40,14 @@ class CudaFixedMemory {
   std::uint64_t mapHost(std::uint64_t address, std::uint64_t bytes);
   /** Lets go of an allocation (its token): mappings no other allocation shares are unmapped. */
   void release(std::uint64_t token);
-  /** Unmaps everything (at shutdown). */
+  /** Unmaps everything and frees every window (at shutdown). */
   void releaseAll();
+  /**
+   * Reserves the windows of ranges where device memory will be placed, right after CUDA started
+   * (their placeholders were given up before it): each is held until the first allocation inside it.
+   * A range that cannot be had is left for allocateAt to try and report.
+   */
+  void holdWindows(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges);
 
  private:
   struct Mapping {
@@ -54,7 +60,8 @@ class CudaFixedMemory {
   };
   struct Window {
     std::uint64_t end;
-    std::uint32_t references;  // mappings inside it
+    std::uint32_t references;  // mappings inside it, or 1 while held for the first
+    bool held = false;         // reserved by holdWindows, no mapping yet
   };
   static constexpr std::uint64_t kWindowAlignment = std::uint64_t{32} << 20;
 

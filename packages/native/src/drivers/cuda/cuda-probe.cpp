@@ -2,6 +2,7 @@
 
 #include <exception>
 
+#include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-api.hpp"
 
 namespace kreplay {
@@ -23,6 +24,7 @@ DriverProbe probeCuda() {
             "Update the NVIDIA driver or choose --driver host"};
   }
   const cuda::CudaApi& api = library->api;
+  AddressReservations::process().releaseForDevice();  // before CUDA starts (cuda-driver.cpp says why)
   const cuda::CUresult initialized = api.cuInit(0);
   if (initialized != cuda::CUDA_SUCCESS) {
     return {false,

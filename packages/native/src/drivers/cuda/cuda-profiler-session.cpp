@@ -32,12 +32,17 @@ std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
 }
 
 /**
- * Whether the L2 is flushed before each pass: yes, unless KREPLAY_PROFILER_L2_FLUSH=off (to compare
- * with `ncu --cache-control none`, which flushes nothing).
+ * How the L2 is flushed before each pass (KREPLAY_PROFILER_L2_FLUSH): `on` (the default) reads a
+ * buffer twice the L2's size, `evict-last` reads it at the evict_last priority and sets it back to
+ * normal (an experiment: plain streaming reads may be evicted first), `off` flushes nothing (to
+ * compare with `ncu --cache-control none`).
  */
-bool flushesBeforeEachPass() {
+L2Flush l2FlushBeforeEachPass() {
   const char* setting = std::getenv("KREPLAY_PROFILER_L2_FLUSH");
-  return setting == nullptr || std::strcmp(setting, "off") != 0;
+  if (setting == nullptr || *setting == '\0' || std::strcmp(setting, "on") == 0) return L2Flush::Read;
+  if (std::strcmp(setting, "off") == 0) return L2Flush::None;
+  if (std::strcmp(setting, "evict-last") == 0) return L2Flush::ReadEvictLast;
+  throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_L2_FLUSH=") + setting + " is not on, off or evict-last");
 }
 
 /**
@@ -74,7 +79,8 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
     : library_(std::move(library)),
       device_(std::move(device)),
       kernelRange_(range == ProfilerRange::Kernel),
-      flushBeforePass_(flushesBeforeEachPass()),
+      flushMode_(l2FlushBeforeEachPass()),
+      flushBeforePass_(flushMode_ != L2Flush::None),
       reachable_(std::move(reachable)),
       touchStride_(touchStride()),
       touchByCopy_(touchesByCopy()) {
@@ -233,6 +239,14 @@ void CudaProfilerSession::startDispatch() {
 
 void CudaProfilerSession::flushL2(CudaQueue& queue) {
   const std::uint64_t threads = KREPLAY_BLOCK_THREADS;
+  if (flushMode_ == L2Flush::ReadEvictLast) {
+    const unsigned blocks = gridFor(*device_, flushBytes_ / 128, threads);
+    launchKernel(*device_, device_->functions().flushL2EvictLast, blocks, static_cast<unsigned>(threads), queue.stream(),
+                 static_cast<std::uint64_t>(flush_), flushBytes_, static_cast<std::uint64_t>(flushState_));
+    launchKernel(*device_, device_->functions().l2NormalPriority, blocks, static_cast<unsigned>(threads), queue.stream(),
+                 static_cast<std::uint64_t>(flush_), flushBytes_);
+    return;
+  }
   launchKernel(*device_, device_->functions().xorWords, gridFor(*device_, flushBytes_ / 8, threads),
                static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_),
                flushBytes_, static_cast<std::uint64_t>(flushState_));

@@ -38,6 +38,9 @@
 
 namespace kreplay::cuda {
 
+/** How the L2 is flushed before a pass (KREPLAY_PROFILER_L2_FLUSH). */
+enum class L2Flush { None, Read, ReadEvictLast };
+
 /** The device memory a profiled kernel can reach: address and bytes of each allocation. */
 using ReachableMemory = std::function<std::vector<std::pair<std::uint64_t, std::uint64_t>>()>;
 
@@ -104,6 +107,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   bool pushed_ = false;
   /** CUPTI's automatic range around the kernel (as ncu measures it), or a user range pushed around the dispatch. */
   const bool kernelRange_;
+  const L2Flush flushMode_;
   /** False with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
   const bool flushBeforePass_;
   /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH=copy|kernel). */
