@@ -45,8 +45,9 @@ describe('memory at chosen addresses on the host driver', () => {
 });
 
 describe('reservation ranges', () => {
-  it('takes bigint or safe-integer addresses and positive sizes', () => {
-    expect(requireReservations('cuda', [{ address: 0x7f0000001000n, bytes: 10 }])).toEqual([{ address: 0x7f0000001000, bytes: 10 }]);
+  it('takes bigint or safe-integer addresses, positive sizes and whether device memory goes there', () => {
+    expect(requireReservations('cuda', [{ address: 0x7f0000001000n, bytes: 10 }])).toEqual([{ address: 0x7f0000001000, bytes: 10, device: false }]);
+    expect(requireReservations('cuda', [{ address: 0x7f0000001000n, bytes: 10, device: true }])).toEqual([{ address: 0x7f0000001000, bytes: 10, device: true }]);
     expect(requireReservations('cuda', undefined)).toEqual([]);
     expect(requireReservations('host', [])).toEqual([]);
     expect(requireExactAddress('memory', 'address', 4096)).toBe(4096);
@@ -66,6 +67,7 @@ describe('reservation ranges', () => {
     expect(argument([{ address: -1n, bytes: 10 }])).toBe('options.reserveAddresses[0].address');
     expect(argument([{ address: 0x1000n, bytes: 10 }, { address: 0x2000n, bytes: 0 }])).toBe('options.reserveAddresses[1].bytes');
     expect(argument([{ address: 0x1000n, bytes: 10, kind: 'device' }])).toBe('options.reserveAddresses[0].kind');
+    expect(argument([{ address: 0x1000n, bytes: 10, device: 'yes' }])).toBe('options.reserveAddresses[0].device');
     expect(argument([{ address: BigInt(Number.MAX_SAFE_INTEGER) - 1n, bytes: 10 }])).toBe('options.reserveAddresses[0]');
   });
 });

@@ -1,6 +1,7 @@
 // Checks core/address-reservations.cpp on this machine's own address space: the interval helpers,
 // reserving (widened to the granule, kept on a second call), a range something else holds (with
-// the /proc/self/maps line that holds it), and release and restore around a mapping made there.
+// the /proc/self/maps line that holds it), release and restore around a mapping made there, and
+// ranges marked for device memory, released before the driver starts.
 // Built and run by src/core/address-reservations.test.ts; prints what failed and exits 1.
 #include <sys/mman.h>
 
@@ -80,5 +81,23 @@ int main() {
   reservations.restore(base + granule, base + 2 * granule);
   expect(reservations.holds(base, base + 4 * granule), "restore puts the placeholder back");
   expect(!reservations.release(base + 8 * granule, base + 9 * granule), "releasing a range never reserved reports it was not ours");
+
+  // A range for device memory: its placeholder goes when the driver is about to start, once, and
+  // the driver takes the range over; a placeholder beside it stays.
+  const std::uint64_t device = base + 128 * granule;
+  const auto forDevice = reservations.reserve(device, granule + 1, granule);
+  expect(forDevice.reserved, "a range for device memory is reserved like any other");
+  reservations.markForDevice(forDevice.start, forDevice.end);
+  expect(reservations.holds(device, device + 2 * granule), "a range marked for device memory keeps its placeholder until the driver starts");
+  reservations.releaseForDevice();
+  expect(AddressReservations::mappingsOverlapping(device, device + 2 * granule).empty(), "releaseForDevice unmaps the placeholder");
+  expect(reservations.holds(base, base + 4 * granule), "ranges not marked for device memory keep theirs");
+  expect(reservations.holdsAny(base + 3 * granule, device), "holdsAny sees a placeholder in part of a range");
+  expect(!reservations.holdsAny(device, device + 2 * granule), "holdsAny sees none where it was released");
+  const auto released = reservations.takeReleasedForDevice();
+  expect(released.size() == 1 && released[0].first == device && released[0].second == device + 2 * granule, "the driver takes the released range");
+  expect(reservations.takeReleasedForDevice().empty(), "and takes it once");
+  reservations.releaseForDevice();
+  expect(reservations.takeReleasedForDevice().empty(), "a second release finds nothing marked");
   return failures == 0 ? 0 : 1;
 }
