@@ -10,19 +10,10 @@
 # Writes OUT/capture.json and, per cache control, OUT/<all|none>/{profile.json,ncu-N.csv,summary.txt};
 # OUT.tar.gz holds them all.
 set -euo pipefail
-bundle=${BUNDLE:-.device}
-out=${OUT:?set OUT to the output folder}
 ncu_runs=${NCU_RUNS:-2}
-program_args=${PROGRAM_ARGS:---layers 1}
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=/dev/null
-. "$here/../speed-of-light-metrics.sh"
-# shellcheck disable=SC2206
-program=(python3 "$here/train_step.py" $program_args)
-kreplay=(node "$bundle/kreplay.mjs")
-mkdir -p "$out"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/machine.txt"
-ncu --version | tail -1 >> "$out/machine.txt"
+# shellcheck source=experiment-setup.sh
+. "$here/experiment-setup.sh"
 capture="$out/capture"
 rm -rf "$capture"
 "${program[@]}" > "$out/program-warm.json"

@@ -1,0 +1,14 @@
+# Sourced by the experiments beside it (cache-control-experiment.sh, touch-experiment.sh), with
+# `here` set to this folder: the bundle, the output folder, the program (train_step.py with
+# PROGRAM_ARGS, default one layer), the SpeedOfLight metrics, and OUT/machine.txt.
+bundle=${BUNDLE:-.device}
+out=${OUT:?set OUT to the output folder}
+program_args=${PROGRAM_ARGS:---layers 1}
+# shellcheck source=/dev/null
+. "$here/../speed-of-light-metrics.sh"
+# shellcheck disable=SC2206
+program=(python3 "$here/train_step.py" $program_args)
+kreplay=(node "$bundle/kreplay.mjs")
+mkdir -p "$out"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader > "$out/machine.txt"
+ncu --version | tail -1 >> "$out/machine.txt"
