@@ -105,6 +105,7 @@ describe('kreplay replay --capture', () => {
       tier: 'auto',
       passes: 3,
       verify: 'full',
+      relocations: [],
       launches: [row(0, 'reproduced'), mismatching],
       reproduced: 1,
       mismatched: ['1 kernel1'],

@@ -1,5 +1,5 @@
 import { checkPostLaunchHashes, openCapture, UnsupportedError } from '@kreplay/native';
-import type { CaptureFolder, PostLaunchCheck } from '@kreplay/native';
+import type { CaptureFolder, CaptureRelocation, PostLaunchCheck } from '@kreplay/native';
 import { formatBytes, strategyByName } from '@kreplay/bench';
 import { createReplayEngine, fixedPasses } from '@kreplay/replay';
 import type { QuiesceMode, VerificationStatus, VerifyMode } from '@kreplay/replay';
@@ -59,6 +59,8 @@ export interface CaptureReplayReport {
   readonly passes: number;
   readonly verify: VerifyMode;
   readonly launches: readonly CaptureLaunchRow[];
+  /** The memory regions not at their captured addresses: where they went and why. */
+  readonly relocations: readonly CaptureRelocation[];
   readonly reproduced: number;
   /** `sequence function` of each launch that mismatched. */
   readonly mismatched: readonly string[];
@@ -131,6 +133,7 @@ export async function replayCapture(folder: CaptureFolder, options: CaptureRepla
     passes: options.passes,
     verify: options.verify,
     launches: rows,
+    relocations: [...replay.relocations],
     reproduced: rows.filter((row) => row.outcome === 'reproduced').length,
     mismatched: rows.filter((row) => row.outcome === 'mismatch').map(name),
     failed: rows.filter((row) => row.outcome === 'failed').map((row) => `${name(row)}: ${row.error}`),

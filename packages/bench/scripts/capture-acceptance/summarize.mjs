@@ -66,6 +66,9 @@ if (replay) {
   const relocated = launches.filter((row) => row.relocatedRegions > 0);
   console.log(`launches with every region at its captured address: ${launches.length - relocated.length} of ${launches.length}` +
     (relocated.length > 0 ? `; relocated regions per launch, most: ${Math.max(...relocated.map((row) => row.relocatedRegions))}` : ''));
+  for (const relocation of replay.relocations ?? []) {
+    console.log(`  ${relocation.placement} [0x${relocation.from.toString(16)}, +${relocation.bytes}) relocated: ${relocation.reason.slice(0, 300)}`);
+  }
   for (const launch of launches.filter((row) => row.outcome !== 'reproduced')) {
     const why = launch.error ?? launch.declineReason ?? (launch.nondeterministic ? 'passes differ from each other (nondeterministic)' : launch.postLaunch ? JSON.stringify(launch.postLaunch).slice(0, 200) : launch.notes.join('; '));
     console.log(`  #${launch.sequence} ${launch.function.slice(0, 90)}: ${launch.outcome} (${launch.verification}): ${why}`);

@@ -9,10 +9,17 @@ export interface CaptureRelocation {
   readonly from: number;
   readonly to: number;
   readonly bytes: number;
+  /** What the region is: device or host memory. */
+  readonly placement: 'device' | 'host';
+  /** Why it is not at `from`: the refusal of the exact placement, or that the placement policy is `relocate`. */
+  readonly reason: string;
 }
 
+/** The part of a relocation that moves addresses. */
+export type AddressMove = Pick<CaptureRelocation, 'from' | 'to' | 'bytes'>;
+
 /** Where `address` is now: moved with the relocation holding it, else itself. */
-export function relocatedAddress(relocations: readonly CaptureRelocation[], address: number): number {
+export function relocatedAddress(relocations: readonly AddressMove[], address: number): number {
   for (const relocation of relocations) {
     if (address >= relocation.from && address < relocation.from + relocation.bytes) return address - relocation.from + relocation.to;
   }
@@ -24,7 +31,7 @@ export function relocatedAddress(relocations: readonly CaptureRelocation[], addr
  * range rewritten to the new place (as the tracker reads pointer-sized slots), and how many were.
  * Words that point elsewhere are left as they are.
  */
-export function relocateParameterWords(buffer: Uint8Array, relocations: readonly CaptureRelocation[]): { readonly buffer: Uint8Array; readonly rewritten: number } {
+export function relocateParameterWords(buffer: Uint8Array, relocations: readonly AddressMove[]): { readonly buffer: Uint8Array; readonly rewritten: number } {
   const copy = buffer.slice();
   if (relocations.length === 0) return { buffer: copy, rewritten: 0 };
   const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);

@@ -11,7 +11,7 @@ import { argumentError, describeValue, formatAddress } from '../validate.js';
 import { architectureProblem } from './capture-architecture.js';
 import type { CaptureDispatch, CaptureReplayRange } from './capture-dispatch.js';
 import { CapturePageState } from './capture-memory.js';
-import { relocatedAddress, relocateParameterWords, type CaptureRelocation } from './capture-relocation.js';
+import { relocatedAddress, relocateParameterWords, type AddressMove, type CaptureRelocation } from './capture-relocation.js';
 import { pagesOf, readBlob, type CapturePage } from './capture-pages.js';
 import { captureRegions, placementOf, type CaptureAddressReservation, type CaptureRegion } from './capture-regions.js';
 
@@ -95,7 +95,7 @@ export class CaptureReplay implements AsyncDisposable {
     const kernel = await this.#kernel(record);
     const memory: CaptureReplayRange[] = [];
     const pages: CapturePage[] = [];
-    const moved: CaptureRelocation[] = [...this.#relocations];
+    const moved: AddressMove[] = [...this.#relocations];
     for (const range of record.memory) {
       const address =
         placementOf(range.kind) === 'module-global' ? await this.#globalAddress(kernel, record, range) : relocatedAddress(this.#relocations, range.base);
@@ -207,12 +207,12 @@ export class CaptureReplay implements AsyncDisposable {
 
   /** One region at its captured base, or (as the placement allows) wherever the driver puts it. */
   async #place(region: CaptureRegion): Promise<Allocation> {
-    const relocate = async (): Promise<Allocation> => {
+    const relocate = async (reason: string): Promise<Allocation> => {
       const allocation = region.placement === 'host' ? this.runtime.allocateHost(region.bytes, { pinned: true }) : this.agent.allocate(region.bytes);
-      this.#relocations.push(Object.freeze({ from: region.address, to: allocation.address, bytes: region.bytes }));
+      this.#relocations.push(Object.freeze({ from: region.address, to: allocation.address, bytes: region.bytes, placement: region.placement, reason }));
       return allocation;
     };
-    if (this.#placement === 'relocate') return relocate();
+    if (this.#placement === 'relocate') return relocate("the placement is 'relocate'");
     const address = BigInt(region.address);
     try {
       return region.placement === 'host'
@@ -220,7 +220,7 @@ export class CaptureReplay implements AsyncDisposable {
         : await this.runtime.allocateAt(this.agent.id, address, region.bytes);
     } catch (error) {
       if (this.#placement === 'exact') throw error;
-      return relocate();
+      return relocate(error instanceof Error ? error.message : String(error));
     }
   }
 

@@ -157,6 +157,10 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     const first = await replay.prepare(0);
     // Host memory is mapped first.
     expect(replay.relocations.map((relocation) => relocation.from)).toEqual([x, y]);
+    expect(replay.relocations.map(({ placement, reason }) => [placement, reason])).toEqual([
+      ['host', "the placement is 'relocate'"],
+      ['device', "the placement is 'relocate'"],
+    ]);
     const [movedX, movedY] = replay.relocations.map((relocation) => relocation.to);
     expect(movedY).not.toBe(y);
     expect(first.relocatedRegions).toBe(2);
