@@ -9,7 +9,7 @@ import { UnsupportedError } from './errors/unsupported-error.js';
 import { requireExactAddress } from './fixed-address-memory.js';
 import type { NativeBinding } from './native-binding.js';
 import type { DriverChoice } from './runtime-types.js';
-import { argumentError, formatAddress, requireArray, requireByteCount, requireKnownKeys, requireObject } from './validate.js';
+import { argumentError, formatAddress, requireArray, requireBoolean, requireByteCount, requireKnownKeys, requireObject } from './validate.js';
 
 const component = 'runtime';
 
@@ -47,8 +47,7 @@ export function requireReservations(driver: DriverChoice, value: unknown): reado
     const argument = `options.reserveAddresses[${index}]`;
     const range = requireObject(component, argument, item);
     requireKnownKeys(component, argument, range, ['address', 'bytes', 'device']);
-    const device = range['device'] ?? false;
-    if (typeof device !== 'boolean') throw argumentError(component, `${argument}.device`, `${argument}.device is not a boolean`, 'Pass true for a range of device memory, or leave it out');
+    const device = range['device'] === undefined ? false : requireBoolean(component, `${argument}.device`, range['device']);
     const address = requireExactAddress(component, `${argument}.address`, range['address']);
     const bytes = requireByteCount(component, `${argument}.bytes`, range['bytes'], false);
     if (address + bytes > Number.MAX_SAFE_INTEGER) {

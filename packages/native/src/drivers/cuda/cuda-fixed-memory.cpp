@@ -110,19 +110,31 @@ bool CudaFixedMemory::reserveWindows(const std::vector<std::pair<std::uint64_t, 
   return true;
 }
 
-std::vector<std::uint64_t> CudaFixedMemory::windowsFor(std::uint64_t start, std::uint64_t end) {
-  std::map<std::uint64_t, std::uint64_t> covered;
-  for (const auto& [from, window] : windows_) covered[from] = window.end;
-  // First the range widened to whole windows (CUDA honours only aligned hints), then, where that
-  // meets memory of others or host memory placed before, the range itself.
-  const std::uint64_t wideStart = start / kWindowAlignment * kWindowAlignment;
-  const std::uint64_t wideEnd = (end + kWindowAlignment - 1) / kWindowAlignment * kWindowAlignment;
-  // Host memory placed, or a placeholder kept for host memory, beside the range: no wider window.
-  bool nearHost = false;
-  for (const auto& [from, mapping] : mappings_) nearHost = nearHost || (mapping.host && from < wideEnd && mapping.end > wideStart);
+std::map<std::uint64_t, std::uint64_t> CudaFixedMemory::windowIntervals() const {
+  std::map<std::uint64_t, std::uint64_t> intervals;
+  for (const auto& [from, window] : windows_) intervals[from] = window.end;
+  return intervals;
+}
+
+std::pair<std::uint64_t, std::uint64_t> CudaFixedMemory::widened(std::uint64_t start, std::uint64_t end) {
+  return {start / kWindowAlignment * kWindowAlignment, (end + kWindowAlignment - 1) / kWindowAlignment * kWindowAlignment};
+}
+
+bool CudaFixedMemory::placeholderBeside(std::uint64_t start, std::uint64_t end) {
+  const auto [wideStart, wideEnd] = widened(start, end);
   for (const auto& [from, to] : uncoveredParts({{start, end}}, wideStart, wideEnd)) {
-    nearHost = nearHost || AddressReservations::process().holdsAny(from, to);
+    if (AddressReservations::process().holdsAny(from, to)) return true;
   }
+  return false;
+}
+
+std::vector<std::uint64_t> CudaFixedMemory::windowsFor(std::uint64_t start, std::uint64_t end) {
+  const std::map<std::uint64_t, std::uint64_t> covered = windowIntervals();
+  // First the range widened to whole windows (CUDA honours only aligned hints), then, where that
+  // meets memory of others or host memory placed (or kept a placeholder) beside it, the range itself.
+  const auto [wideStart, wideEnd] = widened(start, end);
+  bool nearHost = placeholderBeside(start, end);
+  for (const auto& [from, mapping] : mappings_) nearHost = nearHost || (mapping.host && from < wideEnd && mapping.end > wideStart);
   std::string offered = "host memory is mapped next to it";
   const bool placed = (!nearHost && reserveWindows(uncoveredParts(covered, wideStart, wideEnd), start, end, offered)) ||
                       reserveWindows(uncoveredParts(covered, start, end), start, end, offered);
@@ -150,17 +162,11 @@ void CudaFixedMemory::holdWindows(const std::vector<std::pair<std::uint64_t, std
   if (!cuda.cuMemAddressReserve || !cuda.cuMemAddressFree) return;
   devices_.front()->context()->makeCurrent();
   for (const auto& [start, end] : ranges) {
-    std::map<std::uint64_t, std::uint64_t> covered;
-    for (const auto& [from, window] : windows_) covered[from] = window.end;
-    const std::uint64_t wideStart = start / kWindowAlignment * kWindowAlignment;
-    const std::uint64_t wideEnd = (end + kWindowAlignment - 1) / kWindowAlignment * kWindowAlignment;
     // Not wider where a placeholder for host memory lies beside the range.
-    bool nearHost = false;
-    for (const auto& [from, to] : uncoveredParts({{start, end}}, wideStart, wideEnd)) {
-      nearHost = nearHost || AddressReservations::process().holdsAny(from, to);
-    }
+    const bool nearHost = placeholderBeside(start, end);
+    const auto [wideStart, wideEnd] = nearHost ? std::make_pair(start, end) : widened(start, end);
     std::string offered;
-    for (const auto& [from, to] : uncoveredParts(covered, nearHost ? start : wideStart, nearHost ? end : wideEnd)) {
+    for (const auto& [from, to] : uncoveredParts(windowIntervals(), wideStart, wideEnd)) {
       if (!reserveWindow(from, to, offered)) continue;  // allocateAt tries again, and says why
       windows_.at(from).references = 1;
       windows_.at(from).held = true;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "drivers/cuda/cuda-device.hpp"
@@ -70,6 +71,12 @@ class CudaFixedMemory {
   Mapping makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end);
   Mapping makeHost(std::uint64_t start, std::uint64_t end);
   void unmap(std::uint64_t start, const Mapping& mapping);
+  /** The windows as intervals (start -> end). */
+  std::map<std::uint64_t, std::uint64_t> windowIntervals() const;
+  /** [start, end) widened to whole windows. */
+  static std::pair<std::uint64_t, std::uint64_t> widened(std::uint64_t start, std::uint64_t end);
+  /** Whether a placeholder (for host memory, or a range not marked for device memory) lies in the window around [start, end). */
+  static bool placeholderBeside(std::uint64_t start, std::uint64_t end);
   /** Reserves exactly [start, end) as a window, or says in `offered` what CUDA did instead. */
   bool reserveWindow(std::uint64_t start, std::uint64_t end, std::string& offered);
   void freeWindow(std::uint64_t start);

@@ -80,7 +80,6 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
       device_(std::move(device)),
       kernelRange_(range == ProfilerRange::Kernel),
       flushMode_(l2FlushBeforeEachPass()),
-      flushBeforePass_(flushMode_ != L2Flush::None),
       reachable_(std::move(reachable)),
       touchStride_(touchStride()),
       touchByCopy_(touchesByCopy()) {
@@ -260,7 +259,7 @@ void CudaProfilerSession::touchReachable(CudaQueue& queue) {
     // One byte of each stride copied to pinned host memory by a copy engine: it walks the same
     // translations a full restore would, without running anything on the multiprocessors.
     std::uint64_t most = 0;
-    for (const auto& range : ranges) most = std::max(most, (range.second + touchStride_ - 1) / touchStride_);
+    for (const auto& range : ranges) most = std::max(most, touchLoads(range.second));
     if (most > touchHostBytes_) {
       if (touchHost_) cuda.cuMemFreeHost(touchHost_);
       touchHost_ = nullptr;
@@ -277,14 +276,14 @@ void CudaProfilerSession::touchReachable(CudaQueue& queue) {
       copy.dstHost = touchHost_;
       copy.dstPitch = 1;
       copy.WidthInBytes = 1;
-      copy.Height = (bytes + touchStride_ - 1) / touchStride_;
+      copy.Height = touchLoads(bytes);
       check(cuda, cuda.cuMemcpy2DAsync(&copy, queue.stream()), "cuMemcpy2DAsync");
     }
     return;
   }
   const std::uint64_t threads = KREPLAY_BLOCK_THREADS;
   for (const auto& [address, bytes] : ranges) {
-    launchKernel(*device_, device_->functions().touchPages, gridFor(*device_, (bytes + touchStride_ - 1) / touchStride_, threads),
+    launchKernel(*device_, device_->functions().touchPages, gridFor(*device_, touchLoads(bytes), threads),
                  static_cast<unsigned>(threads), queue.stream(), address, bytes, touchStride_,
                  static_cast<std::uint64_t>(flushState_));
   }
@@ -319,7 +318,7 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
     }
     if (kernelRange_) {
       // The range is the next kernel: flush before the pass starts, so the flush is not profiled.
-      if (flushBeforePass_) flushL2(queue);
+      if (flushMode_ != L2Flush::None) flushL2(queue);
       touchReachable(queue);
       check(cuda, cuda.cuStreamSynchronize(queue.stream()), "cuStreamSynchronize");
     }
@@ -343,7 +342,7 @@ void CudaProfilerSession::pushRange(CudaQueue& queue, std::uint32_t index) {
   // kernel instead of waiting for its launch (which measured 30-60 us on an H200). It still holds
   // a few microseconds around the kernel: a 200 us kernel read 8-10% lower percentages than ncu.
   const CuptiProfilerApi& api = library_->api;
-  if (flushBeforePass_) flushL2(queue);
+  if (flushMode_ != L2Flush::None) flushL2(queue);
   if (index == 0) touchReachable(queue);
   launchKernel(*device_, device_->functions().delay, 1, 32, queue.stream(), kRunwayNanoseconds);
   auto push = cuptiParams<CuptiRangePushRangeParams>(

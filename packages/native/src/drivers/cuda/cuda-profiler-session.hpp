@@ -79,6 +79,8 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   void flushL2(CudaQueue& queue);
   /** One load every touchStride_ bytes of the reachable memory (nothing when touchStride_ is 0). */
   void touchReachable(CudaQueue& queue);
+  /** The loads the touch makes in `bytes`: one every touchStride_ bytes. */
+  std::uint64_t touchLoads(std::uint64_t bytes) const { return (bytes + touchStride_ - 1) / touchStride_; }
   void finish(std::optional<OperationError> error, std::vector<std::vector<double>> values);
   /** Disables the range profiler if enabled; errors are ignored (cleanup). */
   void disable() noexcept;
@@ -107,9 +109,8 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   bool pushed_ = false;
   /** CUPTI's automatic range around the kernel (as ncu measures it), or a user range pushed around the dispatch. */
   const bool kernelRange_;
+  /** None with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
   const L2Flush flushMode_;
-  /** False with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
-  const bool flushBeforePass_;
   /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH=copy|kernel). */
   ReachableMemory reachable_;
   const std::uint64_t touchStride_;
