@@ -34,15 +34,19 @@ std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
 /**
  * How the L2 is flushed before each pass (KREPLAY_PROFILER_L2_FLUSH): `on` (the default) reads a
  * buffer twice the L2's size, `evict-last` reads it at the evict_last priority and sets it back to
- * normal (an experiment: plain streaming reads may be evicted first), `off` flushes nothing (to
- * compare with `ncu --cache-control none`).
+ * normal (an experiment: plain streaming reads may be evicted first), `copy` has a copy engine read
+ * it into pinned host memory (an experiment: nothing but the profiled kernel then runs on the
+ * multiprocessors between passes when the restore is a copy too, as under ncu), `off` flushes
+ * nothing (to compare with `ncu --cache-control none`).
  */
 L2Flush l2FlushBeforeEachPass() {
   const char* setting = std::getenv("KREPLAY_PROFILER_L2_FLUSH");
   if (setting == nullptr || *setting == '\0' || std::strcmp(setting, "on") == 0) return L2Flush::Read;
   if (std::strcmp(setting, "off") == 0) return L2Flush::None;
   if (std::strcmp(setting, "evict-last") == 0) return L2Flush::ReadEvictLast;
-  throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_L2_FLUSH=") + setting + " is not on, off or evict-last");
+  if (std::strcmp(setting, "copy") == 0) return L2Flush::Copy;
+  throw OperationFailure("invalid-argument",
+                         std::string("KREPLAY_PROFILER_L2_FLUSH=") + setting + " is not on, off, evict-last or copy");
 }
 
 /**
@@ -124,6 +128,15 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
     if (flushState_) cuda.cuMemFree(flushState_);
     cuda.cuMemFree(flush_);
     throw OperationFailure("CUDA_ERROR_OUT_OF_MEMORY", "the profiler's L2 flush buffer could not be set up");
+  }
+  try {
+    eviction_ = std::make_unique<CudaTranslationEviction>(device_);
+    instructions_ = std::make_unique<CudaInstructionEviction>(device_, flushMode_ != L2Flush::None);
+  } catch (...) {
+    eviction_.reset();
+    cuda.cuMemFree(flushState_);
+    cuda.cuMemFree(flush_);
+    throw;
   }
 }
 
@@ -238,6 +251,13 @@ void CudaProfilerSession::startDispatch() {
 
 void CudaProfilerSession::flushL2(CudaQueue& queue) {
   const std::uint64_t threads = KREPLAY_BLOCK_THREADS;
+  if (flushMode_ == L2Flush::Copy) {
+    const CudaApi& cuda = device_->api();
+    if (!flushHost_) check(cuda, cuda.cuMemHostAlloc(&flushHost_, flushBytes_, 0), "cuMemHostAlloc");
+    check(cuda, cuda.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(flushHost_), flush_, flushBytes_, queue.stream()),
+          "cuMemcpyAsync");
+    return;
+  }
   if (flushMode_ == L2Flush::ReadEvictLast) {
     const unsigned blocks = gridFor(*device_, flushBytes_ / 128, threads);
     launchKernel(*device_, device_->functions().flushL2EvictLast, blocks, static_cast<unsigned>(threads), queue.stream(),
@@ -318,9 +338,12 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
     }
     if (kernelRange_) {
       // The range is the next kernel: flush before the pass starts, so the flush is not profiled.
+      eviction_->enqueue(queue, static_cast<std::uint64_t>(flushState_));
+      instructions_->enqueue(queue);
       if (flushMode_ != L2Flush::None) flushL2(queue);
       touchReachable(queue);
       check(cuda, cuda.cuStreamSynchronize(queue.stream()), "cuStreamSynchronize");
+      eviction_->afterIdle();
     }
     auto start = cuptiParams<CuptiRangeObjectParams>(
         KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));
@@ -498,8 +521,11 @@ void CudaProfilerSession::release() {
   if (flushState_) cuda.cuMemFree(flushState_);
   if (flush_) cuda.cuMemFree(flush_);
   if (touchHost_) cuda.cuMemFreeHost(touchHost_);
+  if (flushHost_) cuda.cuMemFreeHost(flushHost_);
+  if (eviction_) eviction_->release();
+  if (instructions_) instructions_->release();
   flush_ = flushState_ = 0;
-  touchHost_ = nullptr;
+  touchHost_ = flushHost_ = nullptr;
 }
 
 }  // namespace kreplay::cuda

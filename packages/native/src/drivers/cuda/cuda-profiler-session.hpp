@@ -34,12 +34,14 @@
 
 #include "core/profiler-session.hpp"
 #include "drivers/cuda/cuda-queue.hpp"
+#include "drivers/cuda/cuda-instruction-eviction.hpp"
+#include "drivers/cuda/cuda-translation-eviction.hpp"
 #include "drivers/cuda/cupti-metric-config.hpp"
 
 namespace kreplay::cuda {
 
 /** How the L2 is flushed before a pass (KREPLAY_PROFILER_L2_FLUSH). */
-enum class L2Flush { None, Read, ReadEvictLast };
+enum class L2Flush { None, Read, ReadEvictLast, Copy };
 
 /** The device memory a profiled kernel can reach: address and bytes of each allocation. */
 using ReachableMemory = std::function<std::vector<std::pair<std::uint64_t, std::uint64_t>>()>;
@@ -117,6 +119,12 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   const bool touchByCopy_;
   void* touchHost_ = nullptr;
   std::uint64_t touchHostBytes_ = 0;
+  /** The translations left cold before each pass, an experiment (KREPLAY_PROFILER_TLB; off by default). */
+  std::unique_ptr<CudaTranslationEviction> eviction_;
+  /** The instruction caches left cold before each pass of the kernel range, when the L2 is flushed (KREPLAY_PROFILER_ICACHE). */
+  std::unique_ptr<CudaInstructionEviction> instructions_;
+  /** Where the copy engine's flush (KREPLAY_PROFILER_L2_FLUSH=copy) writes the flush buffer: pinned, made at its first use. */
+  void* flushHost_ = nullptr;
   bool started_ = false;
   bool allSubmitted_ = false;
   std::optional<OperationError> error_;
