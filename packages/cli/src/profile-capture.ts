@@ -5,7 +5,17 @@ import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
+import { copyPathWhileOpen } from './copy-path-while-open.js';
 import { profileRow, type CollectedMetrics, type ProfileRow } from './profile-dispatches.js';
+
+/**
+ * The strategy a capture is profiled with unless --strategy says otherwise: every byte restored by
+ * the copy engines, so that nothing but the L2 flush, the instruction-cache eviction and the
+ * profiled kernel runs on the multiprocessors between passes, as under ncu (page-list restores left
+ * captured kernels 2 points longer against ncu on an H200:
+ * bench/scripts/capture-acceptance/counter-experiment.sh).
+ */
+export const captureProfileStrategy = 'full';
 
 /** How `kreplay profile capture:DIR` profiles. */
 export interface ProfileCaptureOptions {
@@ -14,6 +24,11 @@ export interface ProfileCaptureOptions {
   readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
+  /**
+   * Whether the restores between passes are copy-engine copies (KREPLAY_CUDA_COPY_PATH=api while
+   * the capture is open, unless that is set already) rather than the driver's copy kernels.
+   */
+  readonly restoreByCopyEngines?: boolean;
   readonly onLaunch?: (done: number) => void;
 }
 
@@ -40,6 +55,7 @@ export interface ProfiledCapture {
  * @throws what openCapture and cuptiPasses throw (no cuda driver, an address that cannot be had, CUPTI missing).
  */
 export async function profileCapture(folder: CaptureFolder, options: ProfileCaptureOptions): Promise<ProfiledCapture> {
+  using _copyPath = options.restoreByCopyEngines ? copyPathWhileOpen('api') : undefined;
   await using replay = await openCapture(folder);
   const { runtime, agent } = replay;
   const started = performance.now();
@@ -78,3 +94,4 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
     await passes.dispose();
   }
 }
+

@@ -13,7 +13,7 @@ import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
-import { profileCapture } from '../profile-capture.js';
+import { captureProfileStrategy, profileCapture } from '../profile-capture.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
@@ -87,7 +87,7 @@ export function profileCommand(io: CliIo): Command {
     .option('--range <K>', 'replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time)', parseRange, 1)
     .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
     .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
-    .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes').choices(strategyNames).default('dirty-pages'))
+    .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes (capture:: full, by copy engines, unless given)').choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
     .addOption(new Option('--footprint <bytes>', 'scatter: device memory the workload holds').argParser(parseByteSize).default(2 ** 30, describeByteSize(2 ** 30)))
@@ -111,7 +111,7 @@ export function profileCommand(io: CliIo): Command {
       if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
       const report =
         plan.kind === 'capture'
-          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, options, io)
+          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
           : await profile(plan, metrics, options, io);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
     });
@@ -126,6 +126,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     cacheControl: options.cacheControl,
     strategy: options.strategy,
     tier: options.tier,
+    restoreByCopyEngines: options.strategy === captureProfileStrategy,
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   return {
