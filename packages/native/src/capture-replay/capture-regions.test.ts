@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CaptureLaunch, CaptureMemoryKind } from '../capture-folder-types.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
-import { captureRegions, captureReservations } from './capture-regions.js';
+import { captureRegions, captureReservations, placementOrder } from './capture-regions.js';
 
 const MiB = 2 ** 20;
 
@@ -56,7 +56,7 @@ describe('captureRegions', () => {
 });
 
 describe('captureReservations', () => {
-  it('widens each region to 2 MiB, merges the windows of one kind that then meet, and marks those of device memory', () => {
+  it('widens each region to 2 MiB, merges the windows of one kind that then meet, and marks those of device memory and of host memory beside it', () => {
     const base = 0x7f00_0000_0000;
     const reservations = captureReservations([
       launch(0, [
@@ -66,11 +66,32 @@ describe('captureReservations', () => {
         [base + 12 * MiB, 4096, 'device'], // touches the host window: kept apart from it
       ]),
     ]);
+    // The host region lies in the device regions' 32 MiB window: CUDA maps it there, so it is marked
+    // too, and its reservation merges with the device region it touches.
     expect(reservations).toEqual([
       { address: BigInt(base), bytes: 4 * MiB, device: true },
-      { address: BigInt(base + 12 * MiB), bytes: 2 * MiB, device: true },
-      { address: BigInt(base + 10 * MiB), bytes: 2 * MiB },
+      { address: BigInt(base + 10 * MiB), bytes: 4 * MiB, device: true },
+    ]);
+    // Host memory in a 32 MiB window of its own keeps an unmarked reservation.
+    expect(captureReservations([launch(0, [[base + 4096, 4096, 'device'], [base + 40 * MiB, 4096, 'host-pinned']])])).toEqual([
+      { address: BigInt(base), bytes: 2 * MiB, device: true },
+      { address: BigInt(base + 40 * MiB), bytes: 2 * MiB },
     ]);
     expect(captureReservations([])).toEqual([]);
+  });
+});
+
+describe('placementOrder', () => {
+  it('maps host memory away from device memory first, then device memory, then host memory in its windows', () => {
+    const base = 0x7f00_0000_0000;
+    const regions = captureRegions([
+      launch(0, [
+        [base + 4 * MiB, 4096, 'host-pinned'], // in the device region's 32 MiB window
+        [base + 6 * MiB, 8192, 'device'],
+        [base + 64 * MiB, 4096, 'host-pinned'], // a window of its own
+      ]),
+    ]);
+    expect(placementOrder(regions).map((region) => region.address)).toEqual([base + 64 * MiB, base + 6 * MiB, base + 4 * MiB]);
+    expect(placementOrder([])).toEqual([]);
   });
 });

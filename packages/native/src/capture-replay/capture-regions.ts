@@ -23,6 +23,8 @@ export interface CaptureAddressReservation {
 
 /** The granule reservations are widened to (openRuntime widens each range to it). */
 const RESERVATION_ALIGNMENT = 2 * 2 ** 20;
+/** The windows CUDA reserves device memory in: it honours only hints aligned so (cuda-fixed-memory.hpp). */
+const DEVICE_WINDOW = 32 * 2 ** 20;
 
 /** How a range of `kind` is made again. */
 export function placementOf(kind: CaptureMemoryKind): CapturePlacement {
@@ -69,19 +71,42 @@ export function captureRegions(launches: readonly CaptureLaunch[]): CaptureRegio
   return regions.map(({ address, bytes, placement }) => Object.freeze({ address, bytes, placement }));
 }
 
+/** Whether a region meets the 32 MiB window of one of `regions`' device regions. */
+function insideDeviceWindows(regions: readonly CaptureRegion[]): (region: CaptureRegion) => boolean {
+  const windows = regions
+    .filter((region) => region.placement === 'device')
+    .map((region) => [Math.floor(region.address / DEVICE_WINDOW) * DEVICE_WINDOW, Math.ceil((region.address + region.bytes) / DEVICE_WINDOW) * DEVICE_WINDOW] as const);
+  return (region) => windows.some(([start, end]) => region.address < end && region.address + region.bytes > start);
+}
+
+/**
+ * The order to map `regions` in: host memory away from device memory first (mmap'd pages, which a
+ * window made before them would cover), then device memory (in its 32 MiB windows), then host
+ * memory inside those windows (mapped there as CUDA host memory).
+ */
+export function placementOrder(regions: readonly CaptureRegion[]): CaptureRegion[] {
+  const inDeviceWindow = insideDeviceWindows(regions);
+  const rank = (region: CaptureRegion): number => (region.placement === 'device' ? 1 : inDeviceWindow(region) ? 2 : 0);
+  return [...regions].sort((a, b) => rank(a) - rank(b));
+}
+
 /**
  * The address ranges to reserve before the driver creates its context, so that a replay can map
  * the captured memory of `launches` at its captured bases: each region widened to 2 MiB, those that
- * then overlap or touch merged. Pass them to `openRuntime({ driver: 'cuda', reserveAddresses })`.
+ * then overlap or touch merged. Ranges of device memory are marked `device`, and so are those of
+ * host memory inside the 32 MiB window of a device range (CUDA puts a program's pinned memory among
+ * its device memory): the driver reserves their windows as it starts and maps that host memory in
+ * them. Pass them to `openRuntime({ driver: 'cuda', reserveAddresses })`.
  * @throws {CaptureFormatError} when a device range overlaps a host range.
  */
 export function captureReservations(launches: readonly CaptureLaunch[]): CaptureAddressReservation[] {
   const windows: { start: number; end: number; device: boolean }[] = [];
   const regions = captureRegions(launches);
-  // Device and host ranges apart: the driver takes device ranges over as it starts (AddressReservation.device).
+  const inDeviceWindow = insideDeviceWindows(regions);
+  // Kinds apart: the driver takes the marked ranges over as it starts (AddressReservation.device).
   for (const device of [true, false]) {
     let last: { start: number; end: number; device: boolean } | undefined;
-    for (const region of regions.filter((candidate) => (candidate.placement === 'device') === device)) {
+    for (const region of regions.filter((candidate) => (candidate.placement === 'device' || inDeviceWindow(candidate)) === device)) {
       const start = Math.floor(region.address / RESERVATION_ALIGNMENT) * RESERVATION_ALIGNMENT;
       const end = Math.ceil((region.address + region.bytes) / RESERVATION_ALIGNMENT) * RESERVATION_ALIGNMENT;
       if (last !== undefined && start <= last.end) last.end = Math.max(last.end, end);

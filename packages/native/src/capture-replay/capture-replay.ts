@@ -13,7 +13,7 @@ import type { CaptureDispatch, CaptureReplayRange } from './capture-dispatch.js'
 import { CapturePageState } from './capture-memory.js';
 import { relocatedAddress, relocateParameterWords, type AddressMove, type CaptureRelocation } from './capture-relocation.js';
 import { pagesOf, readBlob, type CapturePage } from './capture-pages.js';
-import { captureRegions, placementOf, type CaptureAddressReservation, type CaptureRegion } from './capture-regions.js';
+import { captureRegions, placementOf, placementOrder, type CaptureAddressReservation, type CaptureRegion } from './capture-regions.js';
 
 const component = 'capture';
 
@@ -190,10 +190,9 @@ export class CaptureReplay implements AsyncDisposable {
     this.#allocations ??= (async () => {
       const made: Allocation[] = [];
       try {
-        // Host memory first: device memory is mapped inside 32 MiB windows, which then leave host
-        // memory near them alone (a host range cannot be mapped inside a window made before it).
-        const hostFirst = [...this.regions].sort((a, b) => Number(b.placement === 'host') - Number(a.placement === 'host'));
-        for (const region of hostFirst) made.push(await this.#place(region));
+        // Host memory away from device memory, then device memory in its 32 MiB windows, then the
+        // host memory inside those windows (placementOrder).
+        for (const region of placementOrder(this.regions)) made.push(await this.#place(region));
       } catch (error) {
         for (const allocation of made) (allocation as Allocation & Disposable)[Symbol.dispose]();
         this.#relocations.length = 0;

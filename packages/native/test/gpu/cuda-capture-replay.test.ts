@@ -52,9 +52,15 @@ const table = Uint8Array.from({ length: 256 }, (_, index) => index);
  * allocations are, but not aligned to the 32 MiB a reservation hint needs) and pinned host memory x
  * (at base + 64 MiB): the second reads what the first left in y, and x changed in its second page only.
  */
-function writeAxpyCapture(directory: string, base: number, module: Uint8Array, architecture: string): { readonly y: number; readonly x: number; readonly results: Float32Array[] } {
+function writeAxpyCapture(
+  directory: string,
+  base: number,
+  module: Uint8Array,
+  architecture: string,
+  xOffset = 64 * 2 ** 20,
+): { readonly y: number; readonly x: number; readonly results: Float32Array[] } {
   const y = base + 6 * 2 ** 20;
-  const x = base + 64 * 2 ** 20;
+  const x = base + xOffset;
   const y0 = Float32Array.from({ length: count }, (_, index) => (index % 97) * 0.5 - 3);
   const x0 = Float32Array.from({ length: count }, (_, index) => ((index * 7) % 101) * 0.25);
   const x1 = x0.slice();
@@ -145,6 +151,26 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     const twice = await checkPostLaunchHashes(queue, again.expectedPageHashes);
     expect(twice).toMatchObject({ reproduced: false, pagesCompared: 5, pagesMismatched: 2 });
     expect(twice.mismatches).toEqual([{ address: y, bytes: count * 4, kind: 'device', label: '', pages: [0, 1] }]);
+    await queue.dispose();
+  });
+
+  it('places pinned host memory that lies in a device region\'s 32 MiB window there, as CUDA host memory beside it', async () => {
+    const directory = join(root, 'host-in-window');
+    // x 4 MiB above y: CUDA puts a program's pinned memory among its device memory like this.
+    const { y, x, results } = writeAxpyCapture(directory, freeWindow(), axpyModule(architecture), architecture, 10 * 2 ** 20);
+    await using replay = await openCapture(directory, { runtime });
+    const agent = runtime.agents[0]!;
+    const queue = agent.createQueue();
+    const first = await replay.prepare(0);
+    expect(replay.relocations).toEqual([]);
+    expect(agent.findAllocation(y)).toMatchObject({ address: y, kind: 'device' });
+    expect(agent.findAllocation(x)).toMatchObject({ address: x, kind: 'host-pinned' });
+    queue.enqueueKernel(first.kernel, first.args, first.launch);
+    expect((await checkPostLaunchHashes(queue, first.expectedPageHashes)).reproduced).toBe(true);
+    expect(new Float32Array((await agent.read(y, count * 4)).slice().buffer)).toEqual(results[0]);
+    const second = await replay.prepare(1);
+    queue.enqueueKernel(second.kernel, second.args, second.launch);
+    expect((await checkPostLaunchHashes(queue, second.expectedPageHashes)).reproduced).toBe(true);
     await queue.dispose();
   });
 

@@ -188,10 +188,20 @@ describe.skipIf(!cuda.available)(`cuda memory at chosen addresses${cuda.availabl
     await agent.write(second.address, new Uint8Array(4096).fill(7));
     first.free();
     expect((await agent.read(second.address, 4096)).every((byte) => byte === 7)).toBe(true);
-    // While the window is held, host memory cannot be placed inside it; once its last mapping goes, it can.
-    await expect(runtime.allocateHostAt(address + GRANULE, 4096)).rejects.toMatchObject({ code: 'address-taken' });
+    // Host memory inside the live window is CUDA host memory mapped there: the CPU and the device reach it.
+    const inWindow = await runtime.allocateHostAt(address + GRANULE + 4096n, 4096);
+    expect(BigInt(inWindow.address)).toBe(address + GRANULE + 4096n);
+    expect(inWindow).toMatchObject({ kind: 'host-pinned', agentId: null, bytes: 4096 });
+    inWindow.view().fill(0x33);
+    expect((await agent.read(inWindow.address, 4096)).every((byte) => byte === 0x33)).toBe(true);
+    await agent.write(inWindow.address, new Uint8Array(4096).fill(0x44));
+    expect(inWindow.view().every((byte) => byte === 0x44)).toBe(true);
+    // It keeps the window: freeing the device memory leaves it readable.
     second.free();
     await agent.synchronize();
+    expect(inWindow.view().every((byte) => byte === 0x44)).toBe(true);
+    inWindow.free();
+    // With the window gone, host memory there is mmap'd pages again.
     const host = await runtime.allocateHostAt(address + GRANULE, 4096);
     expect(BigInt(host.address)).toBe(address + GRANULE);
     host.free();

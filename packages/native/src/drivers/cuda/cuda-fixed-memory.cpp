@@ -213,7 +213,51 @@ CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::u
   return {end, false, agent, handle, 0, windows};
 }
 
+bool CudaFixedMemory::insideWindows(std::uint64_t start, std::uint64_t end) const {
+  return uncoveredParts(windowIntervals(), start, end).empty();
+}
+
+CudaFixedMemory::Mapping CudaFixedMemory::makeHostInWindows(std::uint64_t start, std::uint64_t end) {
+  devices_.front()->context()->makeCurrent();
+  const CudaApi& cuda = api();
+  const std::uint64_t bytes = end - start;
+  const std::vector<std::uint64_t> windows = windowsFor(start, end);
+  CUmemAllocationProp properties{};
+  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  properties.location.type = CU_MEM_LOCATION_TYPE_HOST;
+  // The CPU and every device read and write it.
+  std::vector<CUmemAccessDesc> access(devices_.size() + 1);
+  for (std::size_t index = 0; index < devices_.size(); ++index) {
+    access[index].location = {CU_MEM_LOCATION_TYPE_DEVICE, devices_[index]->context()->device()};
+    access[index].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  }
+  access.back().location = {CU_MEM_LOCATION_TYPE_HOST, 0};
+  access.back().flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  CUmemGenericAllocationHandle handle = 0;
+  CUresult step = cuda.cuMemCreate(&handle, bytes, &properties, 0);
+  const char* failed = "cuMemCreate (host memory)";
+  if (step == CUDA_SUCCESS) {
+    step = cuda.cuMemMap(start, bytes, 0, handle, 0);
+    failed = "cuMemMap";
+    if (step == CUDA_SUCCESS) {
+      step = cuda.cuMemSetAccess(start, bytes, access.data(), access.size());
+      failed = "cuMemSetAccess";
+      if (step != CUDA_SUCCESS) cuda.cuMemUnmap(start, bytes);
+    }
+    if (step != CUDA_SUCCESS) cuda.cuMemRelease(handle);
+  }
+  if (step != CUDA_SUCCESS) {
+    leaveWindows(windows);
+    throw OperationFailure(cuda.errorName(step), std::string(failed) + " of " + std::to_string(bytes) +
+                                                     " bytes of host memory at " + rangeText(start, end) +
+                                                     " failed: " + cuda.errorText(step));
+  }
+  return {end, true, 0, handle, 0, windows};
+}
+
 CudaFixedMemory::Mapping CudaFixedMemory::makeHost(std::uint64_t start, std::uint64_t end) {
+  if (insideWindows(start, end)) return makeHostInWindows(start, end);
   const CudaApi& cuda = api();
   if (!canRegisterHostMemory(cuda)) {
     throw OperationFailure("unsupported", "this libcuda has no cuMemHostRegister_v2 or cuMemHostGetDevicePointer_v2");
@@ -253,13 +297,13 @@ CudaFixedMemory::Mapping CudaFixedMemory::makeHost(std::uint64_t start, std::uin
 
 void CudaFixedMemory::unmap(std::uint64_t start, const Mapping& mapping) {
   const std::uint64_t bytes = mapping.end - start;
-  if (mapping.host) {
+  if (mapping.host && mapping.handle == 0) {
     if (devices_.front()->context()->tryMakeCurrent()) api().cuMemHostUnregister(pointerOf(start));
     munmap(pointerOf(start), bytes);
     AddressReservations::process().restore(start, mapping.end);
     return;
   }
-  const CudaDevice& device = *devices_.at(mapping.agent);
+  const CudaDevice& device = *devices_.at(mapping.agent);  // CUDA host memory: agent 0's context
   if (!device.context()->tryMakeCurrent()) return;
   device.api().cuMemUnmap(start, bytes);
   device.api().cuMemRelease(mapping.handle);
@@ -314,7 +358,12 @@ std::uint64_t CudaFixedMemory::mapDevice(std::uint32_t agent, std::uint64_t addr
 
 std::uint64_t CudaFixedMemory::mapHost(std::uint64_t address, std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  // Inside windows, whole granules of CUDA host memory; elsewhere, pages.
+  const std::uint64_t granule = windows_.empty() ? 0 : granularity(0);
+  const std::uint64_t grainStart = granule == 0 ? 0 : address / granule * granule;
+  const std::uint64_t grainEnd = granule == 0 ? 0 : (address + bytes + granule - 1) / granule * granule;
+  const bool inWindows = granule != 0 && insideWindows(grainStart, grainEnd);
+  const auto page = inWindows ? granule : static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
   const std::uint64_t start = address / page * page;
   const std::uint64_t end = (address + bytes + page - 1) / page * page;
   allocations_[nextToken_] = acquire(start, end, true, 0);

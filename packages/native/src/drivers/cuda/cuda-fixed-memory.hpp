@@ -9,6 +9,11 @@
 // 2 MiB-aligned address was placed elsewhere and one at a 32 MiB-aligned address was placed there;
 // scripts/experiments/address-alignment.cpp). Where a window would meet memory of others, the
 // range itself is tried. Windows are shared by the mappings inside them and freed with the last.
+// Host memory whose 2 MiB granules lie inside windows is mapped there too, as CUDA host memory
+// (cuMemCreate at CU_MEM_LOCATION_TYPE_HOST, reachable by the CPU and every device): CUDA places a
+// program's pinned host memory among its device memory, and a 32 MiB window around a device range
+// often holds some (scripts/experiments/address-host-vmm.cpp: such memory is read and written by
+// the CPU, by copies and by the device on an H200).
 #pragma once
 
 #include <cstdint>
@@ -37,7 +42,10 @@ class CudaFixedMemory {
    * reserve the exact range, `overlap` when it meets another agent's or host mapping, or the CUDA error.
    */
   std::uint64_t mapDevice(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes);
-  /** Host memory over [address, address + bytes), pinned and mapped for every device at the same address. */
+  /**
+   * Host memory over [address, address + bytes), pinned and mapped for every device at the same
+   * address: inside windows, CUDA host memory over its 2 MiB granules; elsewhere mmap'd pages, registered.
+   */
   std::uint64_t mapHost(std::uint64_t address, std::uint64_t bytes);
   /** Lets go of an allocation (its token): mappings no other allocation shares are unmapped. */
   void release(std::uint64_t token);
@@ -55,9 +63,9 @@ class CudaFixedMemory {
     std::uint64_t end;
     bool host;
     std::uint32_t agent;
-    CUmemGenericAllocationHandle handle;
+    CUmemGenericAllocationHandle handle;  // 0 for host memory mapped with mmap
     std::uint32_t references;
-    std::vector<std::uint64_t> windows;  // device: the windows it lies in
+    std::vector<std::uint64_t> windows;  // the windows it lies in (device memory, CUDA host memory)
   };
   struct Window {
     std::uint64_t end;
@@ -70,6 +78,10 @@ class CudaFixedMemory {
   std::vector<std::uint64_t> acquire(std::uint64_t start, std::uint64_t end, bool host, std::uint32_t agent);
   Mapping makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end);
   Mapping makeHost(std::uint64_t start, std::uint64_t end);
+  /** CUDA host memory over [start, end), which windows cover. */
+  Mapping makeHostInWindows(std::uint64_t start, std::uint64_t end);
+  /** Whether windows cover all of [start, end). */
+  bool insideWindows(std::uint64_t start, std::uint64_t end) const;
   void unmap(std::uint64_t start, const Mapping& mapping);
   /** The windows as intervals (start -> end). */
   std::map<std::uint64_t, std::uint64_t> windowIntervals() const;
