@@ -5,6 +5,8 @@
 //   node summarize.mjs <out folder>
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { heldOutAgreement } from './agreement.mjs';
+import { median, parseNcu, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
 if (!folder) {
@@ -119,13 +121,18 @@ if (profile && ncuRuns.length > 0) {
   const agreeing = [...byKernel.entries()].filter(([, entry]) => entry.total > 0 && entry.inside === entry.total);
   console.log(`distinct kernels with every metric of every launch inside ncu's spread: ${agreeing.length}`);
   for (const [kernel, entry] of byKernel) console.log(`  ${kernel.slice(0, 100)}: ${entry.launches} launches, ${entry.inside}/${entry.total} inside`);
+  // The rule of agreement.mjs, each ncu run held out in turn (needs at least three runs).
+  if (ncuRuns.length >= 3) {
+    console.log(`\ndistinct kernels within ncu's spread (|value - mean| <= max - min of the other ${ncuRuns.length - 1} runs), each ncu run held out in turn:`);
+    for (const turn of heldOutAgreement(ncuRuns, rows, metrics)) {
+      console.log(`  run ${turn.heldOut} held out: the held-out ncu run agrees on ${turn.ncu.agreeing.length} of ${turn.ncu.judged}; kreplay on ${turn.kreplay.agreeing.length} of ${turn.kreplay.judged}`);
+    }
+    const last = heldOutAgreement(ncuRuns, rows, metrics).at(-1);
+    for (const name of last.kreplay.agreeing) console.log(`    kreplay agrees (run ${last.heldOut} held out): ${name.slice(0, 110)}`);
+  }
   // How far off, per metric: kreplay against the mean of ncu's runs, beside ncu's own spread.
   console.log('\n| metric | median (kreplay - ncu) / ncu | median abs | median ncu run-to-run spread |');
   console.log('|---|---|---|---|');
-  const median = (values) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted.length === 0 ? Number.NaN : sorted[Math.floor(sorted.length / 2)];
-  };
   for (const metric of metrics) {
     const differences = [];
     const spreads = [];
@@ -143,31 +150,4 @@ if (profile && ncuRuns.length > 0) {
   }
 } else {
   console.log(`profile.json ${profile ? 'read' : 'missing'}; ncu runs ${ncuRuns.length}`);
-}
-
-/** The kernels of an `ncu --csv --page raw` file, in launch order: name and metric values. */
-function parseNcu(text) {
-  const lines = text.split('\n').filter((line) => line.startsWith('"'));
-  if (lines.length < 2) return [];
-  const cells = (line) => line.slice(1, -1).split('","');
-  const header = cells(lines[0]);
-  const nameColumn = header.indexOf('Kernel Name');
-  const idColumn = header.indexOf('ID');
-  const kernels = [];
-  for (const line of lines.slice(2)) {
-    const row = cells(line);
-    const metrics = {};
-    header.forEach((column, index) => {
-      const value = Number(row[index]?.replace(/,/g, ''));
-      if (Number.isFinite(value)) metrics[column] = value;
-    });
-    kernels.push({ id: Number(row[idColumn]), name: row[nameColumn], metrics });
-  }
-  return kernels.sort((a, b) => a.id - b.id);
-}
-
-/** ncu prints demangled names, kreplay the mangled symbol: compare by the demangled function's base name. */
-function sameKernel(ncuName, symbol) {
-  const base = ncuName.replace(/\(.*$/, '').replace(/<.*$/, '').split('::').pop().trim().split(' ').pop();
-  return base.length > 0 && symbol.includes(base);
 }

@@ -1,0 +1,57 @@
+// Agreement with ncu "within its own run-to-run spread", judged by a rule that ncu's own runs are
+// held to as well: a value agrees with some ncu runs of the same launch when it lies no further
+// from their mean than their range (largest minus smallest). A distinct kernel (ncu's demangled
+// name) agrees when every metric of every one of its launches does. Holding each ncu run out in
+// turn and judging it against the others says how often ncu itself agrees by the rule; kreplay is
+// judged against the same runs.
+import { sameKernel } from './ncu-csv.mjs';
+
+/** Whether `value` lies within the spread of `references` (values of one launch and metric). */
+export function withinSpread(value, references) {
+  const mean = references.reduce((sum, item) => sum + item, 0) / references.length;
+  return Math.abs(value - mean) <= Math.max(...references) - Math.min(...references);
+}
+
+/**
+ * The distinct kernels of which every launch agrees on every metric: `references` are ncu runs
+ * (parseNcu), `candidate(index)` the metrics of launch `index` being judged (or null when that
+ * launch is not comparable). Returns the agreeing names and how many kernels were judged.
+ */
+export function agreeingKernels(references, candidate, metrics) {
+  const verdicts = new Map();
+  const launches = Math.min(...references.map((run) => run.length));
+  for (let index = 0; index < launches; index += 1) {
+    const name = references[0][index].name;
+    if (!references.every((run) => run[index].name === name)) continue;
+    const values = candidate(index);
+    if (values === null) continue;
+    let agrees = verdicts.get(name) ?? true;
+    for (const metric of metrics) {
+      const those = references.map((run) => run[index].metrics[metric]);
+      const value = values[metric];
+      if (!Number.isFinite(value) || !those.every(Number.isFinite)) continue;
+      agrees = agrees && withinSpread(value, those);
+    }
+    verdicts.set(name, agrees);
+  }
+  return { agreeing: [...verdicts].filter(([, agrees]) => agrees).map(([name]) => name), judged: verdicts.size };
+}
+
+/**
+ * Each ncu run held out in turn: how many kernels it agrees on against the other runs, and how
+ * many kreplay's launches (`rows`, with `kernel` and `metrics`) agree on against the same runs.
+ */
+export function heldOutAgreement(ncuRuns, rows, metrics) {
+  const kreplay = (index) => {
+    const row = rows[index];
+    return row && sameKernel(ncuRuns[0][index].name, row.kernel ?? '') ? (row.metrics ?? {}) : null;
+  };
+  return ncuRuns.map((heldOut, held) => {
+    const others = ncuRuns.filter((_, run) => run !== held);
+    return {
+      heldOut: held + 1,
+      ncu: agreeingKernels(others, (index) => heldOut[index]?.metrics ?? null, metrics),
+      kreplay: agreeingKernels(others, kreplay, metrics),
+    };
+  });
+}

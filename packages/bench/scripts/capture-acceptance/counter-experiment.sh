@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Which counters make kreplay's l1tex throughput of captured kernels read higher than ncu's, and what
+# in kreplay's passes makes them differ? One capture of train_step.py (PROGRAM_ARGS, default one
+# layer); its standalone replay (replay.json: which regions were relocated and why);
+# `kreplay profile capture:` once per variant in VARIANTS; then NCU_RUNS (default 2) runs of
+# `ncu --cache-control all` on the program with the SpeedOfLight metrics and, unless NCU_SET=sol,
+# the raw counters below, as ncu-N.csv. Both measure the first LAUNCHES launches (default 50).
+# A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
+#   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
+#                   default (profile's own choice for captures: full, by copy engines);
+#   <metric set>    sol (the SpeedOfLight metrics), or all (those and the counters);
+#   <setting>       NAME=VALUE for the profile's environment, among them
+#                   KREPLAY_CUDA_COPY_PATH=api (restores by copy engines only),
+#                   KREPLAY_PROFILER_L2_FLUSH=copy (a copy engine reads the flush buffer; with the
+#                   two, nothing but the profiled kernel runs on the multiprocessors from one pass
+#                   to the next, as under ncu), KREPLAY_PROFILER_TLB=unmap|thrash
+#                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict
+#                   (cuda-instruction-eviction.hpp).
+# Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
+#   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
+# Writes OUT/{capture.json,replay.json,timings.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
+# step ends (so a run cut short keeps what finished); compare-counters.mjs reads the folder.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=experiment-setup.sh
+. "$here/experiment-setup.sh"
+capture=${CAPTURE:-$out/capture}
+launches=${LAUNCHES:-50}
+ncu_runs=${NCU_RUNS:-2}
+variants=${VARIANTS:-base:dirty-pages:all full:full:all:KREPLAY_CUDA_COPY_PATH=api full-icache:full:all:KREPLAY_CUDA_COPY_PATH=api,KREPLAY_PROFILER_ICACHE=evict}
+counters=sm__cycles_active.avg,sm__cycles_active.sum,l1tex__cycles_active.sum,gpc__cycles_elapsed.max,l1tex__t_sectors.sum,l1tex__t_sectors_lookup_hit.sum,l1tex__m_xbar2l1tex_read_sectors.sum,l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_reads.sum,l1tex__lsuin_requests.sum,l1tex__f_wavefronts.sum,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,dram__sectors_read.sum,dram__sectors_write.sum,smsp__inst_executed.sum,sm__warps_active.sum
+seconds() { date +%s.%N; }
+timed() { # label command...
+  local label=$1 start end
+  shift
+  start=$(seconds)
+  "$@" || echo "$label exited $?" >> "$out/timings.txt"
+  end=$(seconds)
+  echo "$label $(awk "BEGIN { print $end - $start }")" >> "$out/timings.txt"
+}
+: > "$out/timings.txt"
+rm -rf "$capture"
+timed capture "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$capture" --json -- "${program[@]}" \
+  > "$out/capture.json" 2> "$out/capture.log"
+timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log"
+for variant in $variants; do
+  IFS=: read -r name strategy set settings <<< "$variant"
+  chosen=$metrics
+  [ "$set" = all ] && chosen="$metrics,$counters"
+  IFS=, read -r -a environment <<< "$settings"
+  restore=(--strategy "$strategy" --tier device)
+  [ "$strategy" = default ] && restore=()
+  mkdir -p "$out/$name"
+  timed "profile-$name" env "${environment[@]}" \
+    "${kreplay[@]}" profile "capture:$capture" "${restore[@]}" --launch-count "$launches" --metrics "$chosen" --json \
+    > "$out/$name/profile.json" 2> "$out/$name/profile.log"
+done
+ncu_metrics=$metrics,$counters
+[ "${NCU_SET:-all}" = sol ] && ncu_metrics=$metrics
+for run in $(seq 1 "$ncu_runs"); do
+  timed "ncu-$run" ncu --profile-from-start off --clock-control none --cache-control all --launch-count "$launches" \
+    --csv --page raw --metrics "$ncu_metrics" "${program[@]}" > "$out/ncu-$run.csv" 2> "$out/ncu-$run.log"
+done
+rm -rf "$capture"
