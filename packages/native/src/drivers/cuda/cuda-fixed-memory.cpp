@@ -181,62 +181,15 @@ void CudaFixedMemory::leaveWindows(const std::vector<std::uint64_t>& starts) {
   }
 }
 
-CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end) {
-  const CudaDevice& device = *devices_.at(agent);
-  device.context()->makeCurrent();
-  const CudaApi& cuda = device.api();
-  const std::uint64_t bytes = end - start;
-  const std::vector<std::uint64_t> windows = windowsFor(start, end);
-  CUmemGenericAllocationHandle handle = 0;
-  const CUmemAllocationProp properties = deviceProperties(device.context()->device());
-  CUresult step = cuda.cuMemCreate(&handle, bytes, &properties, 0);
-  const char* failed = "cuMemCreate";
-  if (step == CUDA_SUCCESS) {
-    step = cuda.cuMemMap(start, bytes, 0, handle, 0);
-    failed = "cuMemMap";
-    if (step == CUDA_SUCCESS) {
-      CUmemAccessDesc access{};
-      access.location = properties.location;
-      access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-      step = cuda.cuMemSetAccess(start, bytes, &access, 1);
-      failed = "cuMemSetAccess";
-      if (step != CUDA_SUCCESS) cuda.cuMemUnmap(start, bytes);
-    }
-    if (step != CUDA_SUCCESS) cuda.cuMemRelease(handle);
-  }
-  if (step != CUDA_SUCCESS) {
-    leaveWindows(windows);
-    throw OperationFailure(cuda.errorName(step), std::string(failed) + " of " + std::to_string(bytes) +
-                                                     " bytes at " + rangeText(start, end) +
-                                                     " failed: " + cuda.errorText(step));
-  }
-  return {end, false, agent, handle, 0, windows};
-}
-
-bool CudaFixedMemory::insideWindows(std::uint64_t start, std::uint64_t end) const {
-  return uncoveredParts(windowIntervals(), start, end).empty();
-}
-
-CudaFixedMemory::Mapping CudaFixedMemory::makeHostInWindows(std::uint64_t start, std::uint64_t end) {
-  devices_.front()->context()->makeCurrent();
+CUmemGenericAllocationHandle CudaFixedMemory::mapInWindows(std::uint64_t start, std::uint64_t end,
+                                                           const CUmemAllocationProp& properties,
+                                                           const std::vector<CUmemAccessDesc>& access,
+                                                           const std::vector<std::uint64_t>& windows, const char* what) {
   const CudaApi& cuda = api();
   const std::uint64_t bytes = end - start;
-  const std::vector<std::uint64_t> windows = windowsFor(start, end);
-  CUmemAllocationProp properties{};
-  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
-  properties.location.type = CU_MEM_LOCATION_TYPE_HOST;
-  // The CPU and every device read and write it.
-  std::vector<CUmemAccessDesc> access(devices_.size() + 1);
-  for (std::size_t index = 0; index < devices_.size(); ++index) {
-    access[index].location = {CU_MEM_LOCATION_TYPE_DEVICE, devices_[index]->context()->device()};
-    access[index].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-  }
-  access.back().location = {CU_MEM_LOCATION_TYPE_HOST, 0};
-  access.back().flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
   CUmemGenericAllocationHandle handle = 0;
   CUresult step = cuda.cuMemCreate(&handle, bytes, &properties, 0);
-  const char* failed = "cuMemCreate (host memory)";
+  const char* failed = "cuMemCreate";
   if (step == CUDA_SUCCESS) {
     step = cuda.cuMemMap(start, bytes, 0, handle, 0);
     failed = "cuMemMap";
@@ -249,10 +202,41 @@ CudaFixedMemory::Mapping CudaFixedMemory::makeHostInWindows(std::uint64_t start,
   }
   if (step != CUDA_SUCCESS) {
     leaveWindows(windows);
-    throw OperationFailure(cuda.errorName(step), std::string(failed) + " of " + std::to_string(bytes) +
-                                                     " bytes of host memory at " + rangeText(start, end) +
+    throw OperationFailure(cuda.errorName(step), std::string(failed) + " of " + std::to_string(bytes) + " bytes of " +
+                                                     what + " at " + rangeText(start, end) +
                                                      " failed: " + cuda.errorText(step));
   }
+  return handle;
+}
+
+CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end) {
+  const CudaDevice& device = *devices_.at(agent);
+  device.context()->makeCurrent();
+  const std::vector<std::uint64_t> windows = windowsFor(start, end);
+  const CUmemAllocationProp properties = deviceProperties(device.context()->device());
+  const std::vector<CUmemAccessDesc> access{{properties.location, CU_MEM_ACCESS_FLAGS_PROT_READWRITE}};
+  const CUmemGenericAllocationHandle handle = mapInWindows(start, end, properties, access, windows, "device memory");
+  return {end, false, agent, handle, 0, windows};
+}
+
+bool CudaFixedMemory::insideWindows(std::uint64_t start, std::uint64_t end) const {
+  return uncoveredParts(windowIntervals(), start, end).empty();
+}
+
+CudaFixedMemory::Mapping CudaFixedMemory::makeHostInWindows(std::uint64_t start, std::uint64_t end) {
+  devices_.front()->context()->makeCurrent();
+  const std::vector<std::uint64_t> windows = windowsFor(start, end);
+  CUmemAllocationProp properties{};
+  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  properties.location.type = CU_MEM_LOCATION_TYPE_HOST;
+  // The CPU and every device read and write it.
+  std::vector<CUmemAccessDesc> access;
+  for (const auto& device : devices_) {
+    access.push_back({{CU_MEM_LOCATION_TYPE_DEVICE, device->context()->device()}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE});
+  }
+  access.push_back({{CU_MEM_LOCATION_TYPE_HOST, 0}, CU_MEM_ACCESS_FLAGS_PROT_READWRITE});
+  const CUmemGenericAllocationHandle handle = mapInWindows(start, end, properties, access, windows, "host memory");
   return {end, true, 0, handle, 0, windows};
 }
 

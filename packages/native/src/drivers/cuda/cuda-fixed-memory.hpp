@@ -78,6 +78,13 @@ class CudaFixedMemory {
   std::vector<std::uint64_t> acquire(std::uint64_t start, std::uint64_t end, bool host, std::uint32_t agent);
   Mapping makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end);
   Mapping makeHost(std::uint64_t start, std::uint64_t end);
+  /**
+   * Creates memory of `properties` over [start, end) inside `windows` (which it leaves on failure)
+   * and grants `access`. @throws OperationFailure naming the step, `what` and the range.
+   */
+  CUmemGenericAllocationHandle mapInWindows(std::uint64_t start, std::uint64_t end, const CUmemAllocationProp& properties,
+                                            const std::vector<CUmemAccessDesc>& access,
+                                            const std::vector<std::uint64_t>& windows, const char* what);
   /** CUDA host memory over [start, end), which windows cover. */
   Mapping makeHostInWindows(std::uint64_t start, std::uint64_t end);
   /** Whether windows cover all of [start, end). */
