@@ -124,10 +124,11 @@ if (profile && ncuRuns.length > 0) {
   // The rule of agreement.mjs, each ncu run held out in turn (needs at least three runs).
   if (ncuRuns.length >= 3) {
     console.log(`\ndistinct kernels within ncu's spread (|value - mean| <= max - min of the other ${ncuRuns.length - 1} runs), each ncu run held out in turn:`);
-    for (const turn of heldOutAgreement(ncuRuns, rows, metrics)) {
+    const turns = heldOutAgreement(ncuRuns, rows, metrics);
+    for (const turn of turns) {
       console.log(`  run ${turn.heldOut} held out: the held-out ncu run agrees on ${turn.ncu.agreeing.length} of ${turn.ncu.judged}; kreplay on ${turn.kreplay.agreeing.length} of ${turn.kreplay.judged}`);
     }
-    const last = heldOutAgreement(ncuRuns, rows, metrics).at(-1);
+    const last = turns.at(-1);
     for (const name of last.kreplay.agreeing) console.log(`    kreplay agrees (run ${last.heldOut} held out): ${name.slice(0, 110)}`);
   }
   // How far off, per metric: kreplay against the mean of ncu's runs, beside ncu's own spread.

@@ -87,6 +87,15 @@ struct CUmemAccessDesc {
   int flags;  // CUmemAccess_flags
 };
 
+/** Properties of pinned memory at `location` (a device, or the host), with no shareable handle. */
+inline CUmemAllocationProp pinnedAllocation(CUmemLocation location) {
+  CUmemAllocationProp properties{};
+  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
+  properties.location = location;
+  return properties;
+}
+
 // Launches: an opaque parameter buffer in `extra`, and cuLaunchKernelEx's configuration.
 inline void* const CU_LAUNCH_PARAM_END = reinterpret_cast<void*>(0x00);
 inline void* const CU_LAUNCH_PARAM_BUFFER_POINTER = reinterpret_cast<void*>(0x01);

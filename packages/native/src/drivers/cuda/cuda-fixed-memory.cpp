@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
 
 #include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-check.hpp"
@@ -37,12 +38,7 @@ std::string holdersText(std::uint64_t start, std::uint64_t end) {
 }
 
 CUmemAllocationProp deviceProperties(int device) {
-  CUmemAllocationProp properties{};
-  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
-  properties.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-  properties.location.id = device;
-  return properties;
+  return pinnedAllocation({CU_MEM_LOCATION_TYPE_DEVICE, device});
 }
 
 }  // namespace
@@ -226,10 +222,7 @@ bool CudaFixedMemory::insideWindows(std::uint64_t start, std::uint64_t end) cons
 CudaFixedMemory::Mapping CudaFixedMemory::makeHostInWindows(std::uint64_t start, std::uint64_t end) {
   devices_.front()->context()->makeCurrent();
   const std::vector<std::uint64_t> windows = windowsFor(start, end);
-  CUmemAllocationProp properties{};
-  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
-  properties.location.type = CU_MEM_LOCATION_TYPE_HOST;
+  const CUmemAllocationProp properties = pinnedAllocation({CU_MEM_LOCATION_TYPE_HOST, 0});
   // The CPU and every device read and write it.
   std::vector<CUmemAccessDesc> access;
   for (const auto& device : devices_) {
@@ -343,13 +336,17 @@ std::uint64_t CudaFixedMemory::mapDevice(std::uint32_t agent, std::uint64_t addr
 std::uint64_t CudaFixedMemory::mapHost(std::uint64_t address, std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   // Inside windows, whole granules of CUDA host memory; elsewhere, pages.
-  const std::uint64_t granule = windows_.empty() ? 0 : granularity(0);
-  const std::uint64_t grainStart = granule == 0 ? 0 : address / granule * granule;
-  const std::uint64_t grainEnd = granule == 0 ? 0 : (address + bytes + granule - 1) / granule * granule;
-  const bool inWindows = granule != 0 && insideWindows(grainStart, grainEnd);
-  const auto page = inWindows ? granule : static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
-  const std::uint64_t start = address / page * page;
-  const std::uint64_t end = (address + bytes + page - 1) / page * page;
+  const auto widen = [&](std::uint64_t unit) {
+    return std::make_pair(address / unit * unit, (address + bytes + unit - 1) / unit * unit);
+  };
+  auto [start, end] = widen(static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)));
+  if (!windows_.empty()) {
+    const auto [grainStart, grainEnd] = widen(granularity(0));
+    if (insideWindows(grainStart, grainEnd)) {
+      start = grainStart;
+      end = grainEnd;
+    }
+  }
   allocations_[nextToken_] = acquire(start, end, true, 0);
   return nextToken_++;
 }

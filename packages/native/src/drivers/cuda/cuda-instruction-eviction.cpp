@@ -7,6 +7,7 @@
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-instruction-eviction-ptx.hpp"
 #include "drivers/cuda/cuda-launch.hpp"
+#include "drivers/cuda/profiler-setting.hpp"
 
 namespace kreplay::cuda {
 
@@ -25,15 +26,8 @@ std::uint64_t codeKibFromEnvironment(bool byDefault) {
   } else if (std::strcmp(setting, "evict") != 0) {
     throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_ICACHE=") + setting + " is not off or evict");
   }
-  const char* size = std::getenv("KREPLAY_PROFILER_ICACHE_KIB");
-  if (size == nullptr || *size == '\0') return 384;
-  char* end = nullptr;
-  const unsigned long long kib = std::strtoull(size, &end, 10);
-  if (*end != '\0' || kib == 0 || kib > 4096) {
-    throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_ICACHE_KIB=") + size +
-                                                   " is not a whole number of KiB from 1 to 4096");
-  }
-  return kib;
+  return profilerSetting("KREPLAY_PROFILER_ICACHE_KIB", 384, [](std::uint64_t kib) { return kib >= 1 && kib <= 4096; },
+                         "not a whole number of KiB from 1 to 4096");
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-launch.hpp"
+#include "drivers/cuda/profiler-setting.hpp"
 #include "kernels-cuda/kernel-abi.h"
 
 namespace kreplay::cuda {
@@ -57,15 +58,10 @@ L2Flush l2FlushBeforeEachPass() {
  * (bench/scripts/capture-acceptance/touch-experiment.sh).
  */
 std::uint64_t touchStride() {
-  const char* setting = std::getenv("KREPLAY_PROFILER_TOUCH_STRIDE");
-  if (setting == nullptr || *setting == '\0') return 0;
-  char* end = nullptr;
-  const unsigned long long value = std::strtoull(setting, &end, 10);
-  if (*end != '\0' || (value != 0 && (value < 4096 || (value & (value - 1)) != 0))) {
-    throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_TOUCH_STRIDE=") + setting +
-                                                   " is not 0 or a power of two of at least 4096 bytes");
-  }
-  return value;
+  return profilerSetting(
+      "KREPLAY_PROFILER_TOUCH_STRIDE", 0,
+      [](std::uint64_t value) { return value == 0 || (value >= 4096 && (value & (value - 1)) == 0); },
+      "not 0 or a power of two of at least 4096 bytes");
 }
 
 /** Whether the touch is a copy engine's pitched copy (KREPLAY_PROFILER_TOUCH=copy, the default) or a kernel (=kernel). */

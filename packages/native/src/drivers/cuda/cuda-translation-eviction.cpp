@@ -6,6 +6,7 @@
 
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-launch.hpp"
+#include "drivers/cuda/profiler-setting.hpp"
 #include "kernels-cuda/kernel-abi.h"
 
 namespace kreplay::cuda {
@@ -23,15 +24,9 @@ CudaTranslationEviction::Mode modeFromEnvironment() {
 }
 
 std::uint64_t thrashBytesFromEnvironment() {
-  const char* setting = std::getenv("KREPLAY_PROFILER_TLB_GIB");
-  if (setting == nullptr || *setting == '\0') return 32ull << 30;
-  char* end = nullptr;
-  const unsigned long long gib = std::strtoull(setting, &end, 10);
-  if (*end != '\0' || gib == 0) {
-    throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_TLB_GIB=") + setting +
-                                                   " is not a whole number of GiB above 0");
-  }
-  return static_cast<std::uint64_t>(gib) << 30;
+  return profilerSetting("KREPLAY_PROFILER_TLB_GIB", 32, [](std::uint64_t gib) { return gib > 0; },
+                         "not a whole number of GiB above 0")
+         << 30;
 }
 
 }  // namespace
@@ -44,11 +39,7 @@ CudaTranslationEviction::CudaTranslationEviction(std::shared_ptr<CudaDevice> dev
   if (!cuda.cuMemAddressReserve || !cuda.cuMemCreate || !cuda.cuMemMap || !cuda.cuMemUnmap || !cuda.cuMemSetAccess) {
     throw OperationFailure("unsupported", "KREPLAY_PROFILER_TLB=unmap needs cuMemAddressReserve, cuMemCreate and cuMemMap");
   }
-  CUmemAllocationProp properties{};
-  properties.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  properties.requestedHandleTypes = CU_MEM_HANDLE_TYPE_NONE;
-  properties.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-  properties.location.id = device_->context()->device();
+  const CUmemAllocationProp properties = pinnedAllocation({CU_MEM_LOCATION_TYPE_DEVICE, device_->context()->device()});
   check(cuda, cuda.cuMemAddressReserve(&page_, kPageBytes, kPageBytes, 0, 0), "cuMemAddressReserve");
   check(cuda, cuda.cuMemCreate(&handle_, kPageBytes, &properties, 0), "cuMemCreate");
 }
