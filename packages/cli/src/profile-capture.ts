@@ -17,6 +17,13 @@ import { profileRow, type CollectedMetrics, type ProfileRow } from './profile-di
  */
 export const captureProfileStrategy = 'full';
 
+/**
+ * Unprofiled runs of each captured launch before its passes unless --warm-runs says otherwise: the
+ * program ran its kernels before the captured step, and ncu measures them warm; a first run in the
+ * profiling process loads the kernel's code and pays its first fetches.
+ */
+export const captureWarmRuns = 1;
+
 /** How `kreplay profile capture:DIR` profiles. */
 export interface ProfileCaptureOptions {
   readonly metrics: readonly string[];
@@ -24,6 +31,8 @@ export interface ProfileCaptureOptions {
   readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
+  /** Unprofiled runs of each launch before its passes (default 0). */
+  readonly warmRuns?: number;
   /**
    * Whether the restores between passes are copy-engine copies (KREPLAY_CUDA_COPY_PATH=api while
    * the capture is open, unless that is set already) rather than the driver's copy kernels.
@@ -41,6 +50,7 @@ export interface ProfiledCapture {
   readonly measure: ProfilerRange;
   readonly cacheControl: ProfilerCacheControl;
   readonly passes: number;
+  readonly warmRuns: number;
   readonly units: Readonly<Record<string, string>>;
   readonly setupMs: number;
   readonly wallMs: number;
@@ -59,7 +69,8 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
   await using replay = await openCapture(folder);
   const { runtime, agent } = replay;
   const started = performance.now();
-  const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, cacheControl: options.cacheControl });
+  const warmRuns = options.warmRuns ?? 0;
+  const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, cacheControl: options.cacheControl, warmRuns });
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   try {
@@ -85,6 +96,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       measure: session.range,
       cacheControl: session.cacheControl,
       passes: session.passCount,
+      warmRuns,
       units: Object.fromEntries(options.metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
       wallMs: performance.now() - profiledAt,

@@ -23,7 +23,7 @@ describe('kreplay profile', () => {
     const badRange = recordingIo();
     expect(await runCli(['profile', '--metrics', 'x', '--range', 'everything'], badRange)).toBe(2);
     expect(badRange.err()).toMatch(/--range.*"everything" is not a whole number of dispatches per range >= 1/);
-    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some']] as const) {
+    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some'], ['--warm-runs', '-1'], ['--warm-runs', 'one']] as const) {
       const bad = recordingIo();
       expect(await runCli(['profile', '--metrics', 'x', flag, value], bad)).toBe(2);
       expect(bad.err()).toContain(value);
@@ -49,6 +49,7 @@ describe('kreplay profile', () => {
       cacheControl: 'all',
       range: 1,
       passes: 9,
+      warmRuns: 0,
       metrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
       units: { 'gpu__time_duration.sum': 'nanosecond', 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 'percent' },
       setupMs: 12,
@@ -129,6 +130,7 @@ describe('kreplay profile', () => {
       cacheControl: 'all',
       range: 1,
       passes: 1,
+      warmRuns: 1,
       metrics: ['gpu__time_duration.sum'],
       units: { 'gpu__time_duration.sum': 'nanosecond' },
       setupMs: 1,
@@ -136,6 +138,7 @@ describe('kreplay profile', () => {
       dispatches: [{ dispatch: 3, kernel: '_Z4gemmPfS_', range: null, replayed: false, passes: 1, wallMs: 2, bytesCopied: 0, metrics: { 'gpu__time_duration.sum': 1000 } }],
       ranges: [],
     });
+    expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, strategy dirty-pages');
     expect(text).toContain('launch 3 _Z4gemmPfS_: 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
   });
 });

@@ -71,6 +71,32 @@ describe('cuptiPasses', () => {
     expect(calls.at(-1)).toBe('dispose');
   });
 
+  it('runs each dispatch warmRuns times unprofiled before its passes and collects only the profiled passes', async () => {
+    const { runtime, calls, queue } = fakeCudaRuntime(2);
+    const provider = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'], warmRuns: 1 });
+    const first = queue(4);
+    expect(provider.passCount({ queue: first } as never)).toBe(3);
+    for (const pass of [1, 2, 3]) {
+      provider.beginPass(pass, first, { dispatches: 2 });
+      for (const index of [0, 1]) {
+        provider.beginDispatch(pass, index, first);
+        provider.endDispatch(pass, index, first);
+      }
+      provider.endPass(pass, first);
+    }
+    expect(calls.filter((call) => call.startsWith('begin') || call.startsWith('end'))).toEqual(['begin 4 1 x2', 'end 4 1', 'begin 4 2 x2', 'end 4 2']);
+    expect(calls.filter((call) => call.startsWith('dispatch ')).map((call) => call.split(' ')[2])).toEqual(['1', '1', '2', '2']);
+    expect(provider.collectRange(first, [1, 2, 3], 2).map((each) => [each.passes, each.metrics?.['gpu__time_duration.sum']])).toEqual([[2, 1000], [2, 1001]]);
+    expect(provider.collectRange(first, [1, 2], 2)[0]).toMatchObject({ metrics: null, error: { code: 'incomplete', message: expect.stringMatching(/^passes 2 of 2 did not complete/) } });
+  });
+
+  it('refuses a warmRuns that is not a whole number >= 0', async () => {
+    const { runtime } = fakeCudaRuntime(1);
+    for (const warmRuns of [-1, 0.5, Number.NaN]) {
+      await expect(cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], warmRuns })).rejects.toThrow(/warmRuns is .*, not a whole number >= 0/);
+    }
+  });
+
   it('is disposed at the end of an await using block', async () => {
     const { runtime, calls } = fakeCudaRuntime(1);
     {

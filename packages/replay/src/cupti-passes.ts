@@ -22,6 +22,12 @@ export interface CuptiPassesOptions {
    * Compute's `--cache-control all`; `none` only before each pass, as the program's sequence runs.
    */
   readonly cacheControl?: ProfilerCacheControl;
+  /**
+   * Unprofiled runs of each dispatch before its passes (default 0), restored like a pass: the first
+   * launch of a kernel in a process pays costs a program that ran it before does not (its code is
+   * loaded and first fetched), and ncu profiles programs in that steady state.
+   */
+  readonly warmRuns?: number;
 }
 
 /** What {@link cuptiPasses} collects for one dispatch. */
@@ -63,6 +69,10 @@ export interface CuptiPassProvider extends PassProvider, AsyncDisposable {
  */
 export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPassProvider> {
   const { runtime, metrics, range, cacheControl } = options ?? ({} as CuptiPassesOptions);
+  const warmRuns = options?.warmRuns ?? 0;
+  if (!Number.isInteger(warmRuns) || warmRuns < 0) {
+    throw replayArgumentError('cupti-passes', 'warmRuns', `warmRuns is ${describeValue(warmRuns)}, not a whole number >= 0`, 'Pass 0 (profile the first run) or the number of unprofiled runs before the passes, e.g. 1');
+  }
   const profiler = runtime?.profiler;
   if (profiler === undefined) {
     if (runtime?.driver !== undefined && runtime.driver !== 'cuda') {
@@ -101,7 +111,8 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
       return each({ chip: '', passes: 1, metrics: null, units: {}, error: { code: 'not-profiled', message: `agent ${queue.agent.id} is not profiled` } });
     }
     const base = { chip: session.plan.chip, passes: session.passCount, units: units(session) };
-    const missing = Array.from({ length: session.passCount }, (_, index) => index + 1).filter((pass) => !completedPasses.includes(pass));
+    const profiled = completedPasses.filter((pass) => pass > warmRuns).map((pass) => pass - warmRuns);
+    const missing = Array.from({ length: session.passCount }, (_, index) => index + 1).filter((pass) => !profiled.includes(pass));
     if (missing.length > 0) {
       const message = `passes ${missing.join(', ')} of ${session.passCount} did not complete (the dispatch was declined and ran once, or a pass failed)`;
       return each({ ...base, metrics: null, error: { code: 'incomplete', message } });
@@ -126,7 +137,7 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
     specificationVersion: passProviderSpecificationVersion,
     name: `cupti(${names.join(',')})`,
     sessions,
-    passCount: (dispatch) => sessionOf(dispatch.queue)?.passCount ?? 1,
+    passCount: (dispatch) => (sessionOf(dispatch.queue)?.passCount ?? 1) + (sessionOf(dispatch.queue) ? warmRuns : 0),
     beginPass(pass, queue, scope) {
       const session = sessionOf(queue);
       if (session === undefined) return;
@@ -135,16 +146,16 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
         throw new Error(`[replay] [cupti-passes] queue ${queue.id} began a window while queue ${owner.id} of agent ${queue.agent.id} is in one. CUPTI profiles the whole context: dispatch on one queue of an agent at a time.`);
       }
       active.set(queue.agent.id, queue);
-      session.beginPass(queue, pass, { dispatches: scope?.dispatches ?? 1 });
+      if (pass > warmRuns) session.beginPass(queue, pass - warmRuns, { dispatches: scope?.dispatches ?? 1 });
     },
     beginDispatch(pass, index, queue) {
-      sessionOf(queue)?.beginDispatch(queue, pass, index);
+      if (pass > warmRuns) sessionOf(queue)?.beginDispatch(queue, pass - warmRuns, index);
     },
     endDispatch(pass, index, queue) {
-      sessionOf(queue)?.endDispatch(queue, pass, index);
+      if (pass > warmRuns) sessionOf(queue)?.endDispatch(queue, pass - warmRuns, index);
     },
     endPass(pass, queue) {
-      sessionOf(queue)?.endPass(queue, pass);
+      if (pass > warmRuns) sessionOf(queue)?.endPass(queue, pass - warmRuns);
     },
     collect(queue, completedPasses) {
       return collectWindow(queue, completedPasses, 1)[0]!;

@@ -15,7 +15,8 @@
 #                   two, nothing but the profiled kernel runs on the multiprocessors from one pass
 #                   to the next, as under ncu), KREPLAY_PROFILER_TLB=unmap|thrash
 #                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict
-#                   (cuda-instruction-eviction.hpp).
+#                   (cuda-instruction-eviction.hpp); or --FLAG=VALUE, a flag of `kreplay profile`
+#                   (for example --warm-runs=0).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
 # Writes OUT/{capture.json,replay.json,timings.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
@@ -47,12 +48,16 @@ for variant in $variants; do
   IFS=: read -r name strategy set settings <<< "$variant"
   chosen=$metrics
   [ "$set" = all ] && chosen="$metrics,$counters"
-  IFS=, read -r -a environment <<< "$settings"
+  IFS=, read -r -a given <<< "$settings"
+  environment=() flags=()
+  for setting in "${given[@]}"; do
+    case $setting in --*) flags+=("$setting") ;; *) environment+=("$setting") ;; esac
+  done
   restore=(--strategy "$strategy" --tier device)
   [ "$strategy" = default ] && restore=()
   mkdir -p "$out/$name"
   timed "profile-$name" env "${environment[@]}" \
-    "${kreplay[@]}" profile "capture:$capture" "${restore[@]}" --launch-count "$launches" --metrics "$chosen" --json \
+    "${kreplay[@]}" profile "capture:$capture" "${restore[@]}" "${flags[@]}" --launch-count "$launches" --metrics "$chosen" --json \
     > "$out/$name/profile.json" 2> "$out/$name/profile.log"
 done
 ncu_metrics=$metrics,$counters

@@ -2,15 +2,17 @@
 // The summary of run.sh from the files it wrote: capture's cost, how many launches replayed
 // standalone reproduce the program's memory bit-exactly (and the reason for each that does not),
 // and kreplay's CUPTI values against ncu's on the program, launch for launch.
-//   node summarize.mjs <out folder>
+//   node summarize.mjs <out folder> [variant]
+// With a variant (a folder of counter-experiment.sh), its profile.json is the one judged against ncu.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { heldOutAgreement } from './agreement.mjs';
 import { median, parseNcu, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
+const variant = process.argv[3];
 if (!folder) {
-  console.error('usage: summarize.mjs <folder written by run.sh>');
+  console.error('usage: summarize.mjs <folder written by run.sh or counter-experiment.sh> [variant]');
   process.exit(2);
 }
 const read = (name) => readFileSync(join(folder, name), 'utf8');
@@ -80,10 +82,10 @@ if (replay) {
 }
 
 // 3. kreplay's values against ncu's, launch for launch.
-const profile = json('profile.json');
+const profile = json(variant ? join(variant, 'profile.json') : 'profile.json');
 const ncuRuns = [];
 for (let run = 1; existsSync(join(folder, `ncu-${run}.csv`)); run += 1) ncuRuns.push(parseNcu(read(`ncu-${run}.csv`)));
-console.log('\n## kreplay profile capture: against ncu on the program');
+console.log(`\n## kreplay profile capture:${variant ? ` (${variant})` : ''} against ncu on the program`);
 if (profile && ncuRuns.length > 0) {
   const rows = profile.dispatches;
   const metrics = profile.metrics;

@@ -7,13 +7,13 @@ import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import type { CliIo } from '../cli-io.js';
-import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger, parseShare } from '../byte-size.js';
+import { describeByteSize, parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger, parseShare } from '../byte-size.js';
 import { driverOption } from '../driver-option.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
-import { captureProfileStrategy, profileCapture } from '../profile-capture.js';
+import { captureProfileStrategy, captureWarmRuns, profileCapture } from '../profile-capture.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
@@ -27,6 +27,8 @@ interface ProfileOptions {
   readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
+  /** Unprofiled runs of each dispatch before its passes; absent: the workload's default. */
+  readonly warmRuns?: number;
   readonly dispatches: number;
   readonly footprint: number;
   readonly writeFraction: number;
@@ -57,6 +59,8 @@ export interface ProfileReport {
   readonly range: number;
   /** CUPTI's passes per dispatch (in a range: per run of the whole sequence). */
   readonly passes: number;
+  /** Unprofiled runs of each dispatch (or range) before its passes. */
+  readonly warmRuns: number;
   readonly metrics: readonly string[];
   readonly units: Readonly<Record<string, string>>;
   /** Host milliseconds to load CUPTI and plan the metrics. */
@@ -89,6 +93,7 @@ export function profileCommand(io: CliIo): Command {
     .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
     .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes (capture:: full, by copy engines, unless given)').choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
+    .option('--warm-runs <n>', `unprofiled runs of each dispatch before its passes, so that a kernel's first-launch costs are not measured (default: ${captureWarmRuns} for capture:, 0 otherwise)`, parseNonNegativeInteger)
     .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
     .addOption(new Option('--footprint <bytes>', 'scatter: device memory the workload holds').argParser(parseByteSize).default(2 ** 30, describeByteSize(2 ** 30)))
     .option('--write-fraction <f>', "scatter: fraction of the footprint's pages each dispatch writes", parseFraction, 0.25)
@@ -126,6 +131,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     cacheControl: options.cacheControl,
     strategy: options.strategy,
     tier: options.tier,
+    warmRuns: options.warmRuns ?? captureWarmRuns,
     restoreByCopyEngines: options.strategy === captureProfileStrategy,
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
@@ -139,6 +145,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     cacheControl: profiled.cacheControl,
     range: 1,
     passes: profiled.passes,
+    warmRuns: profiled.warmRuns,
     metrics,
     units: profiled.units,
     setupMs: profiled.setupMs,
@@ -155,7 +162,8 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
   const started = performance.now();
-  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, cacheControl: options.cacheControl });
+  const warmRuns = options.warmRuns ?? 0;
+  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, cacheControl: options.cacheControl, warmRuns });
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   let workload: ProfileWorkload | undefined;
@@ -185,6 +193,7 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
       cacheControl: session.cacheControl,
       range: rangeLength,
       passes: session.passCount,
+      warmRuns,
       metrics,
       units: Object.fromEntries(metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
@@ -209,9 +218,10 @@ function formatValue(value: number, unit: string): string {
 export function describeProfile(report: ProfileReport): string {
   const width = Math.max(...report.metrics.map((metric) => metric.length));
   const ranged = report.range > 1 ? `, ranges of ${report.range} dispatches (cache control ${report.cacheControl})` : '';
+  const warm = report.warmRuns > 0 ? ` after ${report.warmRuns} unprofiled run${report.warmRuns === 1 ? '' : 's'}` : '';
   const perKernel = report.dispatches.length > 0 ? `; ${(report.wallMs / report.dispatches.length).toFixed(2)} ms per dispatch` : '';
   const lines = [
-    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
+    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
   ];
   for (const range of report.ranges) {
     lines.push(`range of dispatches ${range.first}-${range.first + range.dispatches - 1}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall, ${formatBytes(range.bytesCopied)} copied${range.replayed ? '' : ' (not replayed)'}`);
