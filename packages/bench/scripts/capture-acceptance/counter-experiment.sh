@@ -19,7 +19,7 @@
 #                   (for example --warm-runs=0).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
-# Writes OUT/{capture.json,replay.json,timings.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
+# Writes OUT/{capture.json,attributes.txt,replay.json,timings.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
 # step ends (so a run cut short keeps what finished); compare-counters.mjs reads the folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +43,8 @@ timed() { # label command...
 rm -rf "$capture"
 timed capture "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$capture" --json -- "${program[@]}" \
   > "$out/capture.json" 2> "$out/capture.log"
+# Which launch attributes the program's launches carried, and how often.
+grep -rhoE '"name":"CU_LAUNCH_ATTRIBUTE_[A-Z0-9_]+","values":\[[^]]*\]' "$capture" --include='*.json' | sort | uniq -c > "$out/attributes.txt" || true
 timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log"
 for variant in $variants; do
   IFS=: read -r name strategy set settings <<< "$variant"

@@ -64,6 +64,18 @@ std::uint64_t touchStride() {
       "not 0 or a power of two of at least 4096 bytes");
 }
 
+/**
+ * The device's busy time ahead of each pass's kernel in the kernel range: KREPLAY_PROFILER_RUNWAY_NS
+ * nanoseconds of a one-block wait kernel enqueued after the flush, before the range starts, so that
+ * the kernel's launch is queued while the device is still busy rather than reaching an idle device
+ * (0, the default: none).
+ */
+std::uint64_t kernelRunwayNanoseconds() {
+  return profilerSetting(
+      "KREPLAY_PROFILER_RUNWAY_NS", 0, [](std::uint64_t value) { return value <= 10'000'000; },
+      "not a whole number of nanoseconds up to 10000000");
+}
+
 /** Whether the touch is a copy engine's pitched copy (KREPLAY_PROFILER_TOUCH=copy, the default) or a kernel (=kernel). */
 bool touchesByCopy() {
   const char* setting = std::getenv("KREPLAY_PROFILER_TOUCH");
@@ -82,7 +94,8 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
       flushMode_(l2FlushBeforeEachPass()),
       reachable_(std::move(reachable)),
       touchStride_(touchStride()),
-      touchByCopy_(touchesByCopy()) {
+      touchByCopy_(touchesByCopy()),
+      kernelRunwayNanoseconds_(kernelRunwayNanoseconds()) {
   const CuptiProfilerApi& api = library_->api;
   const CudaApi& cuda = device_->api();
   device_->context()->makeCurrent();
@@ -340,6 +353,9 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
       touchReachable(queue);
       check(cuda, cuda.cuStreamSynchronize(queue.stream()), "cuStreamSynchronize");
       eviction_->afterIdle();
+      if (kernelRunwayNanoseconds_ > 0) {
+        launchKernel(*device_, device_->functions().delay, 1, 32, queue.stream(), kernelRunwayNanoseconds_);
+      }
     }
     auto start = cuptiParams<CuptiRangeObjectParams>(
         KREPLAY_CUPTI_STRUCT_SIZE(CuptiRangeObjectParams, pRangeProfilerObject));

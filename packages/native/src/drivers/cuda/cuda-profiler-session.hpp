@@ -117,6 +117,8 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   ReachableMemory reachable_;
   const std::uint64_t touchStride_;
   const bool touchByCopy_;
+  /** A wait kernel's nanoseconds ahead of each pass's kernel in the kernel range (KREPLAY_PROFILER_RUNWAY_NS; 0: none). */
+  const std::uint64_t kernelRunwayNanoseconds_;
   void* touchHost_ = nullptr;
   std::uint64_t touchHostBytes_ = 0;
   /** The translations left cold before each pass, an experiment (KREPLAY_PROFILER_TLB; off by default). */
