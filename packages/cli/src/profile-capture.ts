@@ -31,7 +31,7 @@ export interface ProfileCaptureOptions {
   readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
-  /** Unprofiled runs of each launch before its passes (default 0). */
+  /** Unprofiled runs of each launch before its passes (default {@link captureWarmRuns}). */
   readonly warmRuns?: number;
   /**
    * Whether the restores between passes are copy-engine copies (KREPLAY_CUDA_COPY_PATH=api while
@@ -69,7 +69,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
   await using replay = await openCapture(folder);
   const { runtime, agent } = replay;
   const started = performance.now();
-  const warmRuns = options.warmRuns ?? 0;
+  const warmRuns = options.warmRuns ?? captureWarmRuns;
   const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, cacheControl: options.cacheControl, warmRuns });
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;

@@ -73,6 +73,8 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
   if (!Number.isInteger(warmRuns) || warmRuns < 0) {
     throw replayArgumentError('cupti-passes', 'warmRuns', `warmRuns is ${describeValue(warmRuns)}, not a whole number >= 0`, 'Pass 0 (profile the first run) or the number of unprofiled runs before the passes, e.g. 1');
   }
+  /** The CUPTI pass of engine pass `pass`, or undefined for a warm run. */
+  const profiledPass = (pass: number): number | undefined => (pass > warmRuns ? pass - warmRuns : undefined);
   const profiler = runtime?.profiler;
   if (profiler === undefined) {
     if (runtime?.driver !== undefined && runtime.driver !== 'cuda') {
@@ -111,7 +113,7 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
       return each({ chip: '', passes: 1, metrics: null, units: {}, error: { code: 'not-profiled', message: `agent ${queue.agent.id} is not profiled` } });
     }
     const base = { chip: session.plan.chip, passes: session.passCount, units: units(session) };
-    const profiled = completedPasses.filter((pass) => pass > warmRuns).map((pass) => pass - warmRuns);
+    const profiled = completedPasses.map(profiledPass);
     const missing = Array.from({ length: session.passCount }, (_, index) => index + 1).filter((pass) => !profiled.includes(pass));
     if (missing.length > 0) {
       const message = `passes ${missing.join(', ')} of ${session.passCount} did not complete (the dispatch was declined and ran once, or a pass failed)`;
@@ -137,7 +139,10 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
     specificationVersion: passProviderSpecificationVersion,
     name: `cupti(${names.join(',')})`,
     sessions,
-    passCount: (dispatch) => (sessionOf(dispatch.queue)?.passCount ?? 1) + (sessionOf(dispatch.queue) ? warmRuns : 0),
+    passCount: (dispatch) => {
+      const session = sessionOf(dispatch.queue);
+      return session === undefined ? 1 : warmRuns + session.passCount;
+    },
     beginPass(pass, queue, scope) {
       const session = sessionOf(queue);
       if (session === undefined) return;
@@ -146,16 +151,20 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
         throw new Error(`[replay] [cupti-passes] queue ${queue.id} began a window while queue ${owner.id} of agent ${queue.agent.id} is in one. CUPTI profiles the whole context: dispatch on one queue of an agent at a time.`);
       }
       active.set(queue.agent.id, queue);
-      if (pass > warmRuns) session.beginPass(queue, pass - warmRuns, { dispatches: scope?.dispatches ?? 1 });
+      const profiled = profiledPass(pass);
+      if (profiled !== undefined) session.beginPass(queue, profiled, { dispatches: scope?.dispatches ?? 1 });
     },
     beginDispatch(pass, index, queue) {
-      if (pass > warmRuns) sessionOf(queue)?.beginDispatch(queue, pass - warmRuns, index);
+      const profiled = profiledPass(pass);
+      if (profiled !== undefined) sessionOf(queue)?.beginDispatch(queue, profiled, index);
     },
     endDispatch(pass, index, queue) {
-      if (pass > warmRuns) sessionOf(queue)?.endDispatch(queue, pass - warmRuns, index);
+      const profiled = profiledPass(pass);
+      if (profiled !== undefined) sessionOf(queue)?.endDispatch(queue, profiled, index);
     },
     endPass(pass, queue) {
-      if (pass > warmRuns) sessionOf(queue)?.endPass(queue, pass - warmRuns);
+      const profiled = profiledPass(pass);
+      if (profiled !== undefined) sessionOf(queue)?.endPass(queue, profiled);
     },
     collect(queue, completedPasses) {
       return collectWindow(queue, completedPasses, 1)[0]!;

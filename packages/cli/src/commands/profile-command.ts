@@ -131,7 +131,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     cacheControl: options.cacheControl,
     strategy: options.strategy,
     tier: options.tier,
-    warmRuns: options.warmRuns ?? captureWarmRuns,
+    ...(options.warmRuns === undefined ? {} : { warmRuns: options.warmRuns }),
     restoreByCopyEngines: options.strategy === captureProfileStrategy,
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
