@@ -18,6 +18,41 @@ extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
 }
 
 /**
+ * The same touch made by every block: each walks the whole range, one load every `stride` bytes, so
+ * that with one block per multiprocessor each of them holds the range's translations, as a kernel
+ * that ran over the memory on all of them (the program's previous kernel, or the profiled kernel's
+ * previous pass under ncu) leaves them.
+ */
+extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
+    kreplay_touch_pages_every_block(const uint8_t* start, uint64_t bytes, uint64_t stride, KreplayQueueState* state) {
+  uint32_t digest = 0;
+  for (uint64_t offset = threadIdx.x * stride; offset < bytes; offset += static_cast<uint64_t>(blockDim.x) * stride) {
+    digest ^= *reinterpret_cast<const volatile uint8_t*>(start + offset);
+  }
+  if (digest == 0xffffffffu) atomicXor(reinterpret_cast<unsigned long long*>(&state->digest), 1ull);
+}
+
+/**
+ * Drops the L2 lines of `buffer` without writing them back (PTX `discard.global.L2`, compute
+ * capability 8.0 and newer; nothing before): run after a flush has read the buffer, it leaves the
+ * L2 holding no valid line, as a hardware invalidation does, where the read alone leaves it full
+ * of the buffer's clean lines. The buffer's contents are undefined afterwards.
+ */
+extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
+    kreplay_discard_l2_lines(uint8_t* buffer, uint64_t bytes) {
+#if !defined(KREPLAY_FAKE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t line = first; line < bytes / 128; line += step) {
+    asm volatile("discard.global.L2 [%0], 128;" : : "l"(buffer + 128 * line) : "memory");
+  }
+#else
+  (void)buffer;
+  (void)bytes;
+#endif
+}
+
+/**
  * An L2 flush whose lines are not evicted first: `buffer` read with the evict_last priority (so
  * that it displaces lines of normal priority, where plain streaming reads may displace only
  * each other), then set back to normal priority. Where the device has no L2 priorities

@@ -60,6 +60,8 @@ const FakeKernel* findKernel(const std::string& name) {
       KREPLAY_FAKE_KERNEL(kreplay_accumulate),
       KREPLAY_FAKE_KERNEL(kreplay_delay),
       KREPLAY_FAKE_KERNEL(kreplay_touch_pages),
+      KREPLAY_FAKE_KERNEL(kreplay_touch_pages_every_block),
+      KREPLAY_FAKE_KERNEL(kreplay_discard_l2_lines),
       KREPLAY_FAKE_KERNEL(kreplay_flush_l2_evict_last),
       KREPLAY_FAKE_KERNEL(kreplay_l2_normal_priority),
       KREPLAY_FAKE_KERNEL(kreplay_take_state),

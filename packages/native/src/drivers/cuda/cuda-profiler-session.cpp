@@ -37,7 +37,9 @@ std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
  * buffer twice the L2's size, `evict-last` reads it at the evict_last priority and sets it back to
  * normal (an experiment: plain streaming reads may be evicted first), `copy` has a copy engine read
  * it into pinned host memory (an experiment: nothing but the profiled kernel then runs on the
- * multiprocessors between passes when the restore is a copy too, as under ncu), `off` flushes
+ * multiprocessors between passes when the restore is a copy too, as under ncu), `discard` reads it
+ * and then drops its lines (an experiment: the L2 is left holding no valid line, as a hardware
+ * invalidation leaves it, where the read leaves it full of the buffer's clean lines), `off` flushes
  * nothing (to compare with `ncu --cache-control none`).
  */
 L2Flush l2FlushBeforeEachPass() {
@@ -46,8 +48,9 @@ L2Flush l2FlushBeforeEachPass() {
   if (std::strcmp(setting, "off") == 0) return L2Flush::None;
   if (std::strcmp(setting, "evict-last") == 0) return L2Flush::ReadEvictLast;
   if (std::strcmp(setting, "copy") == 0) return L2Flush::Copy;
-  throw OperationFailure("invalid-argument",
-                         std::string("KREPLAY_PROFILER_L2_FLUSH=") + setting + " is not on, off, evict-last or copy");
+  if (std::strcmp(setting, "discard") == 0) return L2Flush::ReadDiscard;
+  throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_L2_FLUSH=") + setting +
+                                                 " is not on, off, evict-last, copy or discard");
 }
 
 /**
@@ -76,10 +79,19 @@ std::uint64_t kernelRunwayNanoseconds() {
       "not a whole number of nanoseconds up to 10000000");
 }
 
-/** Whether the touch is a copy engine's pitched copy (KREPLAY_PROFILER_TOUCH=copy, the default) or a kernel (=kernel). */
-bool touchesByCopy() {
+/**
+ * How the touch loads (KREPLAY_PROFILER_TOUCH): a copy engine's pitched copy (`copy`, the default),
+ * a kernel whose loads are spread over its threads (`kernel`: the translations reach the shared
+ * levels and the few multiprocessors that ran it), or a block on every multiprocessor each making
+ * every load (`every-multiprocessor`: each multiprocessor holds the translations).
+ */
+TouchBy touchBy() {
   const char* setting = std::getenv("KREPLAY_PROFILER_TOUCH");
-  return setting == nullptr || std::strcmp(setting, "kernel") != 0;
+  if (setting == nullptr || *setting == '\0' || std::strcmp(setting, "copy") == 0) return TouchBy::Copy;
+  if (std::strcmp(setting, "kernel") == 0) return TouchBy::Kernel;
+  if (std::strcmp(setting, "every-multiprocessor") == 0) return TouchBy::EveryMultiprocessor;
+  throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_TOUCH=") + setting +
+                                                 " is not copy, kernel or every-multiprocessor");
 }
 
 }  // namespace
@@ -94,7 +106,7 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
       flushMode_(l2FlushBeforeEachPass()),
       reachable_(std::move(reachable)),
       touchStride_(touchStride()),
-      touchByCopy_(touchesByCopy()),
+      touchBy_(touchBy()),
       kernelRunwayNanoseconds_(kernelRunwayNanoseconds()) {
   const CuptiProfilerApi& api = library_->api;
   const CudaApi& cuda = device_->api();
@@ -278,13 +290,17 @@ void CudaProfilerSession::flushL2(CudaQueue& queue) {
   launchKernel(*device_, device_->functions().xorWords, gridFor(*device_, flushBytes_ / 8, threads),
                static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_),
                flushBytes_, static_cast<std::uint64_t>(flushState_));
+  if (flushMode_ == L2Flush::ReadDiscard) {
+    launchKernel(*device_, device_->functions().discardL2Lines, gridFor(*device_, flushBytes_ / 128, threads),
+                 static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_), flushBytes_);
+  }
 }
 
 void CudaProfilerSession::touchReachable(CudaQueue& queue) {
   if (touchStride_ == 0 || !reachable_) return;
   const CudaApi& cuda = device_->api();
   const auto ranges = reachable_();
-  if (touchByCopy_ && cuda.cuMemcpy2DAsync) {
+  if (touchBy_ == TouchBy::Copy && cuda.cuMemcpy2DAsync) {
     // One byte of each stride copied to pinned host memory by a copy engine: it walks the same
     // translations a full restore would, without running anything on the multiprocessors.
     std::uint64_t most = 0;
@@ -312,6 +328,12 @@ void CudaProfilerSession::touchReachable(CudaQueue& queue) {
   }
   const std::uint64_t threads = KREPLAY_BLOCK_THREADS;
   for (const auto& [address, bytes] : ranges) {
+    if (touchBy_ == TouchBy::EveryMultiprocessor) {
+      launchKernel(*device_, device_->functions().touchPagesEveryBlock, static_cast<unsigned>(device_->multiprocessors()),
+                   static_cast<unsigned>(threads), queue.stream(), address, bytes, touchStride_,
+                   static_cast<std::uint64_t>(flushState_));
+      continue;
+    }
     launchKernel(*device_, device_->functions().touchPages, gridFor(*device_, touchLoads(bytes), threads),
                  static_cast<unsigned>(threads), queue.stream(), address, bytes, touchStride_,
                  static_cast<std::uint64_t>(flushState_));

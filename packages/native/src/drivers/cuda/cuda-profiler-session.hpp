@@ -41,7 +41,10 @@
 namespace kreplay::cuda {
 
 /** How the L2 is flushed before a pass (KREPLAY_PROFILER_L2_FLUSH). */
-enum class L2Flush { None, Read, ReadEvictLast, Copy };
+enum class L2Flush { None, Read, ReadEvictLast, Copy, ReadDiscard };
+
+/** How the touch before a pass loads (KREPLAY_PROFILER_TOUCH). */
+enum class TouchBy { Copy, Kernel, EveryMultiprocessor };
 
 /** The device memory a profiled kernel can reach: address and bytes of each allocation. */
 using ReachableMemory = std::function<std::vector<std::pair<std::uint64_t, std::uint64_t>>()>;
@@ -113,10 +116,10 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   const bool kernelRange_;
   /** None with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
   const L2Flush flushMode_;
-  /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH=copy|kernel). */
+  /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH). */
   ReachableMemory reachable_;
   const std::uint64_t touchStride_;
-  const bool touchByCopy_;
+  const TouchBy touchBy_;
   /** A wait kernel's nanoseconds ahead of each pass's kernel in the kernel range (KREPLAY_PROFILER_RUNWAY_NS; 0: none). */
   const std::uint64_t kernelRunwayNanoseconds_;
   void* touchHost_ = nullptr;
