@@ -4,7 +4,10 @@
 # layer); its standalone replay (replay.json: which regions were relocated and why);
 # `kreplay profile capture:` once per variant in VARIANTS; then NCU_RUNS (default 2) runs of
 # `ncu --cache-control all` on the program with the SpeedOfLight metrics and, unless NCU_SET=sol,
-# the raw counters below, as ncu-N.csv. Both measure the first LAUNCHES launches (default 50).
+# the raw counters below, as ncu-N.csv (full precision: ncu-values.sh). Both measure the first
+# LAUNCHES launches (default 50). With BREAKDOWN (metrics, comma-separated), ncu measures their
+# breakdowns once more (ncu-breakdown.csv) and kreplay the sub-metrics ncu listed
+# (breakdown/profile.json), to find which of them differ.
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
 #                   default (profile's own choice for captures: full, by copy engines);
@@ -19,12 +22,14 @@
 #                   (for example --warm-runs=0).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
-# Writes OUT/{capture.json,attributes.txt,replay.json,timings.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
+# Writes OUT/{capture.json,attributes.txt,replay.json,timings.txt,ncu-values.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
 # step ends (so a run cut short keeps what finished); compare-counters.mjs reads the folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=experiment-setup.sh
 . "$here/experiment-setup.sh"
+# shellcheck source=ncu-values.sh
+. "$here/ncu-values.sh"
 capture=${CAPTURE:-$out/capture}
 launches=${LAUNCHES:-50}
 ncu_runs=${NCU_RUNS:-2}
@@ -64,8 +69,16 @@ for variant in $variants; do
 done
 ncu_metrics=$metrics,$counters
 [ "${NCU_SET:-all}" = sol ] && ncu_metrics=$metrics
+ncu_options=(--profile-from-start off --clock-control none --cache-control all --launch-count "$launches")
+: > "$out/ncu-values.txt"
 for run in $(seq 1 "$ncu_runs"); do
-  timed "ncu-$run" ncu --profile-from-start off --clock-control none --cache-control all --launch-count "$launches" \
-    --csv --page raw --metrics "$ncu_metrics" "${program[@]}" > "$out/ncu-$run.csv" 2> "$out/ncu-$run.log"
+  timed "ncu-$run" ncu_values "$out/ncu-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}"
 done
+if [ -n "${BREAKDOWN:-}" ]; then
+  timed ncu-breakdown ncu_values "$out/ncu-breakdown.csv" "breakdown:${BREAKDOWN//,/,breakdown:}" "${ncu_options[@]}" "${program[@]}"
+  parts=$(head -1 "$out/ncu-breakdown.csv" | tr -d '"' | cut -d, -f3-)
+  mkdir -p "$out/breakdown"
+  timed profile-breakdown "${kreplay[@]}" profile "capture:$capture" --launch-count "$launches" --metrics "$parts" --json \
+    > "$out/breakdown/profile.json" 2> "$out/breakdown/profile.log"
+fi
 rm -rf "$capture"

@@ -1,7 +1,10 @@
 // Reading `ncu --csv --page raw` files and matching their kernels to kreplay's launches; shared by
 // summarize.mjs and compare-counters.mjs.
 
-/** The kernels of an `ncu --csv --page raw` file, in launch order: name and metric values. */
+/**
+ * The kernels of an `ncu --csv --page raw` file (or of ncu-report-csv.py, the same shape at full
+ * precision), in launch order: name and metric values. An empty cell is no value.
+ */
 export function parseNcu(text) {
   const lines = text.split('\n').filter((line) => line.startsWith('"'));
   if (lines.length < 2) return [];
@@ -14,7 +17,8 @@ export function parseNcu(text) {
     const row = cells(line);
     const metrics = {};
     header.forEach((column, index) => {
-      const value = Number(row[index]?.replace(/,/g, ''));
+      if (!row[index]) return;
+      const value = Number(row[index].replace(/,/g, ''));
       if (Number.isFinite(value)) metrics[column] = value;
     });
     kernels.push({ id: Number(row[idColumn]), name: row[nameColumn], metrics });

@@ -9,7 +9,8 @@
 #      SpeedOfLight metrics kernel for kernel.
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out packages/bench/scripts/capture-acceptance/run.sh
-# Writes into OUT the JSON and CSV of each step, timings.txt and summary.txt (summarize.mjs).
+# Writes into OUT the JSON and CSV of each step (ncu's at full precision: ncu-values.sh), timings.txt
+# and summary.txt (summarize.mjs).
 set -euo pipefail
 bundle=${BUNDLE:-.device}
 out=${OUT:?set OUT to the output folder}
@@ -18,6 +19,8 @@ program_args=${PROGRAM_ARGS:-}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=/dev/null
 . "$here/../speed-of-light-metrics.sh"
+# shellcheck source=ncu-values.sh
+. "$here/ncu-values.sh"
 program=(python3 "$here/train_step.py")
 # shellcheck disable=SC2206
 program+=($program_args)
@@ -26,8 +29,10 @@ capture="$out/capture"
 rm -rf "$capture"
 kreplay=(node "$bundle/kreplay.mjs")
 seconds() { date +%s.%N; }
-# STEP_TIMEOUT (seconds, optional) bounds each step, so that a slow one still leaves a summary.
-limit() { if [ -n "${STEP_TIMEOUT:-}" ]; then timeout "$STEP_TIMEOUT" "$@"; else "$@"; fi; }
+# STEP_TIMEOUT (seconds, optional) bounds each step, so that a slow one still leaves a summary
+# (ncu_values bounds its ncu run by NCU_TIMEOUT).
+export NCU_TIMEOUT=${STEP_TIMEOUT:-}
+limit() { if [ -n "${STEP_TIMEOUT:-}" ] && [ "$(type -t "$1")" != function ]; then timeout "$STEP_TIMEOUT" "$@"; else "$@"; fi; }
 timed() { # label command...
   local label=$1 start end
   shift
@@ -48,9 +53,10 @@ timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > 
   echo "replay exited $?" >> "$out/timings.txt"
 timed profile "${kreplay[@]}" profile "capture:$capture" --metrics "$metrics" --json > "$out/profile.json" 2> "$out/profile.log" ||
   echo "profile exited $?" >> "$out/timings.txt"
+: > "$out/ncu-values.txt"
 for run in $(seq 1 "$ncu_runs"); do
-  timed "ncu-$run" ncu --profile-from-start off --clock-control none --csv --page raw --metrics "$metrics" \
-    "${program[@]}" > "$out/ncu-$run.csv" 2> "$out/ncu-$run.log" || echo "ncu-$run exited $?" >> "$out/timings.txt"
+  timed "ncu-$run" ncu_values "$out/ncu-$run.csv" "$metrics" --profile-from-start off --clock-control none "${program[@]}" ||
+    echo "ncu-$run exited $?" >> "$out/timings.txt"
 done
 du -sb "$capture" > "$out/capture-size.txt"
 node "$here/summarize.mjs" "$out" | tee "$out/summary.txt"
