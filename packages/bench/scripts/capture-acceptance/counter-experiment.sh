@@ -7,7 +7,9 @@
 # the raw counters below, as ncu-N.csv (full precision: ncu-values.sh). Both measure the first
 # LAUNCHES launches (default 50). With BREAKDOWN (metrics, comma-separated), ncu measures their
 # breakdowns once more (ncu-breakdown.csv) and kreplay the sub-metrics ncu listed
-# (breakdown/profile.json), to find which of them differ.
+# (breakdown/profile.json), to find which of them differ. With NCU_MOVED_RUNS (a count), ncu
+# profiles train_step.py that many more times with --pad-mib PAD_MIB (default 34), its memory on
+# other physical pages, as ncu-moved-N.csv.
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
 #                   default (profile's own choice for captures: full, by copy engines);
@@ -74,9 +76,13 @@ ncu_options=(--profile-from-start off --clock-control none --cache-control all -
 for run in $(seq 1 "$ncu_runs"); do
   timed "ncu-$run" ncu_values "$out/ncu-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}"
 done
+for run in $(seq 1 "${NCU_MOVED_RUNS:-0}"); do
+  timed "ncu-moved-$run" ncu_values "$out/ncu-moved-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}" --pad-mib "${PAD_MIB:-34}"
+done
 if [ -n "${BREAKDOWN:-}" ]; then
   timed ncu-breakdown ncu_values "$out/ncu-breakdown.csv" "breakdown:${BREAKDOWN//,/,breakdown:}" "${ncu_options[@]}" "${program[@]}"
-  parts=$(head -1 "$out/ncu-breakdown.csv" | tr -d '"' | cut -d, -f3-)
+  # The sub-metrics ncu listed (their pct_of_peak rollups), not the breakdown:<metric> columns.
+  parts=$(head -1 "$out/ncu-breakdown.csv" | tr -d '"' | tr , '\n' | grep -v : | grep pct_of_peak | paste -sd, -)
   mkdir -p "$out/breakdown"
   timed profile-breakdown "${kreplay[@]}" profile "capture:$capture" --launch-count "$launches" --metrics "$parts" --json \
     > "$out/breakdown/profile.json" 2> "$out/breakdown/profile.log"

@@ -5,8 +5,10 @@ matmuls, and a torch.compile'd function (Triton kernels). Warm-up steps run firs
 fill the caching allocator); only the last step runs between cudaProfilerStart and cudaProfilerStop,
 so `kreplay capture --profile-from-start off` and `ncu --profile-from-start off` see the same step.
 
-    python3 train_step.py [--warmup N] [--layers L] [--width D] [--sequence S] [--batch B]
-Prints one JSON line: the loss of each step and the wall seconds of the captured step.
+    python3 train_step.py [--warmup N] [--layers L] [--width D] [--sequence S] [--batch B] [--pad-mib M]
+Prints one JSON line: the loss of each step and the wall seconds of the captured step. --pad-mib
+holds M MiB of device memory from the start, so that the program's memory lies on other physical
+pages (the same kernels, the same launches).
 """
 import argparse
 import json
@@ -65,9 +67,11 @@ def main():
     parser.add_argument("--sequence", type=int, default=128)
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--vocabulary", type=int, default=4096)
+    parser.add_argument("--pad-mib", type=int, default=0)
     options = parser.parse_args()
     torch.manual_seed(0)
     device = torch.device("cuda")
+    pad = torch.empty(options.pad_mib << 20, dtype=torch.uint8, device=device) if options.pad_mib > 0 else None
     model = Model(options.vocabulary, options.width, options.layers, options.heads).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
     tokens = torch.randint(0, options.vocabulary, (options.batch, options.sequence + 1), device=device)
