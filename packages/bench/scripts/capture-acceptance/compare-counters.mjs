@@ -3,21 +3,24 @@
 // measured, the median over launches of kreplay's value / ncu's (launches matched in order, by
 // kernel name), each variant in a column; then the l1tex throughput and its largest inputs of
 // each launch.
-//   node compare-counters.mjs <folder written by counter-experiment.sh>
+//   node compare-counters.mjs <folder written by counter-experiment.sh> [reference]
+// The reference is ncu's CSV in the folder that the variants are compared with: ncu-1.csv (or
+// ncu.csv) unless named, e.g. ncu-breakdown.csv for the breakdown/ variant of BREAKDOWN.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { median, parseNcu, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
-const reference = ['ncu-1.csv', 'ncu.csv'].find((name) => folder && existsSync(join(folder, name)));
+const named = process.argv[3];
+const reference = (named ? [named] : ['ncu-1.csv', 'ncu.csv']).find((name) => folder && existsSync(join(folder, name)));
 if (!reference) {
-  console.error('usage: compare-counters.mjs <folder written by counter-experiment.sh, with ncu-1.csv>');
+  console.error(`usage: compare-counters.mjs <folder written by counter-experiment.sh, with ${named ?? 'ncu-1.csv'}> [reference]`);
   process.exit(2);
 }
 const ncu = parseNcu(readFileSync(join(folder, reference), 'utf8'));
 /** ncu's other runs, as variants: their ratios to the first are ncu's own run-to-run spread. */
 const ncuRuns = [];
-for (let run = 2; existsSync(join(folder, `ncu-${run}.csv`)); run += 1) {
+for (let run = 2; !named && existsSync(join(folder, `ncu-${run}.csv`)); run += 1) {
   const kernels = parseNcu(readFileSync(join(folder, `ncu-${run}.csv`), 'utf8'));
   const metrics = Object.keys(kernels[0]?.metrics ?? {});
   ncuRuns.push({ name: `ncu-${run}`, profile: { metrics, dispatches: kernels.map((kernel) => ({ kernel: kernel.name, metrics: kernel.metrics })) } });
