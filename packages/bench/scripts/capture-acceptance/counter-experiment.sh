@@ -13,7 +13,8 @@
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
 #                   default (profile's own choice for captures: full, by copy engines);
-#   <metric set>    sol (the SpeedOfLight metrics), or all (those and the counters);
+#   <metric set>    sol (the SpeedOfLight metrics), or all (those and the counters: COUNTERS, a
+#                   comma-separated list, or the list below);
 #   <setting>       NAME=VALUE for the profile's environment, among them
 #                   KREPLAY_CUDA_COPY_PATH=api (restores by copy engines only),
 #                   KREPLAY_PROFILER_L2_FLUSH=copy (a copy engine reads the flush buffer; with the
@@ -36,7 +37,7 @@ capture=${CAPTURE:-$out/capture}
 launches=${LAUNCHES:-50}
 ncu_runs=${NCU_RUNS:-2}
 variants=${VARIANTS:-base:dirty-pages:all full:full:all:KREPLAY_CUDA_COPY_PATH=api full-icache:full:all:KREPLAY_CUDA_COPY_PATH=api,KREPLAY_PROFILER_ICACHE=evict}
-counters=sm__cycles_active.avg,sm__cycles_active.sum,l1tex__cycles_active.sum,gpc__cycles_elapsed.max,l1tex__t_sectors.sum,l1tex__t_sectors_lookup_hit.sum,l1tex__m_xbar2l1tex_read_sectors.sum,l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_reads.sum,l1tex__lsuin_requests.sum,l1tex__f_wavefronts.sum,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,dram__sectors_read.sum,dram__sectors_write.sum,smsp__inst_executed.sum,sm__warps_active.sum
+counters=${COUNTERS:-sm__cycles_active.avg,sm__cycles_active.sum,l1tex__cycles_active.sum,gpc__cycles_elapsed.max,l1tex__t_sectors.sum,l1tex__t_sectors_lookup_hit.sum,l1tex__m_xbar2l1tex_read_sectors.sum,l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_reads.sum,l1tex__lsuin_requests.sum,l1tex__f_wavefronts.sum,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,dram__sectors_read.sum,dram__sectors_write.sum,smsp__inst_executed.sum,sm__warps_active.sum}
 seconds() { date +%s.%N; }
 timed() { # label command...
   local label=$1 start end
