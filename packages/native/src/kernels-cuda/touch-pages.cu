@@ -17,6 +17,16 @@ extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
   if (digest == 0xffffffffu) atomicXor(reinterpret_cast<unsigned long long*>(&state->digest), 1ull);
 }
 
+#if !defined(KREPLAY_FAKE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+/** Calls `apply` with the address of each 128-byte L2 line of `buffer`, the lines spread over the grid's threads. */
+template <typename Apply>
+__device__ void forEachL2Line(const uint8_t* buffer, uint64_t bytes, Apply apply) {
+  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
+  for (uint64_t line = first; line < bytes / 128; line += step) apply(buffer + 128 * line);
+}
+#endif
+
 /**
  * The same touch made by every block: each walks the whole range, one load every `stride` bytes, so
  * that with one block per multiprocessor each of them holds the range's translations, as a kernel
@@ -41,11 +51,8 @@ extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
 extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
     kreplay_discard_l2_lines(uint8_t* buffer, uint64_t bytes) {
 #if !defined(KREPLAY_FAKE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  for (uint64_t line = first; line < bytes / 128; line += step) {
-    asm volatile("discard.global.L2 [%0], 128;" : : "l"(buffer + 128 * line) : "memory");
-  }
+  forEachL2Line(buffer, bytes,
+                [](const uint8_t* line) { asm volatile("discard.global.L2 [%0], 128;" : : "l"(line) : "memory"); });
 #else
   (void)buffer;
   (void)bytes;
@@ -84,11 +91,9 @@ extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
 extern "C" __global__ void __launch_bounds__(KREPLAY_BLOCK_THREADS)
     kreplay_l2_normal_priority(const uint8_t* buffer, uint64_t bytes) {
 #if !defined(KREPLAY_FAKE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  const uint64_t first = static_cast<uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  const uint64_t step = static_cast<uint64_t>(gridDim.x) * blockDim.x;
-  for (uint64_t line = first; line < bytes / 128; line += step) {
-    asm volatile("applypriority.global.L2::evict_normal [%0], 128;" : : "l"(buffer + 128 * line) : "memory");
-  }
+  forEachL2Line(buffer, bytes, [](const uint8_t* line) {
+    asm volatile("applypriority.global.L2::evict_normal [%0], 128;" : : "l"(line) : "memory");
+  });
 #else
   (void)buffer;
   (void)bytes;
