@@ -1,7 +1,5 @@
 #include "drivers/cuda/cuda-instruction-eviction.hpp"
 
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "drivers/cuda/cuda-check.hpp"
@@ -18,14 +16,7 @@ namespace {
  * evict when the L2 is flushed), KREPLAY_PROFILER_ICACHE_KIB (default 384).
  */
 std::uint64_t codeKibFromEnvironment(bool byDefault) {
-  const char* setting = std::getenv("KREPLAY_PROFILER_ICACHE");
-  if (setting == nullptr || *setting == '\0') {
-    if (!byDefault) return 0;
-  } else if (std::strcmp(setting, "off") == 0) {
-    return 0;
-  } else if (std::strcmp(setting, "evict") != 0) {
-    throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_ICACHE=") + setting + " is not off or evict");
-  }
+  if (!profilerChoice("KREPLAY_PROFILER_ICACHE", byDefault, {{"off", false}, {"evict", true}})) return 0;
   return profilerSetting("KREPLAY_PROFILER_ICACHE_KIB", 384, [](std::uint64_t kib) { return kib >= 1 && kib <= 4096; },
                          "not a whole number of KiB from 1 to 4096");
 }

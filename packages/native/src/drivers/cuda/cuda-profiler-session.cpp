@@ -1,8 +1,5 @@
 #include "drivers/cuda/cuda-profiler-session.hpp"
 
-#include <cstdlib>
-#include <cstring>
-
 #include <algorithm>
 
 #include "drivers/cuda/cuda-check.hpp"
@@ -43,14 +40,12 @@ std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
  * nothing (to compare with `ncu --cache-control none`).
  */
 L2Flush l2FlushBeforeEachPass() {
-  const char* setting = std::getenv("KREPLAY_PROFILER_L2_FLUSH");
-  if (setting == nullptr || *setting == '\0' || std::strcmp(setting, "on") == 0) return L2Flush::Read;
-  if (std::strcmp(setting, "off") == 0) return L2Flush::None;
-  if (std::strcmp(setting, "evict-last") == 0) return L2Flush::ReadEvictLast;
-  if (std::strcmp(setting, "copy") == 0) return L2Flush::Copy;
-  if (std::strcmp(setting, "discard") == 0) return L2Flush::ReadDiscard;
-  throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_L2_FLUSH=") + setting +
-                                                 " is not on, off, evict-last, copy or discard");
+  return profilerChoice("KREPLAY_PROFILER_L2_FLUSH", L2Flush::Read,
+                        {{"on", L2Flush::Read},
+                         {"off", L2Flush::None},
+                         {"evict-last", L2Flush::ReadEvictLast},
+                         {"copy", L2Flush::Copy},
+                         {"discard", L2Flush::ReadDiscard}});
 }
 
 /**
@@ -86,12 +81,10 @@ std::uint64_t kernelRunwayNanoseconds() {
  * every load (`every-multiprocessor`: each multiprocessor holds the translations).
  */
 TouchBy touchBy() {
-  const char* setting = std::getenv("KREPLAY_PROFILER_TOUCH");
-  if (setting == nullptr || *setting == '\0' || std::strcmp(setting, "copy") == 0) return TouchBy::Copy;
-  if (std::strcmp(setting, "kernel") == 0) return TouchBy::Kernel;
-  if (std::strcmp(setting, "every-multiprocessor") == 0) return TouchBy::EveryMultiprocessor;
-  throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_TOUCH=") + setting +
-                                                 " is not copy, kernel or every-multiprocessor");
+  return profilerChoice("KREPLAY_PROFILER_TOUCH", TouchBy::Copy,
+                        {{"copy", TouchBy::Copy},
+                         {"kernel", TouchBy::Kernel},
+                         {"every-multiprocessor", TouchBy::EveryMultiprocessor}});
 }
 
 }  // namespace

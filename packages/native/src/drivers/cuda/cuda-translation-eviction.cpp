@@ -1,7 +1,5 @@
 #include "drivers/cuda/cuda-translation-eviction.hpp"
 
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "drivers/cuda/cuda-check.hpp"
@@ -16,11 +14,9 @@ namespace {
 constexpr std::uint64_t kPageBytes = 2u << 20;
 
 CudaTranslationEviction::Mode modeFromEnvironment() {
-  const char* setting = std::getenv("KREPLAY_PROFILER_TLB");
-  if (setting == nullptr || *setting == '\0' || std::strcmp(setting, "off") == 0) return CudaTranslationEviction::Mode::Off;
-  if (std::strcmp(setting, "unmap") == 0) return CudaTranslationEviction::Mode::Unmap;
-  if (std::strcmp(setting, "thrash") == 0) return CudaTranslationEviction::Mode::Thrash;
-  throw OperationFailure("invalid-argument", std::string("KREPLAY_PROFILER_TLB=") + setting + " is not off, unmap or thrash");
+  using Mode = CudaTranslationEviction::Mode;
+  return profilerChoice("KREPLAY_PROFILER_TLB", Mode::Off,
+                        {{"off", Mode::Off}, {"unmap", Mode::Unmap}, {"thrash", Mode::Thrash}});
 }
 
 std::uint64_t thrashBytesFromEnvironment() {

@@ -1,9 +1,12 @@
-// The profiler's numeric experiment settings, read from the environment.
+// The profiler's experiment settings, read from the environment: whole numbers and named choices.
 #pragma once
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "core/types.hpp"
 
@@ -24,6 +27,25 @@ std::uint64_t profilerSetting(const char* name, std::uint64_t fallback, Valid va
     throw OperationFailure("invalid-argument", std::string(name) + "=" + setting + " is " + expected);
   }
   return value;
+}
+
+/**
+ * The choice that environment variable `name` names among `choices` (name and value, in the order
+ * the error lists them), or `fallback` when it is unset or empty.
+ * @throws OperationFailure `invalid-argument` "<name>=<value> is not <a>, <b> or <c>" for any other value.
+ */
+template <typename Choice>
+Choice profilerChoice(const char* name, Choice fallback, std::initializer_list<std::pair<const char*, Choice>> choices) {
+  const char* setting = std::getenv(name);
+  if (setting == nullptr || *setting == '\0') return fallback;
+  std::string listed;
+  std::size_t index = 0;
+  for (const auto& [choice, value] : choices) {
+    if (std::strcmp(setting, choice) == 0) return value;
+    listed += (index == 0 ? "" : index + 1 == choices.size() ? " or " : ", ") + std::string(choice);
+    index += 1;
+  }
+  throw OperationFailure("invalid-argument", std::string(name) + "=" + setting + " is not " + listed);
 }
 
 }  // namespace kreplay::cuda
