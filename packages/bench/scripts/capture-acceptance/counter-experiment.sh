@@ -9,7 +9,10 @@
 # breakdowns once more (ncu-breakdown.csv) and kreplay the sub-metrics ncu listed
 # (breakdown/profile.json), to find which of them differ. With NCU_MOVED_RUNS (a count), ncu
 # profiles train_step.py that many more times with --pad-mib PAD_MIB (default 34), its memory on
-# other physical pages, as ncu-moved-N.csv.
+# other physical pages, as ncu-moved-N.csv. With NCU_REPLAY_RUNS (a count), ncu profiles
+# `kreplay replay --capture` of the same launches that many times (ncu-replay-N.csv): whether
+# the replayed kernels, measured by ncu itself, agree with the program's (replay-under-ncu.mjs);
+# NCU_REPLAY_CACHE_CONTROL (all, the default, or none) is its --cache-control for those runs.
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
 #                   default (profile's own choice for captures: full, by copy engines);
@@ -76,6 +79,13 @@ ncu_options=(--profile-from-start off --clock-control none --cache-control all -
 : > "$out/ncu-values.txt"
 for run in $(seq 1 "$ncu_runs"); do
   timed "ncu-$run" ncu_values "$out/ncu-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}"
+done
+# ncu on kreplay's replay of the same launches, each run once (no verification, so that no kernel
+# of kreplay's runs beside them; ncu's own kernel filter leaves out kreplay's kernels anyway).
+for run in $(seq 1 "${NCU_REPLAY_RUNS:-0}"); do
+  timed "ncu-replay-$run" ncu_values "$out/ncu-replay-$run.csv" "$ncu_metrics" --clock-control none --cache-control "${NCU_REPLAY_CACHE_CONTROL:-all}" \
+    --kernel-name 'regex:^(?!kreplay_)' --launch-count "$launches" \
+    "${kreplay[@]}" replay --capture "$capture" --launch-count "$launches" --passes 1 --verify off
 done
 for run in $(seq 1 "${NCU_MOVED_RUNS:-0}"); do
   timed "ncu-moved-$run" ncu_values "$out/ncu-moved-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}" --pad-mib "${PAD_MIB:-34}"
