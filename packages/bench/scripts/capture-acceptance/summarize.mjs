@@ -2,8 +2,10 @@
 // The summary of run.sh from the files it wrote: capture's cost, how many launches replayed
 // standalone reproduce the program's memory bit-exactly (and the reason for each that does not),
 // and kreplay's CUPTI values against ncu's on the program, launch for launch.
-//   node summarize.mjs <out folder> [variant]
+//   node summarize.mjs <out folder> [variant] [ncu prefix]
 // With a variant (a folder of counter-experiment.sh), its profile.json is the one judged against ncu.
+// The ncu runs are <ncu prefix>-N.csv (default ncu: the program's; ncu-replay: ncu's runs on
+// kreplay's replay, NCU_REPLAY_RUNS of counter-experiment.sh).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { heldOutAgreement } from './agreement.mjs';
@@ -11,6 +13,7 @@ import { median, parseNcu, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
 const variant = process.argv[3];
+const ncuPrefix = process.argv[4] ?? 'ncu';
 if (!folder) {
   console.error('usage: summarize.mjs <folder written by run.sh or counter-experiment.sh> [variant]');
   process.exit(2);
@@ -84,8 +87,8 @@ if (replay) {
 // 3. kreplay's values against ncu's, launch for launch.
 const profile = json(variant ? join(variant, 'profile.json') : 'profile.json');
 const ncuRuns = [];
-for (let run = 1; existsSync(join(folder, `ncu-${run}.csv`)); run += 1) ncuRuns.push(parseNcu(read(`ncu-${run}.csv`)));
-console.log(`\n## kreplay profile capture:${variant ? ` (${variant})` : ''} against ncu on the program`);
+for (let run = 1; existsSync(join(folder, `${ncuPrefix}-${run}.csv`)); run += 1) ncuRuns.push(parseNcu(read(`${ncuPrefix}-${run}.csv`)));
+console.log(`\n## kreplay profile capture:${variant ? ` (${variant})` : ''} against ${ncuPrefix === 'ncu' ? 'ncu on the program' : `${ncuPrefix}-N.csv`}`);
 if (profile && ncuRuns.length > 0) {
   const rows = profile.dispatches;
   const metrics = profile.metrics;
