@@ -78,6 +78,49 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
     });
   }
 
+  for (const instructionCaches of ['evict', 'reload', 'off'] as const) {
+    it.skipIf(profilerReason !== null || cuda.fake)(`counts a fill with KREPLAY_PROFILER_ICACHE=${instructionCaches} before each pass`, async () => {
+      const previous = process.env.KREPLAY_PROFILER_ICACHE;
+      process.env.KREPLAY_PROFILER_ICACHE = instructionCaches;
+      try {
+        await using runtime = await openRuntime({ driver: 'cuda' });
+        const agent = runtime.agents[0]!;
+        const bytes = 256 << 20;
+        const buffer = agent.allocate(bytes);
+        const queue = agent.createQueue();
+        const session = await runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'], range: 'kernel' });
+        for (let pass = 1; pass <= session.passCount; pass += 1) {
+          session.beginPass(queue, pass);
+          queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 7 });
+          session.endPass(queue, pass);
+        }
+        const result = await session.decode(queue);
+        expect(result.values['dram__bytes_write.sum']!).toBeGreaterThan(0.7 * bytes);
+        expect(result.values['dram__bytes_write.sum']!).toBeLessThan(1.3 * bytes);
+        await session.dispose();
+        await queue.dispose();
+        buffer.free();
+      } finally {
+        if (previous === undefined) delete process.env.KREPLAY_PROFILER_ICACHE;
+        else process.env.KREPLAY_PROFILER_ICACHE = previous;
+      }
+    });
+  }
+
+  it.skipIf(profilerReason !== null || cuda.fake)('refuses a KREPLAY_PROFILER_ICACHE it does not know, naming the choices', async () => {
+    const previous = process.env.KREPLAY_PROFILER_ICACHE;
+    process.env.KREPLAY_PROFILER_ICACHE = 'flush';
+    try {
+      await using runtime = await openRuntime({ driver: 'cuda' });
+      await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'kernel' })).rejects.toThrow(
+        /KREPLAY_PROFILER_ICACHE=flush is not off, evict or reload/,
+      );
+    } finally {
+      if (previous === undefined) delete process.env.KREPLAY_PROFILER_ICACHE;
+      else process.env.KREPLAY_PROFILER_ICACHE = previous;
+    }
+  });
+
   for (const [range, cacheControl] of [['kernel', 'all'], ['kernel', 'none'], ['dispatch', 'all']] as const) {
     it.skipIf(profilerReason !== null || cuda.fake)(`counts each dispatch of a range on its own (${range} range, cache control ${cacheControl})`, async () => {
       await using runtime = await openRuntime({ driver: 'cuda' });

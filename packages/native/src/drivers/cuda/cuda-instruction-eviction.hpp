@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "drivers/cuda/cuda-device.hpp"
 #include "drivers/cuda/cuda-queue.hpp"
@@ -16,7 +17,10 @@ namespace kreplay::cuda {
  * agree (bench/scripts/capture-acceptance/counter-experiment.sh). A kernel of
  * KREPLAY_PROFILER_ICACHE_KIB (default 384) KiB of straight-line code, made from PTX when the
  * profiler starts, runs on every multiprocessor before the L2 flush. KREPLAY_PROFILER_ICACHE=off
- * leaves it out, =evict puts it in without a flush.
+ * leaves it out, =evict puts it in without a flush. =reload (an experiment, not yet run on a GPU)
+ * runs no kernel: it loads and unloads a small module before each pass, in case the driver
+ * invalidates the instruction caches when it places new code, which would leave them empty rather
+ * than full of other code, as a cache control's invalidation does.
  */
 class CudaInstructionEviction {
  public:
@@ -29,7 +33,7 @@ class CudaInstructionEviction {
   CudaInstructionEviction(const CudaInstructionEviction&) = delete;
   CudaInstructionEviction& operator=(const CudaInstructionEviction&) = delete;
 
-  /** Enqueues the kernel on the queue's stream (nothing when off). */
+  /** Enqueues the kernel on the queue's stream (nothing when off); with =reload, reloads the module once the stream is idle. */
   void enqueue(CudaQueue& queue);
   /** Frees what it made; the context must be current. */
   void release() noexcept;
@@ -39,6 +43,7 @@ class CudaInstructionEviction {
   CUmodule module_ = nullptr;
   CUfunction function_ = nullptr;
   CUdeviceptr sink_ = 0;
+  std::string reloadedPtx_;  // with =reload: the module loaded and unloaded before each pass
 };
 
 }  // namespace kreplay::cuda
