@@ -5,27 +5,20 @@
 // Built and run by src/core/address-reservations.test.ts; prints what failed and exits 1.
 #include <sys/mman.h>
 
-#include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "core/address-reservations.hpp"
+#include "expect.hpp"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
 using kreplay::AddressReservations;
+using kreplay::test::expect;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool condition, const char* what) {
-  if (condition) return;
-  std::printf("FAILED: %s\n", what);
-  ++failures;
-}
 
 /** What /proc/self/maps says of [start, end): one line, or "". */
 std::string mapping(std::uint64_t start, std::uint64_t end) {
@@ -99,5 +92,5 @@ int main() {
   expect(reservations.takeReleasedForDevice().empty(), "and takes it once");
   reservations.releaseForDevice();
   expect(reservations.takeReleasedForDevice().empty(), "a second release finds nothing marked");
-  return failures == 0 ? 0 : 1;
+  return kreplay::test::exitStatus();
 }

@@ -2,25 +2,18 @@
 // named choice (unset or empty gives the fallback, each name its value, any other value an error
 // listing the names) and a whole number (the fallback, a value, a refused value).
 // Built and run by src/drivers/cuda/profiler-setting.test.ts; prints what failed and exits 1.
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "drivers/cuda/profiler-setting.hpp"
+#include "expect.hpp"
 
 using kreplay::OperationFailure;
 using kreplay::cuda::profilerChoice;
 using kreplay::cuda::profilerSetting;
+using kreplay::test::expect;
 
 namespace {
-
-int failures = 0;
-
-void expect(bool condition, const char* what) {
-  if (condition) return;
-  std::printf("FAILED: %s\n", what);
-  ++failures;
-}
 
 enum class Flush { None, Read, Copy };
 constexpr const char* kName = "KREPLAY_TEST_PROFILER_SETTING";
@@ -66,5 +59,5 @@ int main() {
   expect(refusal(number) == "invalid-argument: KREPLAY_TEST_PROFILER_SETTING=101 is not at most 100", "a refused number");
   setenv(kName, "4x", 1);
   expect(refusal(number) == "invalid-argument: KREPLAY_TEST_PROFILER_SETTING=4x is not at most 100", "not a number");
-  return failures == 0 ? 0 : 1;
+  return kreplay::test::exitStatus();
 }
