@@ -1,5 +1,7 @@
 // Reading `ncu --csv --page raw` files and matching their kernels to kreplay's launches; shared by
-// summarize.mjs and compare-counters.mjs.
+// summarize.mjs, compare-counters.mjs, placement-effect.mjs and replay-under-ncu.mjs.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The kernels of an `ncu --csv --page raw` file (or of ncu-report-csv.py, the same shape at full
@@ -24,6 +26,13 @@ export function parseNcu(text) {
     kernels.push({ id: Number(row[idColumn]), name: row[nameColumn], metrics });
   }
   return kernels.sort((a, b) => a.id - b.id);
+}
+
+/** The runs <prefix>-1.csv, <prefix>-2.csv, ... of `folder` (parseNcu each), up to the first missing. */
+export function readNcuRuns(folder, prefix) {
+  const runs = [];
+  for (let run = 1; existsSync(join(folder, `${prefix}-${run}.csv`)); run += 1) runs.push(parseNcu(readFileSync(join(folder, `${prefix}-${run}.csv`), 'utf8')));
+  return runs;
 }
 
 /**

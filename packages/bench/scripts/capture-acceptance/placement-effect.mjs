@@ -8,20 +8,15 @@
 //   node placement-effect.mjs <folder> <base variant> [metric]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { median, parseNcu } from './ncu-csv.mjs';
+import { median, readNcuRuns } from './ncu-csv.mjs';
 
 const [folder, base, chosen = 'lts__throughput.avg.pct_of_peak_sustained_elapsed'] = process.argv.slice(2);
 if (!folder || !base || !existsSync(join(folder, base, 'profile.json'))) {
   console.error('usage: placement-effect.mjs <folder of counter-experiment.sh with NCU_MOVED_RUNS> <base variant> [metric]');
   process.exit(2);
 }
-const runs = (prefix) => {
-  const out = [];
-  for (let run = 1; existsSync(join(folder, `${prefix}-${run}.csv`)); run += 1) out.push(parseNcu(readFileSync(join(folder, `${prefix}-${run}.csv`), 'utf8')));
-  return out;
-};
-const plain = runs('ncu');
-const moved = runs('ncu-moved');
+const plain = readNcuRuns(folder, 'ncu');
+const moved = readNcuRuns(folder, 'ncu-moved');
 const profile = (name) => JSON.parse(readFileSync(join(folder, name, 'profile.json'), 'utf8').trim().split('\n').at(-1));
 const variants = readdirSync(folder, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && entry.name !== base && existsSync(join(folder, entry.name, 'profile.json')))

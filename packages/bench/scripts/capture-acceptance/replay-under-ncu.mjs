@@ -7,19 +7,12 @@
 // often as ncu agrees with itself, the replay re-creates the kernels' conditions (memory, launch,
 // module) and what differs under `kreplay profile` comes from its passes; if not, from the replay.
 //   node replay-under-ncu.mjs <folder> [metric]
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { agreeingKernels } from './agreement.mjs';
-import { median, parseNcu } from './ncu-csv.mjs';
+import { median, readNcuRuns } from './ncu-csv.mjs';
 
 const [folder, chosen = 'gpu__time_duration.sum'] = process.argv.slice(2);
-const runs = (prefix) => {
-  const out = [];
-  for (let run = 1; existsSync(join(folder ?? '', `${prefix}-${run}.csv`)); run += 1) out.push(parseNcu(readFileSync(join(folder, `${prefix}-${run}.csv`), 'utf8')));
-  return out;
-};
-const program = runs('ncu');
-const replay = runs('ncu-replay');
+const program = folder ? readNcuRuns(folder, 'ncu') : [];
+const replay = folder ? readNcuRuns(folder, 'ncu-replay') : [];
 if (!folder || program.length < 3 || replay.length === 0) {
   console.error('usage: replay-under-ncu.mjs <folder of counter-experiment.sh with NCU_RUNS >= 3 and NCU_REPLAY_RUNS >= 1> [metric]');
   process.exit(2);

@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { heldOutAgreement } from './agreement.mjs';
-import { median, parseNcu, sameKernel } from './ncu-csv.mjs';
+import { median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
 const variant = process.argv[3];
@@ -86,8 +86,7 @@ if (replay) {
 
 // 3. kreplay's values against ncu's, launch for launch.
 const profile = json(variant ? join(variant, 'profile.json') : 'profile.json');
-const ncuRuns = [];
-for (let run = 1; existsSync(join(folder, `${ncuPrefix}-${run}.csv`)); run += 1) ncuRuns.push(parseNcu(read(`${ncuPrefix}-${run}.csv`)));
+const ncuRuns = readNcuRuns(folder, ncuPrefix);
 console.log(`\n## kreplay profile capture:${variant ? ` (${variant})` : ''} against ${ncuPrefix === 'ncu' ? 'ncu on the program' : `${ncuPrefix}-N.csv`}`);
 if (profile && ncuRuns.length > 0) {
   const rows = profile.dispatches;
