@@ -13,6 +13,11 @@
 # `kreplay replay --capture` of the same launches that many times (ncu-replay-N.csv): whether
 # the replayed kernels, measured by ncu itself, agree with the program's (replay-under-ncu.mjs);
 # NCU_REPLAY_CACHE_CONTROL (all, the default, or none) is its --cache-control for those runs.
+# So that one capture serves several shorter calls on a machine that stays warm: KEEP_CAPTURE=1
+# keeps the capture folder afterwards and uses one already at CAPTURE when its manifest says it is
+# complete (capture.json and attributes.txt are then not written); REPLAY=off leaves out the
+# standalone replay (replay.json). NCU_FIRST_RUN (default 1) numbers the ncu runs from there, so that
+# the runs of several calls can share one folder.
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
 #                   default (profile's own choice for captures: full, by copy engines);
@@ -50,13 +55,19 @@ timed() { # label command...
   end=$(seconds)
   echo "$label $(awk "BEGIN { print $end - $start }")" >> "$out/timings.txt"
 }
-: > "$out/timings.txt"
-rm -rf "$capture"
-timed capture "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$capture" --json -- "${program[@]}" \
-  > "$out/capture.json" 2> "$out/capture.log"
-# Which launch attributes the program's launches carried, and how often.
-grep -rhoE '"name":"CU_LAUNCH_ATTRIBUTE_[A-Z0-9_]+","values":\[[^]]*\]' "$capture" --include='*.json' | sort | uniq -c > "$out/attributes.txt" || true
-timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log"
+touch "$out/timings.txt"
+if [ -n "${KEEP_CAPTURE:-}" ] && grep -qE '"complete": *true' "$capture/manifest.json" 2>/dev/null; then
+  echo "capture reused: $capture" >> "$out/timings.txt"
+else
+  rm -rf "$capture"
+  timed capture "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$capture" --json -- "${program[@]}" \
+    > "$out/capture.json" 2> "$out/capture.log"
+  # Which launch attributes the program's launches carried, and how often.
+  grep -rhoE '"name":"CU_LAUNCH_ATTRIBUTE_[A-Z0-9_]+","values":\[[^]]*\]' "$capture" --include='*.json' | sort | uniq -c > "$out/attributes.txt" || true
+fi
+if [ "${REPLAY:-on}" != off ]; then
+  timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log"
+fi
 for variant in $variants; do
   IFS=: read -r name strategy set settings <<< "$variant"
   chosen=$metrics
@@ -76,13 +87,14 @@ done
 ncu_metrics=$metrics,$counters
 [ "${NCU_SET:-all}" = sol ] && ncu_metrics=$metrics
 ncu_options=(--profile-from-start off --clock-control none --cache-control all --launch-count "$launches")
-: > "$out/ncu-values.txt"
-for run in $(seq 1 "$ncu_runs"); do
+touch "$out/ncu-values.txt"
+first_run=${NCU_FIRST_RUN:-1}
+for run in $(seq "$first_run" $((first_run + ncu_runs - 1))); do
   timed "ncu-$run" ncu_values "$out/ncu-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}"
 done
 # ncu on kreplay's replay of the same launches, each run once (no verification, so that no kernel
 # of kreplay's runs beside them; ncu's own kernel filter leaves out kreplay's kernels anyway).
-for run in $(seq 1 "${NCU_REPLAY_RUNS:-0}"); do
+for run in $(seq "$first_run" $((first_run + ${NCU_REPLAY_RUNS:-0} - 1))); do
   timed "ncu-replay-$run" ncu_values "$out/ncu-replay-$run.csv" "$ncu_metrics" --clock-control none --cache-control "${NCU_REPLAY_CACHE_CONTROL:-all}" \
     --kernel-name 'regex:^(?!kreplay_)' --launch-count "$launches" \
     "${kreplay[@]}" replay --capture "$capture" --launch-count "$launches" --passes 1 --verify off
@@ -98,4 +110,4 @@ if [ -n "${BREAKDOWN:-}" ]; then
   timed profile-breakdown "${kreplay[@]}" profile "capture:$capture" --launch-count "$launches" --metrics "$parts" --json \
     > "$out/breakdown/profile.json" 2> "$out/breakdown/profile.log"
 fi
-rm -rf "$capture"
+[ -n "${KEEP_CAPTURE:-}" ] || rm -rf "$capture"

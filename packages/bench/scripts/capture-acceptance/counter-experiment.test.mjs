@@ -1,0 +1,104 @@
+// counter-experiment.sh's steps, with stand-ins for the GPU machine's commands (nvidia-smi, ncu and
+// the report reader, and a kreplay bundle that records how it was called): which steps run, which
+// files they leave, and how KEEP_CAPTURE, REPLAY=off and NCU_FIRST_RUN let one capture serve several
+// calls. The measurements themselves need the GPU machine.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const folders = [];
+afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
+
+/** A bundle whose kreplay.mjs appends its arguments to calls.log; `capture -o DIR` writes a complete manifest. */
+const kreplayStandIn = `import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+const args = process.argv.slice(2);
+appendFileSync(join(dirname(fileURLToPath(import.meta.url)), 'calls.log'), args.join(' ') + '\\n');
+if (args[0] === 'capture') {
+  const folder = args[args.indexOf('-o') + 1];
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ format: 'kreplay-capture', complete: true }));
+}
+console.log('{}');
+`;
+
+const commands = {
+  'nvidia-smi': 'echo "NVIDIA H200, 580.0, 143771 MiB"',
+  // ncu --export REPORT ...: a report file, as ncu leaves one.
+  ncu: 'if [ "$1" = --version ]; then echo "Version 2025.3.1.0"; exit 0; fi\n' +
+    'while [ $# -gt 0 ]; do [ "$1" = --export ] && echo report > "$2.ncu-rep"; shift; done',
+  // ncu-report-csv.py REPORT METRICS: one launch of one kernel.
+  python3: 'printf \'"ID","Kernel Name","gpu__time_duration.sum"\\n"","","ns"\\n"0","k","1000"\\n\'',
+};
+
+function machine() {
+  const root = mkdtempSync(join(tmpdir(), 'counter-experiment-'));
+  folders.push(root);
+  const bin = join(root, 'bin');
+  const bundle = join(root, 'bundle');
+  mkdirSync(bin);
+  mkdirSync(bundle);
+  for (const [name, body] of Object.entries(commands)) {
+    writeFileSync(join(bin, name), `#!/usr/bin/env bash\n${body}\n`);
+    chmodSync(join(bin, name), 0o755);
+  }
+  writeFileSync(join(bundle, 'kreplay.mjs'), kreplayStandIn);
+  const run = (settings) =>
+    spawnSync('bash', [join(here, 'counter-experiment.sh')], {
+      encoding: 'utf8',
+      env: {
+        ...process.env,
+        PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}`,
+        BUNDLE: bundle,
+        CAPTURE: join(root, 'capture'),
+        PROGRAM: 'true',
+        LAUNCHES: '3',
+        NCU_SET: 'sol',
+        VARIANTS: 'warm:default:sol',
+        ...settings,
+      },
+    });
+  const calls = () => readFileSync(join(bundle, 'calls.log'), 'utf8').trim().split('\n').map((line) => line.split(' ')[0]);
+  return { root, run, calls };
+}
+
+describe('counter-experiment.sh', () => {
+  it('captures, replays, profiles each variant and runs ncu, then removes the capture', () => {
+    const { root, run, calls } = machine();
+    const out = join(root, 'out');
+    const result = run({ OUT: out, NCU_RUNS: '2' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(calls()).toEqual(['capture', 'replay', 'profile']);
+    expect(existsSync(join(out, 'ncu-1.csv')) && existsSync(join(out, 'ncu-2.csv'))).toBe(true);
+    expect(existsSync(join(out, 'warm', 'profile.json'))).toBe(true);
+    expect(existsSync(join(root, 'capture'))).toBe(false);
+  });
+
+  it('keeps the capture with KEEP_CAPTURE and uses it in the next call, which numbers its ncu runs on', () => {
+    const { root, run, calls } = machine();
+    const out = join(root, 'out');
+    expect(run({ OUT: out, NCU_RUNS: '1', KEEP_CAPTURE: '1' }).status).toBe(0);
+    expect(existsSync(join(root, 'capture', 'manifest.json'))).toBe(true);
+    const second = run({ OUT: out, NCU_RUNS: '2', NCU_FIRST_RUN: '2', KEEP_CAPTURE: '1', REPLAY: 'off' });
+    expect(second.status, second.stderr).toBe(0);
+    expect(calls()).toEqual(['capture', 'replay', 'profile', 'profile']);
+    expect(['ncu-1.csv', 'ncu-2.csv', 'ncu-3.csv'].every((name) => existsSync(join(out, name)))).toBe(true);
+    const timings = readFileSync(join(out, 'timings.txt'), 'utf8');
+    expect(timings).toMatch(/^capture [\d.]+$/m);
+    expect(timings).toContain('capture reused');
+    expect(readFileSync(join(out, 'ncu-values.txt'), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('captures again when the kept capture is not complete', () => {
+    const { root, run, calls } = machine();
+    mkdirSync(join(root, 'capture'));
+    writeFileSync(join(root, 'capture', 'manifest.json'), JSON.stringify({ complete: false }));
+    expect(run({ OUT: join(root, 'out'), NCU_RUNS: '0', KEEP_CAPTURE: '1', REPLAY: 'off' }).status).toBe(0);
+    expect(calls()).toEqual(['capture', 'profile']);
+  });
+});
