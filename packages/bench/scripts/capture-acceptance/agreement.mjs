@@ -38,14 +38,22 @@ export function agreeingKernels(references, candidate, metrics) {
 }
 
 /**
+ * The candidate of agreeingKernels for kreplay's launches (`rows`, with `kernel` and `metrics`): a
+ * launch's metrics, or null where its kernel is not the one ncu measured at that index.
+ */
+export function kreplayValues(ncuRuns, rows) {
+  return (index) => {
+    const row = rows[index];
+    return row && sameKernel(ncuRuns[0][index].name, row.kernel ?? '') ? (row.metrics ?? {}) : null;
+  };
+}
+
+/**
  * Each ncu run held out in turn: how many kernels it agrees on against the other runs, and how
  * many kreplay's launches (`rows`, with `kernel` and `metrics`) agree on against the same runs.
  */
 export function heldOutAgreement(ncuRuns, rows, metrics) {
-  const kreplay = (index) => {
-    const row = rows[index];
-    return row && sameKernel(ncuRuns[0][index].name, row.kernel ?? '') ? (row.metrics ?? {}) : null;
-  };
+  const kreplay = kreplayValues(ncuRuns, rows);
   return ncuRuns.map((heldOut, held) => {
     const others = ncuRuns.filter((_, run) => run !== held);
     return {
@@ -54,4 +62,34 @@ export function heldOutAgreement(ncuRuns, rows, metrics) {
       kreplay: agreeingKernels(others, kreplay, metrics),
     };
   });
+}
+
+/**
+ * What keeps kernels from agreeing with all of `references` (ncu runs; the rule of withinSpread):
+ * per metric, how many launches lie outside, and how many distinct kernels would agree but for
+ * that metric alone. `candidate(index)` as for agreeingKernels.
+ */
+export function blockingMetrics(references, candidate, metrics) {
+  const outside = Object.fromEntries(metrics.map((metric) => [metric, 0]));
+  const failing = new Map();
+  const launches = Math.min(...references.map((run) => run.length));
+  for (let index = 0; index < launches; index += 1) {
+    const name = references[0][index].name;
+    if (!references.every((run) => run[index].name === name)) continue;
+    const values = candidate(index);
+    if (values === null) continue;
+    const failed = failing.get(name) ?? new Set();
+    for (const metric of metrics) {
+      const those = references.map((run) => run[index].metrics[metric]);
+      const value = values[metric];
+      if (!Number.isFinite(value) || !those.every(Number.isFinite) || withinSpread(value, those)) continue;
+      outside[metric] += 1;
+      failed.add(metric);
+    }
+    failing.set(name, failed);
+  }
+  const soleBlocker = Object.fromEntries(metrics.map((metric) => [metric, 0]));
+  for (const failed of failing.values()) if (failed.size === 1) soleBlocker[[...failed][0]] += 1;
+  const agreeing = [...failing.values()].filter((failed) => failed.size === 0).length;
+  return { outside, soleBlocker, agreeing, judged: failing.size };
 }

@@ -8,7 +8,7 @@
 // kreplay's replay, NCU_REPLAY_RUNS of counter-experiment.sh).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { heldOutAgreement } from './agreement.mjs';
+import { blockingMetrics, heldOutAgreement, kreplayValues } from './agreement.mjs';
 import { median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
@@ -135,6 +135,12 @@ if (profile && ncuRuns.length > 0) {
     const last = turns.at(-1);
     for (const name of last.kreplay.agreeing) console.log(`    kreplay agrees (run ${last.heldOut} held out): ${name.slice(0, 110)}`);
   }
+  // Which metrics keep kernels from agreeing, against all the runs by the same rule.
+  const blocking = blockingMetrics(ncuRuns, kreplayValues(ncuRuns, rows), metrics);
+  console.log(`\nagainst all ${ncuRuns.length} runs by the same rule, kreplay agrees on ${blocking.agreeing} of ${blocking.judged} kernels; what keeps the others from agreeing:`);
+  console.log('| metric | launches outside | kernels kept from agreeing by it alone |');
+  console.log('|---|---|---|');
+  for (const metric of metrics) console.log(`| ${metric} | ${blocking.outside[metric]} | ${blocking.soleBlocker[metric]} |`);
   // How far off, per metric: kreplay against the mean of ncu's runs, beside ncu's own spread.
   console.log('\n| metric | median (kreplay - ncu) / ncu | median abs | median ncu run-to-run spread |');
   console.log('|---|---|---|---|');
