@@ -16,7 +16,8 @@
 # So that one capture serves several shorter calls on a machine that stays warm: KEEP_CAPTURE=1
 # keeps the capture folder afterwards and uses one already at CAPTURE when its manifest says it is
 # complete (capture.json and attributes.txt are then not written); REPLAY=off leaves out the
-# standalone replay (replay.json). NCU_FIRST_RUN (default 1) numbers the ncu runs from there, so that
+# standalone replay (replay.json); CAPTURE_LAUNCHES=N captures only the step's first N launches
+# (default: every launch). NCU_FIRST_RUN (default 1) numbers the ncu runs from there, so that
 # the runs of several calls can share one folder.
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
@@ -60,7 +61,9 @@ if [ -n "${KEEP_CAPTURE:-}" ] && grep -qE '"complete": *true' "$capture/manifest
   echo "capture reused: $capture" >> "$out/timings.txt"
 else
   rm -rf "$capture"
-  timed capture "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$capture" --json -- "${program[@]}" \
+  selection=(--every-launch)
+  [ -n "${CAPTURE_LAUNCHES:-}" ] && selection=(--launch-count "$CAPTURE_LAUNCHES")
+  timed capture "${kreplay[@]}" capture --profile-from-start off "${selection[@]}" -o "$capture" --json -- "${program[@]}" \
     > "$out/capture.json" 2> "$out/capture.log"
   # Which launch attributes the program's launches carried, and how often.
   grep -rhoE '"name":"CU_LAUNCH_ATTRIBUTE_[A-Z0-9_]+","values":\[[^]]*\]' "$capture" --include='*.json' | sort | uniq -c > "$out/attributes.txt" || true

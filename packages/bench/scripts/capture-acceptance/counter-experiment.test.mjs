@@ -63,8 +63,9 @@ function machine() {
         ...settings,
       },
     });
-  const calls = () => readFileSync(join(bundle, 'calls.log'), 'utf8').trim().split('\n').map((line) => line.split(' ')[0]);
-  return { root, run, calls };
+  const lines = () => readFileSync(join(bundle, 'calls.log'), 'utf8').trim().split('\n');
+  const calls = () => lines().map((line) => line.split(' ')[0]);
+  return { root, run, calls, lines };
 }
 
 describe('counter-experiment.sh', () => {
@@ -92,6 +93,16 @@ describe('counter-experiment.sh', () => {
     expect(timings).toMatch(/^capture [\d.]+$/m);
     expect(timings).toContain('capture reused');
     expect(readFileSync(join(out, 'ncu-values.txt'), 'utf8').trim().split('\n')).toHaveLength(3);
+  });
+
+  it('captures every launch of the step, or its first CAPTURE_LAUNCHES', () => {
+    const { root, run, lines } = machine();
+    expect(run({ OUT: join(root, 'out'), NCU_RUNS: '0', REPLAY: 'off' }).status).toBe(0);
+    expect(run({ OUT: join(root, 'out'), NCU_RUNS: '0', REPLAY: 'off', CAPTURE_LAUNCHES: '70' }).status).toBe(0);
+    const captures = lines().filter((line) => line.startsWith('capture '));
+    expect(captures[0]).toContain('--every-launch');
+    expect(captures[1]).toContain('--launch-count 70');
+    expect(captures[1]).not.toContain('--every-launch');
   });
 
   it('captures again when the kept capture is not complete', () => {
