@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ArgumentError, openRuntime, UnsupportedError } from '../../src/index.js';
+import type { Runtime } from '../../src/index.js';
 import { probeCudaForTests } from './cuda-availability.js';
 
 const cuda = await probeCudaForTests();
@@ -18,6 +19,41 @@ async function probeProfiler(): Promise<string | null> {
   }
 }
 const profilerReason = cuda.available ? await probeProfiler() : 'no CUDA device';
+
+/** Runs `body` with environment variable `name` set to `value`, then puts it back. */
+async function withSetting(name: string, value: string, body: () => Promise<void>): Promise<void> {
+  const previous = process.env[name];
+  process.env[name] = value;
+  try {
+    await body();
+  } finally {
+    if (previous === undefined) delete process.env[name];
+    else process.env[name] = previous;
+  }
+}
+
+/** Counts one fill of 256 MiB through every pass of `session`, as kreplay's engine runs them, and checks the bytes it wrote. */
+async function countFill(runtime: Runtime, metrics: readonly string[]): Promise<number> {
+  const agent = runtime.agents[0]!;
+  const bytes = 256 << 20;
+  const buffer = agent.allocate(bytes);
+  const queue = agent.createQueue();
+  const session = await runtime.profiler!.createSession({ metrics: [...metrics], range: 'kernel' });
+  for (let pass = 1; pass <= session.passCount; pass += 1) {
+    session.beginPass(queue, pass);
+    queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 7 });
+    session.endPass(queue, pass);
+  }
+  const result = await session.decode(queue);
+  expect(result.values['gpu__time_duration.sum']).toBeGreaterThan(0);
+  expect(result.values['dram__bytes_write.sum']!).toBeGreaterThan(0.7 * bytes);
+  expect(result.values['dram__bytes_write.sum']!).toBeLessThan(1.3 * bytes);
+  const passes = session.passCount;
+  await session.dispose();
+  await queue.dispose();
+  buffer.free();
+  return passes;
+}
 
 describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
   it.skipIf(profilerReason === null)('says why CUPTI cannot run', async () => {
@@ -80,45 +116,44 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
 
   for (const instructionCaches of ['evict', 'reload', 'off'] as const) {
     it.skipIf(profilerReason !== null || cuda.fake)(`counts a fill with KREPLAY_PROFILER_ICACHE=${instructionCaches} before each pass`, async () => {
-      const previous = process.env.KREPLAY_PROFILER_ICACHE;
-      process.env.KREPLAY_PROFILER_ICACHE = instructionCaches;
-      try {
+      await withSetting('KREPLAY_PROFILER_ICACHE', instructionCaches, async () => {
         await using runtime = await openRuntime({ driver: 'cuda' });
-        const agent = runtime.agents[0]!;
-        const bytes = 256 << 20;
-        const buffer = agent.allocate(bytes);
-        const queue = agent.createQueue();
-        const session = await runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'], range: 'kernel' });
-        for (let pass = 1; pass <= session.passCount; pass += 1) {
-          session.beginPass(queue, pass);
-          queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 7 });
-          session.endPass(queue, pass);
-        }
-        const result = await session.decode(queue);
-        expect(result.values['dram__bytes_write.sum']!).toBeGreaterThan(0.7 * bytes);
-        expect(result.values['dram__bytes_write.sum']!).toBeLessThan(1.3 * bytes);
-        await session.dispose();
-        await queue.dispose();
-        buffer.free();
-      } finally {
-        if (previous === undefined) delete process.env.KREPLAY_PROFILER_ICACHE;
-        else process.env.KREPLAY_PROFILER_ICACHE = previous;
-      }
+        await countFill(runtime, ['gpu__time_duration.sum', 'dram__bytes_write.sum']);
+      });
     });
   }
 
   it.skipIf(profilerReason !== null || cuda.fake)('refuses a KREPLAY_PROFILER_ICACHE it does not know, naming the choices', async () => {
-    const previous = process.env.KREPLAY_PROFILER_ICACHE;
-    process.env.KREPLAY_PROFILER_ICACHE = 'flush';
-    try {
+    await withSetting('KREPLAY_PROFILER_ICACHE', 'flush', async () => {
       await using runtime = await openRuntime({ driver: 'cuda' });
       await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'kernel' })).rejects.toThrow(
         /KREPLAY_PROFILER_ICACHE=flush is not off, evict or reload/,
       );
-    } finally {
-      if (previous === undefined) delete process.env.KREPLAY_PROFILER_ICACHE;
-      else process.env.KREPLAY_PROFILER_ICACHE = previous;
-    }
+    });
+  });
+
+  it.skipIf(profilerReason !== null || cuda.fake)('lets CUPTI replay the kernel inside one pass with KREPLAY_PROFILER_REPLAY=kernel', async () => {
+    const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'];
+    await using runtime = await openRuntime({ driver: 'cuda' });
+    const userPasses = await countFill(runtime, metrics);
+    await withSetting('KREPLAY_PROFILER_REPLAY', 'kernel', async () => {
+      expect(await countFill(runtime, metrics)).toBe(1);
+    });
+    expect(userPasses).toBeGreaterThan(1);
+  });
+
+  it.skipIf(profilerReason !== null || cuda.fake)('refuses KREPLAY_PROFILER_REPLAY=kernel with the dispatch range, and a replay it does not know', async () => {
+    await using runtime = await openRuntime({ driver: 'cuda' });
+    await withSetting('KREPLAY_PROFILER_REPLAY', 'kernel', async () => {
+      await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'dispatch' })).rejects.toThrow(
+        /KREPLAY_PROFILER_REPLAY=kernel needs the kernel range/,
+      );
+    });
+    await withSetting('KREPLAY_PROFILER_REPLAY', 'application', async () => {
+      await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'kernel' })).rejects.toThrow(
+        /KREPLAY_PROFILER_REPLAY=application is not user or kernel/,
+      );
+    });
   });
 
   for (const [range, cacheControl] of [['kernel', 'all'], ['kernel', 'none'], ['dispatch', 'all']] as const) {

@@ -75,6 +75,16 @@ std::uint64_t kernelRunwayNanoseconds() {
 }
 
 /**
+ * Who replays the kernel for CUPTI's passes (KREPLAY_PROFILER_REPLAY, an experiment): kreplay, once
+ * per pass with its own restores between them (`user`, the default), or CUPTI inside one pass of
+ * kreplay's (`kernel`: CUPTI's kernel replay, which saves and restores memory itself), to tell the
+ * state CUPTI's own passes start from apart from the state kreplay's passes start from.
+ */
+bool cuptiReplaysKernel() {
+  return profilerChoice("KREPLAY_PROFILER_REPLAY", false, {{"user", false}, {"kernel", true}});
+}
+
+/**
  * How the touch loads (KREPLAY_PROFILER_TOUCH): a copy engine's pitched copy (`copy`, the default),
  * a kernel whose loads are spread over its threads (`kernel`: the translations reach the shared
  * levels and the few multiprocessors that ran it), or a block on every multiprocessor each making
@@ -100,7 +110,13 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
       reachable_(std::move(reachable)),
       touchStride_(touchStride()),
       touchBy_(touchBy()),
-      kernelRunwayNanoseconds_(kernelRunwayNanoseconds()) {
+      kernelRunwayNanoseconds_(kernelRunwayNanoseconds()),
+      cuptiReplaysKernel_(cuptiReplaysKernel()) {
+  if (cuptiReplaysKernel_ && !kernelRange_) {
+    throw OperationFailure("invalid-argument",
+                           "KREPLAY_PROFILER_REPLAY=kernel needs the kernel range: CUPTI replays only automatic ranges "
+                           "itself. Leave --measure at kernel, or unset KREPLAY_PROFILER_REPLAY");
+  }
   const CuptiProfilerApi& api = library_->api;
   const CudaApi& cuda = device_->api();
   device_->context()->makeCurrent();
@@ -129,6 +145,8 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
   api.check(api.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
   config_ = std::make_unique<CuptiMetricConfig>(library_, chip.pChipName ? chip.pChipName : "",
                                                 std::move(image), metrics);
+  plan_ = config_->plan();
+  if (cuptiReplaysKernel_) plan_.passCount = 1;
   // The L2 flush: a buffer twice the L2 (at least 8 MiB) read by the driver's XOR-reduction kernel,
   // whose only write is one word of a private state.
   int l2Bytes = 0;
@@ -215,7 +233,7 @@ void CudaProfilerSession::setConfig(std::size_t passIndex) {
   set.counterDataImageSize = counterData_.size();
   set.pCounterDataImage = counterData_.data();
   set.range = kernelRange_ ? CUPTI_AutoRange : CUPTI_UserRange;
-  set.replayMode = CUPTI_UserReplay;
+  set.replayMode = cuptiReplaysKernel_ ? CUPTI_KernelReplay : CUPTI_UserReplay;
   set.maxRangesPerPass = rangesPerPass();
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;

@@ -1,4 +1,6 @@
-// A CUPTI range-profiler session on one device in user replay with one user range per dispatch.
+// A CUPTI range-profiler session on one device in user replay with one user range per dispatch
+// (or, with KREPLAY_PROFILER_REPLAY=kernel, an experiment, in CUPTI's kernel replay: one pass of the
+// caller's, in which CUPTI runs the kernel once per pass of its own).
 // Every step runs on the dispatch queue's submitting thread (enqueueControl), in queue order:
 //   beginPass(1)   reset a profiler left mid-dispatch by an unfinished dispatch (disable it), wait
 //                  for an idle context, enable the range profiler if it is not enabled yet,
@@ -56,7 +58,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
                       const std::vector<std::string>& metrics, ProfilerRange range, ReachableMemory reachable);
   ~CudaProfilerSession() override;
 
-  const ProfilerPlan& plan() const override { return config_->plan(); }
+  const ProfilerPlan& plan() const override { return plan_; }
   void beginPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass, PassScope scope) override;
   void beginDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) override;
   void endDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) override;
@@ -94,6 +96,12 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   std::shared_ptr<const CuptiProfilerLibrary> library_;
   std::shared_ptr<CudaDevice> device_;
   std::unique_ptr<CuptiMetricConfig> config_;
+  /**
+   * The metrics' plan: CUPTI's passes, or one when CUPTI replays the kernel itself
+   * (KREPLAY_PROFILER_REPLAY=kernel, an experiment: CUPTI's kernel replay, its own save and restore
+   * of memory between its passes, inside kreplay's one pass).
+   */
+  ProfilerPlan plan_;
   CUdeviceptr flush_ = 0;
   std::uint64_t flushBytes_ = 0;
   CUdeviceptr flushState_ = 0;
@@ -122,6 +130,8 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   const TouchBy touchBy_;
   /** A wait kernel's nanoseconds ahead of each pass's kernel in the kernel range (KREPLAY_PROFILER_RUNWAY_NS; 0: none). */
   const std::uint64_t kernelRunwayNanoseconds_;
+  /** Whether CUPTI replays the kernel for its passes (KREPLAY_PROFILER_REPLAY=kernel; see plan_). */
+  const bool cuptiReplaysKernel_;
   void* touchHost_ = nullptr;
   std::uint64_t touchHostBytes_ = 0;
   /** The translations left cold before each pass, an experiment (KREPLAY_PROFILER_TLB; off by default). */
