@@ -29,8 +29,10 @@
 #                   KREPLAY_PROFILER_L2_FLUSH=copy (a copy engine reads the flush buffer; with the
 #                   two, nothing but the profiled kernel runs on the multiprocessors from one pass
 #                   to the next, as under ncu), KREPLAY_PROFILER_TLB=unmap|thrash
-#                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict
-#                   (cuda-instruction-eviction.hpp); or --FLAG=VALUE, a flag of `kreplay profile`
+#                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict|reload|off
+#                   and KREPLAY_PROFILER_ICACHE_KIB (cuda-instruction-eviction.hpp),
+#                   KREPLAY_PROFILER_REPLAY=kernel (CUPTI replays each kernel itself:
+#                   cuda-profiler-session.hpp); or --FLAG=VALUE, a flag of `kreplay profile`
 #                   (for example --warm-runs=0).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
