@@ -480,7 +480,8 @@ void CudaProfilerSession::end(std::uint32_t pass) {
   std::vector<std::vector<double>> values;
   if (!error_) {
     try {
-      if (!allSubmitted_) {
+      // In kernel replay CUPTI ran all its passes inside the launch; the flag speaks of user replay.
+      if (!allSubmitted_ && !cuptiReplaysKernel_) {
         throw OperationFailure("cupti-passes", "CUPTI wants more than the " +
                                                    std::to_string(plan().passCount) + " passes it announced");
       }
