@@ -79,8 +79,9 @@ describe('kreplay capture', () => {
       command,
       launches: 3,
       kernels: [
-        { function: '_Z4axpyPfPKffj', launches: 2 },
-        { function: 'reduce', launches: 1 },
+        // The stand-in's module is no module image: nothing to say of the kernels' code.
+        { function: '_Z4axpyPfPKffj', launches: 2, codeBytes: null, registers: null },
+        { function: 'reduce', launches: 1, codeBytes: null, registers: null },
       ],
       blobs: 2,
       notCaptured: { 'graph-launch': 2, 'managed-memory': 1 },

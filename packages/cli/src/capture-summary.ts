@@ -1,5 +1,6 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { capturedKernelCode } from '@kreplay/native';
 import type { CaptureFolder } from '@kreplay/native';
 import { formatBytes } from '@kreplay/bench';
 
@@ -11,8 +12,12 @@ export interface CaptureSummary {
   /** False when the program ended before the capture library finished (a crash, a kill). */
   readonly complete: boolean;
   readonly launches: number;
-  /** Each distinct kernel with its captured launches, in order of first capture. */
-  readonly kernels: readonly { readonly function: string; readonly launches: number }[];
+  /**
+   * Each distinct kernel with its captured launches, in order of first capture, and what the cubin
+   * it ran from says of its code (null where the module holds no cubin for the capture's architecture
+   * that can be read: PTX only, a zstd-compressed fatbin).
+   */
+  readonly kernels: readonly CapturedKernelSummary[];
   /** Bytes of all files in the folder (blobs, records, manifest), and how many blobs. */
   readonly bytesStored: number;
   readonly blobs: number;
@@ -22,6 +27,16 @@ export interface CaptureSummary {
   readonly damaged: readonly { readonly file: string; readonly reason: string }[];
   /** Temporary files a writer left (a launch it was writing when the program stopped). */
   readonly incomplete: readonly string[];
+}
+
+/** One distinct kernel of a capture. */
+export interface CapturedKernelSummary {
+  readonly function: string;
+  readonly launches: number;
+  /** Bytes of its machine code, or null. */
+  readonly codeBytes: number | null;
+  /** Registers per thread, or null. */
+  readonly registers: number | null;
 }
 
 async function filesUnder(directory: string): Promise<{ readonly bytes: number; readonly files: number }> {
@@ -47,6 +62,7 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
   for (const launch of folder.launches) kernels.set(launch.function, (kernels.get(launch.function) ?? 0) + 1);
   const stored = await filesUnder(folder.directory);
   const blobs = await filesUnder(join(folder.directory, 'blobs'));
+  const codes = await capturedKernelCode(folder);
   const { manifest } = folder;
   return {
     directory: folder.directory,
@@ -54,13 +70,24 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
     device: manifest.device,
     complete: manifest.complete,
     launches: folder.launches.length,
-    kernels: [...kernels].map(([name, launches]) => ({ function: name, launches })),
+    kernels: [...kernels].map(([name, launches]) => ({
+      function: name,
+      launches,
+      codeBytes: codes.get(name)?.codeBytes ?? null,
+      registers: codes.get(name)?.registers ?? null,
+    })),
     bytesStored: stored.bytes,
     blobs: blobs.files,
     notCaptured: Object.fromEntries(Object.entries(manifest.notCaptured).filter(([, count]) => count > 0)),
     damaged: folder.damaged.map(({ file, reason }) => ({ file, reason })),
     incomplete: folder.incomplete,
   };
+}
+
+/** ` (1.2 KiB of code, 40 registers)` when the cubin said, else nothing. */
+function describeCode(kernel: CapturedKernelSummary): string {
+  if (kernel.codeBytes === null) return '';
+  return ` (${formatBytes(kernel.codeBytes)} of code${kernel.registers === null ? '' : `, ${kernel.registers} registers`})`;
 }
 
 /** The terminal form of a capture summary. */
@@ -70,7 +97,7 @@ export function describeCaptureSummary(summary: CaptureSummary): string {
     `captured ${summary.launches} launch${summary.launches === 1 ? '' : 'es'} of ${summary.kernels.length} kernel${summary.kernels.length === 1 ? '' : 's'} on ${summary.device.name} (${summary.device.architecture}) into ${summary.directory}`,
     `  ${formatBytes(summary.bytesStored)} stored in ${summary.blobs} blob${summary.blobs === 1 ? '' : 's'}${summary.complete ? '' : '; the capture did not finish (the program ended before the capture library did)'}`,
     `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
-    ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${kernel.function}`),
+    ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${kernel.function}${describeCode(kernel)}`),
     ...(summary.kernels.length > 20 ? [`  ... and ${summary.kernels.length - 20} more kernels (--json lists them all)`] : []),
     ...summary.damaged.map((damaged) => `  damaged: ${damaged.reason}`),
     ...summary.incomplete.map((file) => `  left unfinished: ${file}`),

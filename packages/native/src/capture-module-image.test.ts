@@ -125,7 +125,7 @@ describe.skipIf('missing' in found)('readModuleImage on nvcc output', () => {
     }
   });
 
-  it('agrees with readelf on the kernels (entry functions) and the globals with their sizes', (context) => {
+  it('agrees with readelf on the kernels (entry functions), their code sizes, and the globals with their sizes', (context) => {
     const dump = spawnSync('readelf', ['-s', '-W', join(folder, 'sm_90.cubin')], { encoding: 'utf8' });
     if (dump.status !== 0) context.skip(`readelf did not run (${dump.error?.message ?? dump.stderr})`);
     const symbols = dump.stdout.split('\n').map((line) => line.trim().split(/\s+/));
@@ -135,6 +135,19 @@ describe.skipIf('missing' in found)('readModuleImage on nvcc output', () => {
     const cubin = readModuleImage(file('sm_90.cubin')).entries[0]!.cubin!;
     expect(cubin.kernels.map((kernel) => kernel.name).sort()).toEqual(kernels.sort());
     expect(cubin.globals.map(({ name, size }) => ({ name, size }))).toEqual(globals);
+    // [Nr] Name Type Address Off Size ...: each kernel's code is its .text.<name> section.
+    const sections = spawnSync('readelf', ['-S', '-W', join(folder, 'sm_90.cubin')], { encoding: 'utf8' }).stdout;
+    const textBytes = Object.fromEntries(
+      sections
+        .split('\n')
+        .map((line) => line.replace(/^\s*\[\s*\d+\]\s*/, '').split(/\s+/))
+        .filter((fields) => fields[0]?.startsWith('.text.'))
+        .map((fields) => [fields[0]!.slice('.text.'.length), Number.parseInt(fields[4]!, 16)]),
+    );
+    for (const kernel of cubin.kernels) {
+      expect(kernel.codeBytes, kernel.name).toBe(textBytes[kernel.name]);
+      expect(kernel.codeBytes, kernel.name).toBeGreaterThan(0);
+    }
   });
 
   it('the description is frozen all the way down', () => {

@@ -23,6 +23,8 @@ export interface ModuleKernel {
   readonly parameterBankOffset: number | null;
   /** Registers per thread, when the cubin says. */
   readonly registers: number | null;
+  /** Bytes of its machine code: the entry symbol's size, else its `.text.<name>` section's. */
+  readonly codeBytes: number;
 }
 
 /** A `__device__` (`constant: false`) or `__constant__` (`constant: true`) variable. */

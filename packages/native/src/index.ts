@@ -77,6 +77,8 @@ export type {
 } from './capture-module-image.js';
 
 export { readCaptureFolder } from './capture-folder.js';
+export { capturedKernelCode } from './captured-kernel-code.js';
+export type { CapturedKernelCode } from './captured-kernel-code.js';
 export { captureLibraryPath } from './capture-library-path.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';

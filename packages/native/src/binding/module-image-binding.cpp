@@ -35,6 +35,7 @@ Napi::Object cubinObject(Napi::Env env, const CubinInfo& cubin) {
     entry.Set("parameterBufferBytes", kernel.parameterBufferBytes);
     entry.Set("parameterBankOffset", optionalNumber(env, kernel.parameterBankOffset));
     entry.Set("registers", optionalNumber(env, kernel.registers));
+    entry.Set("codeBytes", Napi::Number::New(env, static_cast<double>(kernel.codeBytes)));
     kernels.Set(static_cast<std::uint32_t>(k), entry);
   }
   out.Set("kernels", kernels);

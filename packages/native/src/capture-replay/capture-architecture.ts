@@ -1,10 +1,5 @@
 import { readModuleImage } from '../capture-module-image.js';
-
-/** The SM number of an architecture name such as `sm_90`; null for another form. */
-function smNumber(architecture: string): number | null {
-  const match = /^sm_(\d+)[a-z]?$/.exec(architecture);
-  return match ? Number(match[1]) : null;
-}
+import { smNumber } from '../sm-architecture.js';
 
 /**
  * Why a module captured on `capturedArchitecture` cannot run on a device of `deviceArchitecture`,

@@ -245,6 +245,8 @@ CubinInfo readCubin(const std::uint8_t* data, std::size_t size) {
     if (type == kSymbolFunction && (symbol.other & kEntryFunction) != 0 && symbol.sectionIndex != 0) {
       KernelInfo kernel;
       kernel.name = symbol.name;
+      kernel.codeBytes = symbol.size != 0 || symbol.sectionIndex >= sections.size() ? symbol.size
+                                                                                   : sections[symbol.sectionIndex].size;
       const auto found = sectionsByName.find(".nv.info." + symbol.name);
       if (found != sectionsByName.end()) readKernelAttributes(image, *found->second, kernel, cubin);
       cubin.kernels.push_back(std::move(kernel));

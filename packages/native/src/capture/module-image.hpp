@@ -30,6 +30,8 @@ struct KernelInfo {
   std::optional<std::uint32_t> parameterBankOffset;
   /** Registers per thread (EIATTR_REGCOUNT in the module's .nv.info), if recorded. */
   std::optional<std::uint32_t> registers;
+  /** Bytes of its machine code: the entry symbol's size, else the size of the section holding it (`.text.<name>`). */
+  std::uint64_t codeBytes = 0;
 };
 
 /** A `__device__` or `__constant__` variable of a cubin. */

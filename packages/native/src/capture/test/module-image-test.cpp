@@ -30,6 +30,7 @@ void checkScaleCubin(const CubinInfo& cubin) {
   CHECK_EQ(kernel.parameterBufferBytes, 16u);
   CHECK(kernel.parameterBankOffset == std::optional<std::uint32_t>(0x210));
   CHECK(kernel.registers == std::optional<std::uint32_t>(12));
+  CHECK_EQ(kernel.codeBytes, std::uint64_t{4});
   CHECK_EQ(cubin.globals.size(), std::size_t{2});
   CHECK_EQ(cubin.globals[0].name, std::string("counter"));
   CHECK_EQ(cubin.globals[0].section, std::string(".nv.global"));
