@@ -13,28 +13,41 @@ export function withinSpread(value, references) {
 }
 
 /**
- * The distinct kernels of which every launch agrees on every metric: `references` are ncu runs
- * (parseNcu), `candidate(index)` the metrics of launch `index` being judged (or null when that
- * launch is not comparable). Returns the agreeing names and how many kernels were judged.
+ * Launch by launch against `references` (ncu runs, parseNcu), the rule of withinSpread:
+ * `candidate(index)` the metrics of launch `index` being judged (or null when that launch is not
+ * comparable). Returns each judged kernel (ncu's name) with the metrics any of its launches fails,
+ * and per metric how many launches lie outside.
  */
-export function agreeingKernels(references, candidate, metrics) {
-  const verdicts = new Map();
+function judgeLaunches(references, candidate, metrics) {
+  const failing = new Map();
+  const outside = Object.fromEntries(metrics.map((metric) => [metric, 0]));
   const launches = Math.min(...references.map((run) => run.length));
   for (let index = 0; index < launches; index += 1) {
     const name = references[0][index].name;
     if (!references.every((run) => run[index].name === name)) continue;
     const values = candidate(index);
     if (values === null) continue;
-    let agrees = verdicts.get(name) ?? true;
+    const failed = failing.get(name) ?? new Set();
     for (const metric of metrics) {
       const those = references.map((run) => run[index].metrics[metric]);
       const value = values[metric];
-      if (!Number.isFinite(value) || !those.every(Number.isFinite)) continue;
-      agrees = agrees && withinSpread(value, those);
+      if (!Number.isFinite(value) || !those.every(Number.isFinite) || withinSpread(value, those)) continue;
+      outside[metric] += 1;
+      failed.add(metric);
     }
-    verdicts.set(name, agrees);
+    failing.set(name, failed);
   }
-  return { agreeing: [...verdicts].filter(([, agrees]) => agrees).map(([name]) => name), judged: verdicts.size };
+  return { failing, outside };
+}
+
+/**
+ * The distinct kernels of which every launch agrees on every metric: `references` are ncu runs
+ * (parseNcu), `candidate(index)` the metrics of launch `index` being judged (or null when that
+ * launch is not comparable). Returns the agreeing names and how many kernels were judged.
+ */
+export function agreeingKernels(references, candidate, metrics) {
+  const { failing } = judgeLaunches(references, candidate, metrics);
+  return { agreeing: [...failing].filter(([, failed]) => failed.size === 0).map(([name]) => name), judged: failing.size };
 }
 
 /**
@@ -70,24 +83,7 @@ export function heldOutAgreement(ncuRuns, rows, metrics) {
  * that metric alone. `candidate(index)` as for agreeingKernels.
  */
 export function blockingMetrics(references, candidate, metrics) {
-  const outside = Object.fromEntries(metrics.map((metric) => [metric, 0]));
-  const failing = new Map();
-  const launches = Math.min(...references.map((run) => run.length));
-  for (let index = 0; index < launches; index += 1) {
-    const name = references[0][index].name;
-    if (!references.every((run) => run[index].name === name)) continue;
-    const values = candidate(index);
-    if (values === null) continue;
-    const failed = failing.get(name) ?? new Set();
-    for (const metric of metrics) {
-      const those = references.map((run) => run[index].metrics[metric]);
-      const value = values[metric];
-      if (!Number.isFinite(value) || !those.every(Number.isFinite) || withinSpread(value, those)) continue;
-      outside[metric] += 1;
-      failed.add(metric);
-    }
-    failing.set(name, failed);
-  }
+  const { failing, outside } = judgeLaunches(references, candidate, metrics);
   const soleBlocker = Object.fromEntries(metrics.map((metric) => [metric, 0]));
   for (const failed of failing.values()) if (failed.size === 1) soleBlocker[[...failed][0]] += 1;
   const agreeing = [...failing.values()].filter((failed) => failed.size === 0).length;
