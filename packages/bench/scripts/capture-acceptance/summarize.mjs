@@ -9,6 +9,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blockingMetrics, heldOutAgreement, kreplayValues } from './agreement.mjs';
+import { durationOffset } from './duration-offset.mjs';
 import { median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
@@ -158,6 +159,12 @@ if (profile && ncuRuns.length > 0) {
     }
     const percent = (value) => `${(100 * value).toFixed(2)}%`;
     console.log(`| ${metric} | ${percent(median(differences))} | ${percent(median(differences.map(Math.abs)))} | ${percent(median(spreads))} |`);
+  }
+  // A fixed cost per pass weighs less on longer kernels; a share of the duration does not.
+  const offset = durationOffset(ncuRuns, rows);
+  if (offset) {
+    const at = (nanoseconds) => `${((100 * (offset.fixed + offset.share * nanoseconds)) / nanoseconds).toFixed(2)}% at ${(nanoseconds / 1000).toFixed(1)} us`;
+    console.log(`\nduration (kreplay - ncu's mean), least squares over ${offset.launches} launches of ${(offset.shortest / 1000).toFixed(1)}-${(offset.longest / 1000).toFixed(1)} us: ${offset.fixed.toFixed(0)} ns + ${(100 * offset.share).toFixed(2)}% of the duration (${[offset.shortest, offset.longest].map(at).join(', ')})`);
   }
 } else {
   console.log(`profile.json ${profile ? 'read' : 'missing'}; ncu runs ${ncuRuns.length}`);
