@@ -15,7 +15,8 @@
 # NCU_REPLAY_CACHE_CONTROL (all, the default, or none) is its --cache-control for those runs.
 # So that one capture serves several shorter calls on a machine that stays warm: KEEP_CAPTURE=1
 # keeps the capture folder afterwards and uses one already at CAPTURE when its manifest says it is
-# complete (capture.json and attributes.txt are then not written); REPLAY=off leaves out the
+# complete and it was made of the same program and CAPTURE_LAUNCHES (CAPTURE.made-of says of what;
+# capture.json and attributes.txt are then not written); REPLAY=off leaves out the
 # standalone replay (replay.json); CAPTURE_LAUNCHES=N captures only the step's first N launches
 # (default: every launch). NCU_FIRST_RUN (default 1) numbers the ncu runs from there, so that
 # the runs of several calls can share one folder.
@@ -59,16 +60,20 @@ timed() { # label command...
   echo "$label $(awk "BEGIN { print $end - $start }")" >> "$out/timings.txt"
 }
 touch "$out/timings.txt"
-if [ -n "${KEEP_CAPTURE:-}" ] && grep -qE '"complete": *true' "$capture/manifest.json" 2>/dev/null; then
-  echo "capture reused: $capture" >> "$out/timings.txt"
+selection=(--every-launch)
+[ -n "${CAPTURE_LAUNCHES:-}" ] && selection=(--launch-count "$CAPTURE_LAUNCHES")
+# What the capture was made of, beside it: a kept capture of another program or selection is not used.
+made_of="${program[*]} ${selection[*]}"
+if [ -n "${KEEP_CAPTURE:-}" ] && grep -qE '"complete": *true' "$capture/manifest.json" 2>/dev/null &&
+  [ "$(cat "$capture.made-of" 2>/dev/null)" = "$made_of" ]; then
+  echo "capture reused: $capture ($made_of)" >> "$out/timings.txt"
 else
-  rm -rf "$capture"
-  selection=(--every-launch)
-  [ -n "${CAPTURE_LAUNCHES:-}" ] && selection=(--launch-count "$CAPTURE_LAUNCHES")
+  rm -rf "$capture" "$capture.made-of"
   timed capture "${kreplay[@]}" capture --profile-from-start off "${selection[@]}" -o "$capture" --json -- "${program[@]}" \
     > "$out/capture.json" 2> "$out/capture.log"
   # Which launch attributes the program's launches carried, and how often.
   grep -rhoE '"name":"CU_LAUNCH_ATTRIBUTE_[A-Z0-9_]+","values":\[[^]]*\]' "$capture" --include='*.json' | sort | uniq -c > "$out/attributes.txt" || true
+  if [ -n "${KEEP_CAPTURE:-}" ]; then echo "$made_of" > "$capture.made-of"; fi
 fi
 if [ "${REPLAY:-on}" != off ]; then
   timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log"

@@ -105,6 +105,18 @@ describe('counter-experiment.sh', () => {
     expect(captures[1]).not.toContain('--every-launch');
   });
 
+  it('captures again when the kept capture was made of another program or selection', () => {
+    const { root, run, calls } = machine();
+    const out = join(root, 'out');
+    const kept = { OUT: out, NCU_RUNS: '0', KEEP_CAPTURE: '1', REPLAY: 'off' };
+    expect(run(kept).status).toBe(0);
+    expect(run({ ...kept, PROGRAM: 'true --width 1024' }).status).toBe(0);
+    expect(run({ ...kept, PROGRAM: 'true --width 1024' }).status).toBe(0);
+    expect(run({ ...kept, PROGRAM: 'true --width 1024', CAPTURE_LAUNCHES: '70' }).status).toBe(0);
+    expect(calls()).toEqual(['capture', 'profile', 'capture', 'profile', 'profile', 'capture', 'profile']);
+    expect(readFileSync(join(root, 'capture.made-of'), 'utf8').trim()).toBe('true --width 1024 --launch-count 70');
+  });
+
   it('captures again when the kept capture is not complete', () => {
     const { root, run, calls } = machine();
     mkdirSync(join(root, 'capture'));
