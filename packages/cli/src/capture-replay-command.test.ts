@@ -53,7 +53,7 @@ describe('kreplay replay --capture', () => {
     }
     const missing = recordingIo();
     expect(await runCli(['replay', '--capture', notCapture, '--driver', 'cuda'], missing)).toBe(2);
-    expect(missing.err()).toMatch(/--capture .*not-a-capture: .*holds no readable manifest\.json/);
+    expect(missing.err()).toMatch(/--capture .*not-a-capture: .*holds no readable manifest\.json .*\. Pass the folder that `kreplay capture -o` wrote\. See kreplay replay --help\.\n$/);
     const none = recordingIo();
     expect(await runCli(['replay', '--capture', empty, '--driver', 'cuda'], none)).toBe(2);
     expect(none.err()).toMatch(/--capture .*empty holds no complete launch\. Capture the program again\./);

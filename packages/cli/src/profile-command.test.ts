@@ -108,7 +108,7 @@ describe('kreplay profile', () => {
       [[`capture:${capture}`, '--footprint', '1GiB'], /--footprint does not apply to a capture/],
       [[`capture:${capture}`, '--grid', '1'], /--grid does not apply to a capture/],
       [['capture:'], /"capture:" names no folder; use capture:<dir>/],
-      [[`capture:${join(directory, 'none')}`], /capture:.*none: .*holds no readable manifest\.json/],
+      [[`capture:${join(directory, 'none')}`], /capture:.*none: .*holds no readable manifest\.json .*\. Pass the folder that `kreplay capture -o` wrote\. See kreplay profile --help\./],
       [[`capture:${empty}`], /capture:.*empty holds no complete launch/],
       [[`capture:${capture}`, '--driver', 'host'], /a capture is replayed on the cuda driver, not --driver host/],
     ] as const) {

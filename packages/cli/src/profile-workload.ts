@@ -1,11 +1,12 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { ArgumentError, CaptureFormatError, readCaptureFolder } from '@kreplay/native';
+import { ArgumentError } from '@kreplay/native';
 import { createScatterWorkload, validateScatterWorkloadOptions } from '@kreplay/bench';
 import type { ScatterWorkloadOptions } from '@kreplay/bench';
 import type { CaptureFolder } from '@kreplay/native';
 import type { Access, Agent, DeviceAllocation, KernelArguments, KernelDescriptor, KernelLaunch, KernelParameter, ParameterType } from '@kreplay/native';
 import { parseByteSize } from './byte-size.js';
+import { readCaptureArgument } from './capture-argument.js';
 import { UsageError } from './usage-error.js';
 
 /** One declared argument of a PTX kernel: `name=type:access:value` (a pointer's value is the bytes to allocate). */
@@ -193,13 +194,7 @@ async function capturePlan(spec: string, given: (flag: string) => boolean): Prom
   if (misplaced !== undefined) throw usage(`${misplaced} does not apply to a capture: every captured launch is profiled once, with its own shape and memory`);
   const directory = spec.slice('capture:'.length);
   if (directory === '') throw usage(`"${spec}" names no folder; use capture:<dir>`);
-  let folder: CaptureFolder;
-  try {
-    folder = await readCaptureFolder(directory);
-  } catch (error) {
-    if (!(error instanceof CaptureFormatError)) throw error;
-    throw usage(`${spec}: ${error.message.replace(/^\[native\] \[capture\] /, '').replace(/\.$/, '')}`);
-  }
+  const folder = await readCaptureArgument(directory, 'profile', spec);
   if (folder.launches.length === 0) throw usage(`${spec} holds no complete launch`);
   return { kind: 'capture', folder };
 }

@@ -1,11 +1,12 @@
 import { Command, Option } from 'commander';
-import { CaptureFormatError, KreplayError, openRuntime, readCaptureFolder } from '@kreplay/native';
+import { KreplayError, openRuntime } from '@kreplay/native';
 import { formatBytes, formatRate, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
+import { readCaptureArgument } from '../capture-argument.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import type { CaptureReplayReport } from '../capture-replay-run.js';
@@ -97,10 +98,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
       'Leave out --driver (or pass --driver cuda) on a machine with an NVIDIA GPU',
     );
   }
-  const wholeFolder = await readCaptureFolder(directory).catch((error: unknown) => {
-    if (error instanceof CaptureFormatError) throw new UsageError('replay', `--capture ${directory}: ${error.message.replace(/^\[native\] \[capture\] /, '').replace(/\.$/, '')}`, 'Pass a folder written by kreplay capture -o', error);
-    throw error;
-  });
+  const wholeFolder = await readCaptureArgument(directory, 'replay', `--capture ${directory}`);
   if (wholeFolder.launches.length === 0) {
     const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${wholeFolder.damaged[0]!.reason})` : '';
     throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');

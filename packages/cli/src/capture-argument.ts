@@ -1,0 +1,18 @@
+import { CaptureFormatError, readCaptureFolder } from '@kreplay/native';
+import type { CaptureFolder } from '@kreplay/native';
+import { UsageError } from './usage-error.js';
+
+/**
+ * Reads the capture folder a command line names. A folder that is no readable capture is a usage
+ * error of `command`, led by `given` (the argument as typed, e.g. `--capture DIR` or `capture:DIR`)
+ * and carrying the reader's own explanation and fix; other failures pass through.
+ */
+export async function readCaptureArgument(directory: string, command: string, given: string): Promise<CaptureFolder> {
+  try {
+    return await readCaptureFolder(directory);
+  } catch (error) {
+    if (!(error instanceof CaptureFormatError)) throw error;
+    const problem = error.message.replace(/^\[native\] \[capture\] /, '').replace(/\.$/, '');
+    throw new UsageError(command, `${given}: ${problem}`, `See kreplay ${command} --help`, error);
+  }
+}
