@@ -4,12 +4,11 @@
 // name) agrees when every metric of every one of its launches does. Holding each ncu run out in
 // turn and judging it against the others says how often ncu itself agrees by the rule; kreplay is
 // judged against the same runs.
-import { sameKernel } from './ncu-csv.mjs';
+import { mean, sameKernel } from './ncu-csv.mjs';
 
 /** Whether `value` lies within the spread of `references` (values of one launch and metric). */
 export function withinSpread(value, references) {
-  const mean = references.reduce((sum, item) => sum + item, 0) / references.length;
-  return Math.abs(value - mean) <= Math.max(...references) - Math.min(...references);
+  return Math.abs(value - mean(references)) <= Math.max(...references) - Math.min(...references);
 }
 
 /**

@@ -9,7 +9,7 @@
 //   node between-variants.mjs <folder> <high variant> <low variant> [metric]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
+import { mean, median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const [folder, high, low, metric = 'gpu__time_duration.sum'] = process.argv.slice(2);
 const profileOf = (variant) => join(folder ?? '', variant ?? '', 'profile.json');
@@ -38,12 +38,12 @@ for (let index = 0; index < launches; index += 1) {
   const values = runs.map((run) => run[index].metrics[metric]);
   const [upper, lower] = [highRows[index].metrics?.[metric], lowRows[index].metrics?.[metric]];
   if (!values.every(Number.isFinite) || !Number.isFinite(upper) || !Number.isFinite(lower)) continue;
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  const average = mean(values);
   const spread = Math.max(...values) - Math.min(...values);
-  const position = Math.abs(upper - lower) > spread ? (mean - lower) / (upper - lower) : null;
+  const position = Math.abs(upper - lower) > spread ? (average - lower) / (upper - lower) : null;
   if (position !== null) positions.push(position);
   const kernel = code.get(function_);
-  const cells = [index, name.slice(0, 60), kernel?.codeBytes ?? '-', kernel?.registers ?? '-', mean.toFixed(1), spread.toFixed(1), upper, lower, position === null ? '-' : position.toFixed(2)];
+  const cells = [index, name.slice(0, 60), kernel?.codeBytes ?? '-', kernel?.registers ?? '-', average.toFixed(1), spread.toFixed(1), upper, lower, position === null ? '-' : position.toFixed(2)];
   console.log(`| ${cells.join(' | ')} |`);
 }
 console.log(`\n${metric}: ncu's position between ${low} (0) and ${high} (1), median over the ${positions.length} launches whose variants differ by more than ncu's spread: ${positions.length ? median(positions).toFixed(2) : '-'}`);

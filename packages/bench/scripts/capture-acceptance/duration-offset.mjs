@@ -2,6 +2,7 @@
 // kernel's duration? A fixed cost weighs less the longer the kernels profiled, a share does not.
 // Fitted by least squares over the launches: (kreplay - ncu's mean) = fixed + share * ncu's mean.
 import { kreplayValues } from './agreement.mjs';
+import { mean } from './ncu-csv.mjs';
 
 /**
  * The fit over the launches that `ncuRuns` (parseNcu) and kreplay's `rows` (with `kernel` and
@@ -18,10 +19,10 @@ export function durationOffset(ncuRuns, rows, metric = 'gpu__time_duration.sum')
     const values = ncuRuns.map((run) => run[index].metrics[metric]);
     const value = kreplay(index)?.[metric];
     if (!values.every(Number.isFinite) || !Number.isFinite(value)) continue;
-    const mean = values.reduce((sum, item) => sum + item, 0) / values.length;
-    points.push([mean, value - mean]);
+    const reference = mean(values);
+    points.push([reference, value - reference]);
   }
-  const average = (pick) => points.reduce((sum, point) => sum + pick(point), 0) / points.length;
+  const average = (pick) => mean(points.map(pick));
   const [meanX, meanY] = [average(([x]) => x), average(([, y]) => y)];
   const variance = average(([x]) => (x - meanX) ** 2);
   if (points.length < 2 || variance === 0) return null;

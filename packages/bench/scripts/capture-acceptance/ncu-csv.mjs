@@ -44,6 +44,11 @@ export function sameKernel(ncuName, symbol) {
   return base.length > 0 && symbol.includes(base);
 }
 
+/** The mean of some numbers (NaN for none). */
+export function mean(values) {
+  return values.reduce((sum, value) => sum + value, 0) / values.length;
+}
+
 /** The median of some numbers (NaN for none). */
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);

@@ -8,7 +8,7 @@
 //   node placement-effect.mjs <folder> <base variant> [metric]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { median, readNcuRuns } from './ncu-csv.mjs';
+import { mean, median, readNcuRuns } from './ncu-csv.mjs';
 
 const [folder, base, chosen = 'lts__throughput.avg.pct_of_peak_sustained_elapsed'] = process.argv.slice(2);
 if (!folder || !base || !existsSync(join(folder, base, 'profile.json'))) {
@@ -23,7 +23,6 @@ const variants = readdirSync(folder, { withFileTypes: true })
   .map((entry) => ({ name: entry.name, rows: profile(entry.name).dispatches }));
 const baseProfile = profile(base);
 const launches = Math.min(baseProfile.dispatches.length, ...plain.map((run) => run.length), ...moved.map((run) => run.length));
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const relative = (value, reference) => (value - reference) / reference;
 const percent = (value) => (Number.isFinite(value) ? `${(100 * value).toFixed(2)}%` : '-');
 

@@ -8,7 +8,7 @@
 // module) and what differs under `kreplay profile` comes from its passes; if not, from the replay.
 //   node replay-under-ncu.mjs <folder> [metric]
 import { agreeingKernels } from './agreement.mjs';
-import { median, readNcuRuns } from './ncu-csv.mjs';
+import { mean, median, readNcuRuns } from './ncu-csv.mjs';
 
 const [folder, chosen = 'gpu__time_duration.sum'] = process.argv.slice(2);
 const program = folder ? readNcuRuns(folder, 'ncu') : [];
@@ -33,7 +33,6 @@ for (let held = 0; held < program.length; held += 1) {
   console.log(`  run ${held + 1} held out: the held-out program run agrees on ${itself.agreeing.length} of ${itself.judged}; replay runs on ${replays.map((verdict) => verdict.agreeing.length).join(', ')} of ${replays[0].judged}`);
 }
 
-const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const percent = (value) => (Number.isFinite(value) ? `${(100 * value).toFixed(2)}%` : '-');
 /** Per launch: the replay runs' mean relative to the program runs' mean, and the program runs' spread. */
 const differences = (metric) => {

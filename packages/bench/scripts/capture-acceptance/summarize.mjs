@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blockingMetrics, heldOutAgreement, kreplayValues } from './agreement.mjs';
 import { durationOffset } from './duration-offset.mjs';
-import { median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
+import { mean, median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
 const variant = process.argv[3];
@@ -152,10 +152,10 @@ if (profile && ncuRuns.length > 0) {
       const values = ncuRuns.map((run) => run[index].metrics[metric]).filter(Number.isFinite);
       const value = rows[index].metrics?.[metric];
       if (values.length < ncuRuns.length || !Number.isFinite(value)) continue;
-      const mean = values.reduce((sum, item) => sum + item, 0) / values.length;
-      if (mean === 0) continue;
-      differences.push((value - mean) / mean);
-      spreads.push((Math.max(...values) - Math.min(...values)) / mean);
+      const reference = mean(values);
+      if (reference === 0) continue;
+      differences.push((value - reference) / reference);
+      spreads.push((Math.max(...values) - Math.min(...values)) / reference);
     }
     const percent = (value) => `${(100 * value).toFixed(2)}%`;
     console.log(`| ${metric} | ${percent(median(differences))} | ${percent(median(differences.map(Math.abs)))} | ${percent(median(spreads))} |`);
