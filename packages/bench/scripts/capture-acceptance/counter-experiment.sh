@@ -37,7 +37,7 @@
 #                   (for example --warm-runs=0).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
-# Writes OUT/{capture.json,attributes.txt,replay.json,timings.txt,ncu-values.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
+# Writes OUT/{capture.json,attributes.txt,replay.json,timings.txt,ncu-values.txt,ncu-runs.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
 # step ends (so a run cut short keeps what finished); compare-counters.mjs reads the folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -97,19 +97,25 @@ done
 ncu_metrics=$metrics,$counters
 [ "${NCU_SET:-all}" = sol ] && ncu_metrics=$metrics
 ncu_options=(--profile-from-start off --clock-control none --cache-control all --launch-count "$launches")
-touch "$out/ncu-values.txt"
+touch "$out/ncu-values.txt" "$out/ncu-runs.txt"
+# What each ncu run measured and how, one line a run in ncu-runs.txt: pool-runs.mjs pools only runs
+# whose lines agree (the program is named without this folder's path, which differs between machines).
+program_named=${PROGRAM:-train_step.py $program_args}
 first_run=${NCU_FIRST_RUN:-1}
 for run in $(seq "$first_run" $((first_run + ncu_runs - 1))); do
+  echo "ncu-$run.csv: set ${NCU_SET:-all} ${ncu_options[*]} -- $program_named" >> "$out/ncu-runs.txt"
   timed "ncu-$run" ncu_values "$out/ncu-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}"
 done
 # ncu on kreplay's replay of the same launches, each run once (no verification, so that no kernel
 # of kreplay's runs beside them; ncu's own kernel filter leaves out kreplay's kernels anyway).
 for run in $(seq "$first_run" $((first_run + ${NCU_REPLAY_RUNS:-0} - 1))); do
+  echo "ncu-replay-$run.csv: set ${NCU_SET:-all} --clock-control none --cache-control ${NCU_REPLAY_CACHE_CONTROL:-all} --launch-count $launches -- kreplay replay of a capture of $program_named ${selection[*]}" >> "$out/ncu-runs.txt"
   timed "ncu-replay-$run" ncu_values "$out/ncu-replay-$run.csv" "$ncu_metrics" --clock-control none --cache-control "${NCU_REPLAY_CACHE_CONTROL:-all}" \
     --kernel-name 'regex:^(?!kreplay_)' --launch-count "$launches" \
     "${kreplay[@]}" replay --capture "$capture" --launch-count "$launches" --passes 1 --verify off
 done
 for run in $(seq 1 "${NCU_MOVED_RUNS:-0}"); do
+  echo "ncu-moved-$run.csv: set ${NCU_SET:-all} ${ncu_options[*]} -- $program_named --pad-mib ${PAD_MIB:-34}" >> "$out/ncu-runs.txt"
   timed "ncu-moved-$run" ncu_values "$out/ncu-moved-$run.csv" "$ncu_metrics" "${ncu_options[@]}" "${program[@]}" --pad-mib "${PAD_MIB:-34}"
 done
 if [ -n "${BREAKDOWN:-}" ]; then

@@ -72,10 +72,16 @@ describe('counter-experiment.sh', () => {
   it('captures, replays, profiles each variant and runs ncu, then removes the capture', () => {
     const { root, run, calls } = machine();
     const out = join(root, 'out');
-    const result = run({ OUT: out, NCU_RUNS: '2' });
+    const result = run({ OUT: out, NCU_RUNS: '2', NCU_REPLAY_RUNS: '1', NCU_REPLAY_CACHE_CONTROL: 'none' });
     expect(result.status, result.stderr).toBe(0);
     expect(calls()).toEqual(['capture', 'replay', 'profile']);
-    expect(existsSync(join(out, 'ncu-1.csv')) && existsSync(join(out, 'ncu-2.csv'))).toBe(true);
+    expect(['ncu-1.csv', 'ncu-2.csv', 'ncu-replay-1.csv'].every((name) => existsSync(join(out, name)))).toBe(true);
+    // What each ncu run measured, for pool-runs.mjs: the program without this machine's path, and the options.
+    expect(readFileSync(join(out, 'ncu-runs.txt'), 'utf8').trim().split('\n')).toEqual([
+      'ncu-1.csv: set sol --profile-from-start off --clock-control none --cache-control all --launch-count 3 -- true',
+      'ncu-2.csv: set sol --profile-from-start off --clock-control none --cache-control all --launch-count 3 -- true',
+      'ncu-replay-1.csv: set sol --clock-control none --cache-control none --launch-count 3 -- kreplay replay of a capture of true --every-launch',
+    ]);
     expect(existsSync(join(out, 'warm', 'profile.json'))).toBe(true);
     expect(existsSync(join(root, 'capture'))).toBe(false);
   });

@@ -1,5 +1,5 @@
 // Reading `ncu --csv --page raw` files and matching their kernels to kreplay's launches; shared by
-// summarize.mjs, compare-counters.mjs, placement-effect.mjs and replay-under-ncu.mjs.
+// summarize.mjs, compare-counters.mjs, placement-effect.mjs, replay-under-ncu.mjs and pool-runs.mjs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -33,6 +33,18 @@ export function readNcuRuns(folder, prefix) {
   const runs = [];
   for (let run = 1; existsSync(join(folder, `${prefix}-${run}.csv`)); run += 1) runs.push(parseNcu(readFileSync(join(folder, `${prefix}-${run}.csv`), 'utf8')));
   return runs;
+}
+
+/**
+ * What each ncu run of `folder` measured, as counter-experiment.sh recorded it in ncu-runs.txt
+ * ("ncu-1.csv: set sol --clock-control none ... -- train_step.py --layers 1"): file name to the
+ * rest of its line. Empty for a folder written before it recorded them.
+ */
+export function ncuRunDescriptions(folder) {
+  const file = join(folder, 'ncu-runs.txt');
+  if (!existsSync(file)) return new Map();
+  const lines = readFileSync(file, 'utf8').split('\n').filter((line) => line.includes(': '));
+  return new Map(lines.map((line) => [line.slice(0, line.indexOf(': ')), line.slice(line.indexOf(': ') + 2)]));
 }
 
 /**
