@@ -108,10 +108,10 @@ for run in $(seq "$first_run" $((first_run + ncu_runs - 1))); do
 done
 # ncu on kreplay's replay of the same launches, each run once (no verification, so that no kernel
 # of kreplay's runs beside them; ncu's own kernel filter leaves out kreplay's kernels anyway).
+replay_options=(--clock-control none --cache-control "${NCU_REPLAY_CACHE_CONTROL:-all}" --kernel-name 'regex:^(?!kreplay_)' --launch-count "$launches")
 for run in $(seq "$first_run" $((first_run + ${NCU_REPLAY_RUNS:-0} - 1))); do
-  echo "ncu-replay-$run.csv: set ${NCU_SET:-all} --clock-control none --cache-control ${NCU_REPLAY_CACHE_CONTROL:-all} --launch-count $launches -- kreplay replay of a capture of $program_named ${selection[*]}" >> "$out/ncu-runs.txt"
-  timed "ncu-replay-$run" ncu_values "$out/ncu-replay-$run.csv" "$ncu_metrics" --clock-control none --cache-control "${NCU_REPLAY_CACHE_CONTROL:-all}" \
-    --kernel-name 'regex:^(?!kreplay_)' --launch-count "$launches" \
+  echo "ncu-replay-$run.csv: set ${NCU_SET:-all} ${replay_options[*]} -- kreplay replay of a capture of $program_named ${selection[*]}" >> "$out/ncu-runs.txt"
+  timed "ncu-replay-$run" ncu_values "$out/ncu-replay-$run.csv" "$ncu_metrics" "${replay_options[@]}" \
     "${kreplay[@]}" replay --capture "$capture" --launch-count "$launches" --passes 1 --verify off
 done
 for run in $(seq 1 "${NCU_MOVED_RUNS:-0}"); do

@@ -80,7 +80,7 @@ describe('counter-experiment.sh', () => {
     expect(readFileSync(join(out, 'ncu-runs.txt'), 'utf8').trim().split('\n')).toEqual([
       'ncu-1.csv: set sol --profile-from-start off --clock-control none --cache-control all --launch-count 3 -- true',
       'ncu-2.csv: set sol --profile-from-start off --clock-control none --cache-control all --launch-count 3 -- true',
-      'ncu-replay-1.csv: set sol --clock-control none --cache-control none --launch-count 3 -- kreplay replay of a capture of true --every-launch',
+      'ncu-replay-1.csv: set sol --clock-control none --cache-control none --kernel-name regex:^(?!kreplay_) --launch-count 3 -- kreplay replay of a capture of true --every-launch',
     ]);
     expect(existsSync(join(out, 'warm', 'profile.json'))).toBe(true);
     expect(existsSync(join(root, 'capture'))).toBe(false);

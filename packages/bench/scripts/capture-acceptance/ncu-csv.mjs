@@ -1,6 +1,7 @@
-// Reading `ncu --csv --page raw` files and matching their kernels to kreplay's launches; shared by
-// summarize.mjs, compare-counters.mjs, placement-effect.mjs, replay-under-ncu.mjs and pool-runs.mjs.
-import { existsSync, readFileSync } from 'node:fs';
+// Reading `ncu --csv --page raw` files and matching their kernels to kreplay's launches, and finding
+// them and kreplay's variants in a folder of counter-experiment.sh; shared by summarize.mjs,
+// compare-counters.mjs, placement-effect.mjs, replay-under-ncu.mjs and pool-runs.mjs.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -28,11 +29,23 @@ export function parseNcu(text) {
   return kernels.sort((a, b) => a.id - b.id);
 }
 
-/** The runs <prefix>-1.csv, <prefix>-2.csv, ... of `folder` (parseNcu each), up to the first missing. */
+/** The file names <prefix>-1.csv, <prefix>-2.csv, ... of `folder`, up to the first missing. */
+export function ncuRunFiles(folder, prefix) {
+  const files = [];
+  while (existsSync(join(folder, `${prefix}-${files.length + 1}.csv`))) files.push(`${prefix}-${files.length + 1}.csv`);
+  return files;
+}
+
+/** The runs of ncuRunFiles, parseNcu each. */
 export function readNcuRuns(folder, prefix) {
-  const runs = [];
-  for (let run = 1; existsSync(join(folder, `${prefix}-${run}.csv`)); run += 1) runs.push(parseNcu(readFileSync(join(folder, `${prefix}-${run}.csv`), 'utf8')));
-  return runs;
+  return ncuRunFiles(folder, prefix).map((file) => parseNcu(readFileSync(join(folder, file), 'utf8')));
+}
+
+/** The variants of a folder of counter-experiment.sh: its subfolders that hold a profile.json. */
+export function variantNames(folder) {
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(folder, entry.name, 'profile.json')))
+    .map((entry) => entry.name);
 }
 
 /**

@@ -6,9 +6,9 @@
 // counter-experiment.sh with NCU_MOVED_RUNS; prints, per metric, medians over launches of the
 // relative differences, then one metric launch by launch.
 //   node placement-effect.mjs <folder> <base variant> [metric]
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mean, median, readNcuRuns } from './ncu-csv.mjs';
+import { mean, median, readNcuRuns, variantNames } from './ncu-csv.mjs';
 
 const [folder, base, chosen = 'lts__throughput.avg.pct_of_peak_sustained_elapsed'] = process.argv.slice(2);
 if (!folder || !base || !existsSync(join(folder, base, 'profile.json'))) {
@@ -18,9 +18,9 @@ if (!folder || !base || !existsSync(join(folder, base, 'profile.json'))) {
 const plain = readNcuRuns(folder, 'ncu');
 const moved = readNcuRuns(folder, 'ncu-moved');
 const profile = (name) => JSON.parse(readFileSync(join(folder, name, 'profile.json'), 'utf8').trim().split('\n').at(-1));
-const variants = readdirSync(folder, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory() && entry.name !== base && existsSync(join(folder, entry.name, 'profile.json')))
-  .map((entry) => ({ name: entry.name, rows: profile(entry.name).dispatches }));
+const variants = variantNames(folder)
+  .filter((name) => name !== base)
+  .map((name) => ({ name, rows: profile(name).dispatches }));
 const baseProfile = profile(base);
 const launches = Math.min(baseProfile.dispatches.length, ...plain.map((run) => run.length), ...moved.map((run) => run.length));
 const relative = (value, reference) => (value - reference) / reference;

@@ -15,7 +15,7 @@
 // Writes <pooled folder>/pooled-from.txt: where each pooled file came from.
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ncuRunDescriptions } from './ncu-csv.mjs';
+import { ncuRunDescriptions, ncuRunFiles, variantNames } from './ncu-csv.mjs';
 
 const kinds = ['ncu', 'ncu-replay', 'ncu-moved'];
 const sharedFiles = ['machine.txt', 'timings.txt', 'capture.json', 'replay.json', 'attributes.txt'];
@@ -55,8 +55,7 @@ for (const kind of kinds) {
   let number = 0;
   for (const run of runs) {
     if (leftOut.has(`${run.label}/${kind}`)) continue;
-    for (let index = 1; existsSync(join(run.folder, `${kind}-${index}.csv`)); index += 1) {
-      const file = `${kind}-${index}.csv`;
+    for (const file of ncuRunFiles(run.folder, kind)) {
       if (leftOut.has(`${run.label}/${file}`)) continue;
       const description = run.descriptions.get(file) ?? null;
       if (first === null && description !== null) first = { run, file, description };
@@ -76,11 +75,10 @@ for (const name of sharedFiles.filter((file) => existsSync(join(last.folder, fil
   origins.push(`${name}: ${last.label}/${name}`);
 }
 for (const run of runs) {
-  const variants = readdirSync(run.folder, { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(join(run.folder, entry.name, 'profile.json')));
-  for (const variant of variants) {
-    const name = run === last ? variant.name : `${run.label}-${variant.name}`;
-    cpSync(join(run.folder, variant.name), join(pooled, name), { recursive: true });
-    origins.push(`${name}/: ${run.label}/${variant.name}/`);
+  for (const variant of variantNames(run.folder)) {
+    const name = run === last ? variant : `${run.label}-${variant}`;
+    cpSync(join(run.folder, variant), join(pooled, name), { recursive: true });
+    origins.push(`${name}/: ${run.label}/${variant}/`);
   }
 }
 writeFileSync(join(pooled, 'pooled-from.txt'), `${origins.join('\n')}\n`);

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blockingMetrics, heldOutAgreement, kreplayValues } from './agreement.mjs';
 import { durationOffset } from './duration-offset.mjs';
-import { mean, median, ncuRunDescriptions, readNcuRuns, sameKernel } from './ncu-csv.mjs';
+import { mean, median, ncuRunDescriptions, ncuRunFiles, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
 const variant = process.argv[3];
@@ -91,10 +91,10 @@ const ncuRuns = readNcuRuns(folder, ncuPrefix);
 console.log(`\n## kreplay profile capture:${variant ? ` (${variant})` : ''} against ${ncuPrefix === 'ncu' ? 'ncu on the program' : `${ncuPrefix}-N.csv`}`);
 // Runs that ncu-runs.txt says measured different things (another program or options) are no spread.
 const described = ncuRunDescriptions(folder);
-const descriptions = ncuRuns.map((_, index) => described.get(`${ncuPrefix}-${index + 1}.csv`)).filter(Boolean);
-if (new Set(descriptions).size > 1) {
+const runFiles = ncuRunFiles(folder, ncuPrefix);
+if (new Set(runFiles.map((file) => described.get(file)).filter(Boolean)).size > 1) {
   console.log(`WARNING: ncu-runs.txt says these ${ncuPrefix} runs measured different things; their spread is not ncu's run-to-run spread:`);
-  ncuRuns.forEach((_, index) => console.log(`  ${ncuPrefix}-${index + 1}.csv: ${described.get(`${ncuPrefix}-${index + 1}.csv`) ?? 'not recorded'}`));
+  for (const file of runFiles) console.log(`  ${file}: ${described.get(file) ?? 'not recorded'}`);
 }
 if (profile && ncuRuns.length > 0) {
   const rows = profile.dispatches;
