@@ -1,7 +1,8 @@
 // counter-experiment.sh's steps, with stand-ins for the GPU machine's commands (nvidia-smi, ncu and
 // the report reader, and a kreplay bundle that records how it was called): which steps run, which
 // files they leave, and how KEEP_CAPTURE, REPLAY=off and NCU_FIRST_RUN let one capture serve several
-// calls. The measurements themselves need the GPU machine.
+// calls, and how each variant gets its settings and a failing one leaves the rest to run. The
+// measurements themselves need the GPU machine.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,12 @@ const kreplayStandIn = `import { appendFileSync, mkdirSync, writeFileSync } from
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 const args = process.argv.slice(2);
-appendFileSync(join(dirname(fileURLToPath(import.meta.url)), 'calls.log'), args.join(' ') + '\\n');
+const bundle = dirname(fileURLToPath(import.meta.url));
+appendFileSync(join(bundle, 'calls.log'), args.join(' ') + '\\n');
+// The profile's settings as it saw them; STAND_IN_FAILS=1 makes this call fail, as a variant that crashes.
+const settings = Object.keys(process.env).filter((name) => /^(KREPLAY_PROFILER_|STAND_IN_)/.test(name)).sort();
+appendFileSync(join(bundle, 'settings.log'), [args[0], ...settings.map((name) => name + '=' + process.env[name])].join(' ') + '\\n');
+if (process.env.STAND_IN_FAILS === '1') process.exit(1);
 if (args[0] === 'capture') {
   const folder = args[args.indexOf('-o') + 1];
   mkdirSync(folder, { recursive: true });
@@ -65,7 +71,8 @@ function machine() {
     });
   const lines = () => readFileSync(join(bundle, 'calls.log'), 'utf8').trim().split('\n');
   const calls = () => lines().map((line) => line.split(' ')[0]);
-  return { root, run, calls, lines };
+  const settings = () => readFileSync(join(bundle, 'settings.log'), 'utf8').trim().split('\n');
+  return { root, run, calls, lines, settings };
 }
 
 describe('counter-experiment.sh', () => {
@@ -129,5 +136,31 @@ describe('counter-experiment.sh', () => {
     writeFileSync(join(root, 'capture', 'manifest.json'), JSON.stringify({ complete: false }));
     expect(run({ OUT: join(root, 'out'), NCU_RUNS: '0', KEEP_CAPTURE: '1', REPLAY: 'off' }).status).toBe(0);
     expect(calls()).toEqual(['capture', 'profile']);
+  });
+
+  it('gives each variant its settings and flags, and goes on past a variant that fails', () => {
+    const { root, run, lines, settings } = machine();
+    const out = join(root, 'out');
+    const variants = [
+      'kib64:default:sol:KREPLAY_PROFILER_ICACHE_KIB=64',
+      'broken:default:sol:STAND_IN_FAILS=1',
+      'cupti:full:sol:KREPLAY_PROFILER_REPLAY=kernel,--warm-runs=0',
+    ];
+    const result = run({ OUT: out, NCU_RUNS: '1', REPLAY: 'off', VARIANTS: variants.join(' ') });
+    expect(result.status, result.stderr).toBe(0);
+    const profiles = lines().filter((line) => line.startsWith('profile '));
+    expect(profiles).toHaveLength(3);
+    expect(profiles[0]).not.toContain('--strategy');
+    expect(profiles[2]).toContain('--strategy full --tier device --warm-runs=0');
+    expect(settings()).toEqual([
+      'capture',
+      'profile KREPLAY_PROFILER_ICACHE_KIB=64',
+      'profile STAND_IN_FAILS=1',
+      'profile KREPLAY_PROFILER_REPLAY=kernel',
+    ]);
+    // The failure is recorded, and what came after it ran: the next variant and ncu.
+    expect(readFileSync(join(out, 'timings.txt'), 'utf8')).toMatch(/^profile-broken exited 1$/m);
+    expect(['kib64', 'broken', 'cupti'].every((name) => existsSync(join(out, name, 'profile.json')))).toBe(true);
+    expect(existsSync(join(out, 'ncu-1.csv'))).toBe(true);
   });
 });
