@@ -19,7 +19,9 @@
 # capture.json and attributes.txt are then not written); REPLAY=off leaves out the
 # standalone replay (replay.json); CAPTURE_LAUNCHES=N captures only the step's first N launches
 # (default: every launch). NCU_FIRST_RUN (default 1) numbers the ncu runs from there, so that
-# the runs of several calls can share one folder.
+# the runs of several calls can share one folder. VARIANT_TIMEOUT (seconds, default none) stops a
+# variant's profile that runs longer, recorded in timings.txt as exited 124, so that a variant that
+# hangs leaves the call's time to the variants and ncu runs after it.
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
 #                   default (profile's own choice for captures: full, by copy engines);
@@ -78,6 +80,8 @@ fi
 if [ "${REPLAY:-on}" != off ]; then
   timed replay "${kreplay[@]}" replay --capture "$capture" --verify full --json > "$out/replay.json" 2> "$out/replay.log"
 fi
+variant_limit=()
+[ -n "${VARIANT_TIMEOUT:-}" ] && variant_limit=(timeout --kill-after=10 "$VARIANT_TIMEOUT")
 for variant in $variants; do
   IFS=: read -r name strategy set settings <<< "$variant"
   chosen=$metrics
@@ -90,7 +94,7 @@ for variant in $variants; do
   restore=(--strategy "$strategy" --tier device)
   [ "$strategy" = default ] && restore=()
   mkdir -p "$out/$name"
-  timed "profile-$name" env "${environment[@]}" \
+  timed "profile-$name" "${variant_limit[@]}" env "${environment[@]}" \
     "${kreplay[@]}" profile "capture:$capture" "${restore[@]}" "${flags[@]}" --launch-count "$launches" --metrics "$chosen" --json \
     > "$out/$name/profile.json" 2> "$out/$name/profile.log"
 done

@@ -1,8 +1,8 @@
 // counter-experiment.sh's steps, with stand-ins for the GPU machine's commands (nvidia-smi, ncu and
 // the report reader, and a kreplay bundle that records how it was called): which steps run, which
-// files they leave, and how KEEP_CAPTURE, REPLAY=off and NCU_FIRST_RUN let one capture serve several
-// calls, and how each variant gets its settings and a failing one leaves the rest to run. The
-// measurements themselves need the GPU machine.
+// files they leave, how KEEP_CAPTURE, REPLAY=off and NCU_FIRST_RUN let one capture serve several
+// calls, and how each variant gets its settings while one that fails or hangs leaves the rest to
+// run. The measurements themselves need the GPU machine.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,8 @@ appendFileSync(join(bundle, 'calls.log'), args.join(' ') + '\\n');
 const settings = Object.keys(process.env).filter((name) => /^(KREPLAY_PROFILER_|STAND_IN_)/.test(name)).sort();
 appendFileSync(join(bundle, 'settings.log'), [args[0], ...settings.map((name) => name + '=' + process.env[name])].join(' ') + '\\n');
 if (process.env.STAND_IN_FAILS === '1') process.exit(1);
+// STAND_IN_HANGS=1: this call never ends, as a variant that hangs.
+if (process.env.STAND_IN_HANGS === '1') setInterval(() => {}, 1000);
 if (args[0] === 'capture') {
   const folder = args[args.indexOf('-o') + 1];
   mkdirSync(folder, { recursive: true });
@@ -161,6 +163,17 @@ describe('counter-experiment.sh', () => {
     // The failure is recorded, and what came after it ran: the next variant and ncu.
     expect(readFileSync(join(out, 'timings.txt'), 'utf8')).toMatch(/^profile-broken exited 1$/m);
     expect(['kib64', 'broken', 'cupti'].every((name) => existsSync(join(out, name, 'profile.json')))).toBe(true);
+    expect(existsSync(join(out, 'ncu-1.csv'))).toBe(true);
+  });
+
+  it('stops a variant that runs past VARIANT_TIMEOUT and goes on to the next and to ncu', () => {
+    const { root, run, calls } = machine();
+    const out = join(root, 'out');
+    const variants = 'hangs:default:sol:STAND_IN_HANGS=1 warm:default:sol';
+    const result = run({ OUT: out, NCU_RUNS: '1', REPLAY: 'off', VARIANTS: variants, VARIANT_TIMEOUT: '1' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(calls()).toEqual(['capture', 'profile', 'profile']);
+    expect(readFileSync(join(out, 'timings.txt'), 'utf8')).toMatch(/^profile-hangs exited 124$/m);
     expect(existsSync(join(out, 'ncu-1.csv'))).toBe(true);
   });
 });
