@@ -60,7 +60,8 @@ function machine() {
     spawnSync('bash', [join(here, 'counter-experiment.sh')], {
       encoding: 'utf8',
       env: {
-        ...process.env,
+        // The profiler settings of this shell are left out: each test gives its own.
+        ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('KREPLAY_PROFILER_'))),
         PATH: `${bin}:${dirname(process.execPath)}:${process.env.PATH}`,
         BUNDLE: bundle,
         CAPTURE: join(root, 'capture'),
