@@ -61,6 +61,16 @@ export function ncuRunDescriptions(folder) {
 }
 
 /**
+ * What a run measured, its launch count left out (ncu-runs.txt's description of it): ncu profiles
+ * the first N launches of the same sequence, so runs of another --launch-count measure the same
+ * launches as far as the shorter one goes, and are judged over those (summarize.mjs judges the
+ * launches every run holds).
+ */
+export function measuredLaunches(description) {
+  return description.replace(/--launch-count \d+/, '--launch-count <n>');
+}
+
+/**
  * ncu prints demangled names, kreplay the mangled symbol: compare by the demangled function's base
  * name (anonymous namespaces, which ncu prints as `<unnamed>`, and template arguments left out).
  */

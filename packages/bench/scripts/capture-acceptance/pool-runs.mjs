@@ -8,14 +8,15 @@
 //   or all of a kind in one folder (label/ncu-replay).
 // - Runs of one kind are pooled only when what they measured agrees: the machine (machine.txt: GPU,
 //   driver, ncu) and, where counter-experiment.sh recorded it, each run's ncu options and program
-//   (ncu-runs.txt). Anything else is an error that names both and how to leave one out.
+//   (ncu-runs.txt); runs of another --launch-count are pooled (the same first launches, judged as
+//   far as the shorter run goes). Anything else is an error that names both and how to leave one out.
 // - machine.txt, timings.txt, capture.json, replay.json and attributes.txt of the last run folder.
 // - kreplay's variants (folders with a profile.json): the last run folder's under their own names,
 //   the others' as <label>-<variant>. A label is the folder's name unless given.
 // Writes <pooled folder>/pooled-from.txt: where each pooled file came from.
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { ncuRunDescriptions, ncuRunFiles, variantNames } from './ncu-csv.mjs';
+import { measuredLaunches, ncuRunDescriptions, ncuRunFiles, variantNames } from './ncu-csv.mjs';
 
 const kinds = ['ncu', 'ncu-replay', 'ncu-moved'];
 const sharedFiles = ['machine.txt', 'timings.txt', 'capture.json', 'replay.json', 'attributes.txt'];
@@ -59,7 +60,7 @@ for (const kind of kinds) {
       if (leftOut.has(`${run.label}/${file}`)) continue;
       const description = run.descriptions.get(file) ?? null;
       if (first === null && description !== null) first = { run, file, description };
-      else if (description !== null && description !== first.description) {
+      else if (description !== null && measuredLaunches(description) !== measuredLaunches(first.description)) {
         fail(`${run.label}/${file} measured another thing than ${first.run.label}/${first.file}:\n  ${description}\n  ${first.description}\nleave one out with --leave-out ${run.label}/${file} (or --leave-out ${run.label}/${kind} for all of its ${kind} runs)`);
       }
       number += 1;

@@ -1,7 +1,7 @@
 // pool-runs.mjs on made-up run folders: ncu's runs renumbered in the order given, the last folder's
 // files and variants under their names and the others' variants labelled; runs of another machine,
-// program or ncu option refused with the fix; --leave-out; and summarize.mjs's warning for a
-// folder whose runs measured different things.
+// program or ncu option refused with the fix, runs of another launch count pooled; --leave-out; and
+// summarize.mjs's warning for a folder whose runs measured different things.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,20 @@ describe('pool-runs.mjs', () => {
     expect(existsSync(join(pooled, 'ncu-3.csv'))).toBe(false);
   });
 
+  it('pools runs that differ only in their launch count: the same first launches', () => {
+    const root = newRoot();
+    const first = runFolder(root, 'a', { 'ncu-1.csv': 'a1', 'ncu-runs.txt': `ncu-1.csv: ${programRun}\n` });
+    const longer = programRun.replace('--launch-count 3', '--launch-count 200');
+    const second = runFolder(root, 'b', { 'ncu-1.csv': 'b1', 'ncu-runs.txt': `ncu-1.csv: ${longer}\n` });
+    const pooled = join(root, 'pooled');
+    const result = pool(pooled, first, second);
+    expect(result.status, result.stderr).toBe(0);
+    expect(readFileSync(join(pooled, 'pooled-from.txt'), 'utf8')).toContain('ncu-2.csv: b/ncu-1.csv: set sol --profile-from-start off --clock-control none --cache-control all --launch-count 200');
+    // Another option besides the count is still refused.
+    const third = runFolder(root, 'c', { 'ncu-1.csv': 'c1', 'ncu-runs.txt': `ncu-1.csv: ${longer.replace('--cache-control all', '--cache-control none')}\n` });
+    expect(pool(join(root, 'pooled-2'), first, third).stderr).toContain('c/ncu-1.csv measured another thing than a/ncu-1.csv');
+  });
+
   it('leaves out all runs of a kind in one folder', () => {
     const root = newRoot();
     const first = runFolder(root, 'a', { 'ncu-replay-1.csv': 'a1' });
@@ -116,5 +130,18 @@ describe('summarize.mjs with ncu-runs.txt', () => {
     expect(result.stdout).toContain('ncu-2.csv: set sol');
     const agreeing = runFolder(root, 'agreeing', { 'timings.txt': '', 'ncu-1.csv': '', 'ncu-runs.txt': `ncu-1.csv: ${programRun}\n` });
     expect(spawnSync(process.execPath, [join(here, 'summarize.mjs'), agreeing], { encoding: 'utf8' }).stdout).not.toContain('WARNING');
+  });
+
+  it('does not warn for runs of another launch count, and reads a folder without timings.txt', () => {
+    const root = newRoot();
+    const longer = programRun.replace('--launch-count 3', '--launch-count 200');
+    const folder = runFolder(root, 'run', {
+      'ncu-1.csv': '', 'ncu-2.csv': '',
+      'ncu-runs.txt': `ncu-1.csv: ${programRun}\nncu-2.csv: ${longer}\n`,
+    });
+    const result = spawnSync(process.execPath, [join(here, 'summarize.mjs'), folder], { encoding: 'utf8' });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('WARNING');
+    expect(result.stdout).toContain('program alone: n/a s wall');
   });
 });

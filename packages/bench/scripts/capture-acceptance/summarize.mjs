@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blockingMetrics, heldOutAgreement, kreplayValues } from './agreement.mjs';
 import { durationOffset } from './duration-offset.mjs';
-import { mean, median, ncuRunDescriptions, ncuRunFiles, readNcuRuns, sameKernel } from './ncu-csv.mjs';
+import { mean, measuredLaunches, median, ncuRunDescriptions, ncuRunFiles, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
 const variant = process.argv[3];
@@ -30,8 +30,9 @@ const json = (name) => {
     return JSON.parse(text.split('\n').at(-1));
   }
 };
+// A folder pooled or put together by hand may hold no timings.txt: its costs then read n/a.
 const timings = Object.fromEntries(
-  read('timings.txt')
+  (existsSync(join(folder, 'timings.txt')) ? read('timings.txt') : '')
     .trim()
     .split('\n')
     .filter((line) => /^\S+ [\d.]+$/.test(line))
@@ -92,7 +93,7 @@ console.log(`\n## kreplay profile capture:${variant ? ` (${variant})` : ''} agai
 // Runs that ncu-runs.txt says measured different things (another program or options) are no spread.
 const described = ncuRunDescriptions(folder);
 const runFiles = ncuRunFiles(folder, ncuPrefix);
-if (new Set(runFiles.map((file) => described.get(file)).filter(Boolean)).size > 1) {
+if (new Set(runFiles.map((file) => described.get(file)).filter(Boolean).map(measuredLaunches)).size > 1) {
   console.log(`WARNING: ncu-runs.txt says these ${ncuPrefix} runs measured different things; their spread is not ncu's run-to-run spread:`);
   for (const file of runFiles) console.log(`  ${file}: ${described.get(file) ?? 'not recorded'}`);
 }
