@@ -72,9 +72,10 @@ function machine() {
         ...settings,
       },
     });
-  const lines = () => readFileSync(join(bundle, 'calls.log'), 'utf8').trim().split('\n');
+  const logLines = (name) => readFileSync(join(bundle, name), 'utf8').trim().split('\n');
+  const lines = () => logLines('calls.log');
   const calls = () => lines().map((line) => line.split(' ')[0]);
-  const settings = () => readFileSync(join(bundle, 'settings.log'), 'utf8').trim().split('\n');
+  const settings = () => logLines('settings.log');
   return { root, run, calls, lines, settings };
 }
 
