@@ -49,6 +49,18 @@ L2Flush l2FlushBeforeEachPass() {
 }
 
 /**
+ * How many times the L2 flush reads its buffer (KREPLAY_PROFILER_L2_FLUSH_ROUNDS, 1 to 16, default 1;
+ * `on` and `discard` only). An experiment: should the L2 keep lines that were hit again and again (a
+ * GEMM's inputs, through the passes before) ahead of lines read once, one read of the buffer would
+ * leave them there, and the kernel would read less from DRAM than after ncu's invalidation.
+ */
+std::uint64_t l2FlushRounds() {
+  return profilerSetting(
+      "KREPLAY_PROFILER_L2_FLUSH_ROUNDS", 1, [](std::uint64_t value) { return value >= 1 && value <= 16; },
+      "not a whole number from 1 to 16");
+}
+
+/**
  * The bytes between two loads of the touch before each pass: KREPLAY_PROFILER_TOUCH_STRIDE (a power of
  * two of at least 4 KiB), or 0 (the default) for no touch. An experiment's switch: touching the
  * memory a captured kernel can reach, as a full restore does, brought the kernels' durations closer
@@ -107,6 +119,7 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
       device_(std::move(device)),
       kernelRange_(range == ProfilerRange::Kernel),
       flushMode_(l2FlushBeforeEachPass()),
+      flushRounds_(l2FlushRounds()),
       reachable_(std::move(reachable)),
       touchStride_(touchStride()),
       touchBy_(touchBy()),
@@ -298,9 +311,11 @@ void CudaProfilerSession::flushL2(CudaQueue& queue) {
                  static_cast<std::uint64_t>(flush_), flushBytes_);
     return;
   }
-  launchKernel(*device_, device_->functions().xorWords, gridFor(*device_, flushBytes_ / 8, threads),
-               static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_),
-               flushBytes_, static_cast<std::uint64_t>(flushState_));
+  for (std::uint64_t round = 0; round < flushRounds_; round += 1) {
+    launchKernel(*device_, device_->functions().xorWords, gridFor(*device_, flushBytes_ / 8, threads),
+                 static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_),
+                 flushBytes_, static_cast<std::uint64_t>(flushState_));
+  }
   if (flushMode_ == L2Flush::ReadDiscard) {
     launchKernel(*device_, device_->functions().discardL2Lines, gridFor(*device_, flushBytes_ / 128, threads),
                  static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_), flushBytes_);

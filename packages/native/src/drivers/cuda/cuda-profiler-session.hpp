@@ -124,6 +124,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   const bool kernelRange_;
   /** None with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
   const L2Flush flushMode_;
+  const std::uint64_t flushRounds_;  // reads of the flush buffer per flush (KREPLAY_PROFILER_L2_FLUSH_ROUNDS)
   /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH). */
   ReachableMemory reachable_;
   const std::uint64_t touchStride_;
