@@ -36,8 +36,13 @@ std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
  * it into pinned host memory (an experiment: nothing but the profiled kernel then runs on the
  * multiprocessors between passes when the restore is a copy too, as under ncu), `discard` reads it
  * and then drops its lines (an experiment: the L2 is left holding no valid line, as a hardware
- * invalidation leaves it, where the read leaves it full of the buffer's clean lines), `off` flushes
- * nothing (to compare with `ncu --cache-control none`).
+ * invalidation leaves it, where the read leaves it full of the buffer's clean lines), `write` writes
+ * the buffer, drops its lines and reads it (an experiment: should the L2 evict clean lines before
+ * dirty ones, the restore's dirty lines outlast a read of the buffer and the kernel finds its data
+ * there; writing it first evicts them, dropping its own lines writes nothing back, and the read
+ * leaves the L2 full of clean lines none of which are the kernel's), `write-discard` writes it and
+ * drops its lines (the L2 left empty, as ncu's invalidation leaves it), `off` flushes nothing (to
+ * compare with `ncu --cache-control none`).
  */
 L2Flush l2FlushBeforeEachPass() {
   return profilerChoice("KREPLAY_PROFILER_L2_FLUSH", L2Flush::Read,
@@ -45,7 +50,9 @@ L2Flush l2FlushBeforeEachPass() {
                          {"off", L2Flush::None},
                          {"evict-last", L2Flush::ReadEvictLast},
                          {"copy", L2Flush::Copy},
-                         {"discard", L2Flush::ReadDiscard}});
+                         {"discard", L2Flush::ReadDiscard},
+                         {"write", L2Flush::WriteDiscardRead},
+                         {"write-discard", L2Flush::WriteDiscard}});
 }
 
 /**
@@ -310,6 +317,14 @@ void CudaProfilerSession::flushL2(CudaQueue& queue) {
     launchKernel(*device_, device_->functions().l2NormalPriority, blocks, static_cast<unsigned>(threads), queue.stream(),
                  static_cast<std::uint64_t>(flush_), flushBytes_);
     return;
+  }
+  const bool writes = flushMode_ == L2Flush::WriteDiscardRead || flushMode_ == L2Flush::WriteDiscard;
+  if (writes) {
+    const CudaApi& cuda = device_->api();
+    check(cuda, cuda.cuMemsetD8Async(flush_, 0x5a, flushBytes_, queue.stream()), "cuMemsetD8Async");
+    launchKernel(*device_, device_->functions().discardL2Lines, gridFor(*device_, flushBytes_ / 128, threads),
+                 static_cast<unsigned>(threads), queue.stream(), static_cast<std::uint64_t>(flush_), flushBytes_);
+    if (flushMode_ == L2Flush::WriteDiscard) return;
   }
   for (std::uint64_t round = 0; round < flushRounds_; round += 1) {
     launchKernel(*device_, device_->functions().xorWords, gridFor(*device_, flushBytes_ / 8, threads),

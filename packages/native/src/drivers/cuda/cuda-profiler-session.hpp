@@ -43,7 +43,7 @@
 namespace kreplay::cuda {
 
 /** How the L2 is flushed before a pass (KREPLAY_PROFILER_L2_FLUSH). */
-enum class L2Flush { None, Read, ReadEvictLast, Copy, ReadDiscard };
+enum class L2Flush { None, Read, ReadEvictLast, Copy, ReadDiscard, WriteDiscardRead, WriteDiscard };
 
 /** How the touch before a pass loads (KREPLAY_PROFILER_TOUCH). */
 enum class TouchBy { Copy, Kernel, EveryMultiprocessor };
