@@ -31,7 +31,10 @@
 #                   KREPLAY_CUDA_COPY_PATH=api (restores by copy engines only),
 #                   KREPLAY_PROFILER_L2_FLUSH=copy (a copy engine reads the flush buffer; with the
 #                   two, nothing but the profiled kernel runs on the multiprocessors from one pass
-#                   to the next, as under ncu), KREPLAY_PROFILER_TLB=unmap|thrash
+#                   to the next, as under ncu), KREPLAY_PROFILER_L2_FLUSH=write|write-discard (the
+#                   flush writes its buffer and drops its lines, then reads it or not: lines the
+#                   restore left dirty are written back first), KREPLAY_PROFILER_L2_FLUSH_ROUNDS
+#                   (reads of the buffer per flush), KREPLAY_PROFILER_TLB=unmap|thrash
 #                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict|reload|off
 #                   and KREPLAY_PROFILER_ICACHE_KIB (cuda-instruction-eviction.hpp),
 #                   KREPLAY_PROFILER_REPLAY=kernel (CUPTI replays each kernel itself:
