@@ -103,6 +103,7 @@ export interface NativeProfiler {
   beginDispatch(queue: NativeQueue, pass: number, index: number): void;
   endDispatch(queue: NativeQueue, pass: number, index: number): void;
   endPass(queue: NativeQueue, pass: number): void;
+  afterRun(queue: NativeQueue): void;
   result(): NativeProfilerResult;
   release(): Promise<void>;
 }

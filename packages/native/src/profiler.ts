@@ -175,6 +175,18 @@ export class ProfilerSession implements AsyncDisposable {
   }
 
   /**
+   * Enqueues on `queue` what goes after a run of the dispatch (a pass, or an unprofiled run before
+   * the passes) that a restore and another run follow: the L2 flush when the session flushes before
+   * the restore instead of before the pass (`KREPLAY_PROFILER_L2_FLUSH_AT=restore`, an experiment);
+   * nothing otherwise. Returns at once.
+   * @throws {ArgumentError} for a queue of another agent.
+   * @throws {DisposedError} when the session, queue or runtime was disposed.
+   */
+  afterRun(queue: Queue): void {
+    this.#native.afterRun(this.#queue(queue, 'afterRun()'));
+  }
+
+  /**
    * The values of the last dispatch whose last pass the queue has run (synchronize the queue first),
    * or null before the first.
    * @throws {DriverError} when that dispatch's collection failed (its code names the CUPTI error).

@@ -23,6 +23,7 @@ function fakeCudaRuntime(passCount: number, failure?: DriverError) {
       calls.push(`end ${queue.id} ${pass}`);
       if (pass === passCount) dispatch += 1;
     },
+    afterRun: (queue: Queue) => calls.push(`after ${queue.id}`),
     lastResult: () => {
       if (failure) throw failure;
       const row = (index: number) => ({ 'gpu__time_duration.sum': 1000 * dispatch + index, 'dram__bytes_write.sum': 4096 });
@@ -59,7 +60,7 @@ describe('cuptiPasses', () => {
       provider.beginPass(pass, first);
       provider.endPass(pass, first);
     }
-    expect(calls).toEqual(['begin 7 1', 'end 7 1', 'begin 7 2', 'end 7 2', 'begin 7 3', 'end 7 3']);
+    expect(calls).toEqual(['begin 7 1', 'end 7 1', 'after 7', 'begin 7 2', 'end 7 2', 'after 7', 'begin 7 3', 'end 7 3']);
     expect(provider.collect(first, [1, 2, 3])).toEqual({
       chip: 'GH100',
       passes: 3,
@@ -84,7 +85,7 @@ describe('cuptiPasses', () => {
       }
       provider.endPass(pass, first);
     }
-    expect(calls.filter((call) => call.startsWith('begin') || call.startsWith('end'))).toEqual(['begin 4 1 x2', 'end 4 1', 'begin 4 2 x2', 'end 4 2']);
+    expect(calls.filter((call) => !call.startsWith('dispatch'))).toEqual(['after 4', 'begin 4 1 x2', 'end 4 1', 'after 4', 'begin 4 2 x2', 'end 4 2']);
     expect(calls.filter((call) => call.startsWith('dispatch ')).map((call) => call.split(' ')[2])).toEqual(['1', '1', '2', '2']);
     expect(provider.collectRange(first, [1, 2, 3], 2).map((each) => [each.passes, each.metrics?.['gpu__time_duration.sum']])).toEqual([[2, 1000], [2, 1001]]);
     expect(provider.collectRange(first, [1, 2], 2)[0]).toMatchObject({ metrics: null, error: { code: 'incomplete', message: expect.stringMatching(/^passes 2 of 2 did not complete/) } });

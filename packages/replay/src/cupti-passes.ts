@@ -163,8 +163,12 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
       if (profiled !== undefined) sessionOf(queue)?.endDispatch(queue, profiled, index);
     },
     endPass(pass, queue) {
+      const session = sessionOf(queue);
+      if (session === undefined) return;
       const profiled = profiledPass(pass);
-      if (profiled !== undefined) sessionOf(queue)?.endPass(queue, profiled);
+      if (profiled !== undefined) session.endPass(queue, profiled);
+      // A restore and another run follow every run but the last.
+      if (pass < warmRuns + session.passCount) session.afterRun(queue);
     },
     collect(queue, completedPasses) {
       return collectWindow(queue, completedPasses, 1)[0]!;

@@ -69,6 +69,12 @@ class ProfilerSession {
   virtual void endDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) = 0;
   /** Enqueues the end of pass `pass` right after the kernel; after the last pass, the decode. */
   virtual void endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) = 0;
+  /**
+   * Enqueues what goes after a run of the dispatch (a pass or an unprofiled run) that a restore
+   * and another run follow: the L2 flush when the session flushes before the restore rather than
+   * before the pass (KREPLAY_PROFILER_L2_FLUSH_AT=restore, an experiment); nothing otherwise.
+   */
+  virtual void afterRun(const std::shared_ptr<Queue>& queue) = 0;
   /** The last finished dispatch (read it after synchronizing the queue). */
   virtual ProfilerResult result() = 0;
   /** Stops profiling the context and frees what the session holds (any thread). Idempotent. */

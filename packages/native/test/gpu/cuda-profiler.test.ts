@@ -43,6 +43,7 @@ async function countFill(runtime: Runtime, metrics: readonly string[]): Promise<
     session.beginPass(queue, pass);
     queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 7 });
     session.endPass(queue, pass);
+    if (pass < session.passCount) session.afterRun(queue);
   }
   const result = await session.decode(queue);
   expect(result.values['gpu__time_duration.sum']).toBeGreaterThan(0);
@@ -122,6 +123,34 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
       });
     });
   }
+
+  for (const [name, value] of [
+    ['KREPLAY_PROFILER_L2_FLUSH', 'write'],
+    ['KREPLAY_PROFILER_L2_FLUSH', 'write-discard'],
+    ['KREPLAY_PROFILER_L2_FLUSH_ROUNDS', '3'],
+    ['KREPLAY_PROFILER_L2_FLUSH_AT', 'restore'],
+  ] as const) {
+    it.skipIf(profilerReason !== null || cuda.fake)(`counts a fill with ${name}=${value}`, async () => {
+      await withSetting(name, value, async () => {
+        await using runtime = await openRuntime({ driver: 'cuda' });
+        await countFill(runtime, ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'lts__throughput.avg.pct_of_peak_sustained_elapsed']);
+      });
+    });
+  }
+
+  it.skipIf(profilerReason !== null || cuda.fake)('refuses an L2 flush setting it does not know, naming what it takes', async () => {
+    await using runtime = await openRuntime({ driver: 'cuda' });
+    const refused = [
+      ['KREPLAY_PROFILER_L2_FLUSH_AT', 'later', /KREPLAY_PROFILER_L2_FLUSH_AT=later is not pass or restore/],
+      ['KREPLAY_PROFILER_L2_FLUSH_ROUNDS', '0', /KREPLAY_PROFILER_L2_FLUSH_ROUNDS=0 is not a whole number from 1 to 16/],
+      ['KREPLAY_PROFILER_L2_FLUSH', 'twice', /KREPLAY_PROFILER_L2_FLUSH=twice is not on, off, evict-last, copy, discard, write or write-discard/],
+    ] as const;
+    for (const [name, value, message] of refused) {
+      await withSetting(name, value, async () => {
+        await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'kernel' })).rejects.toThrow(message);
+      });
+    }
+  });
 
   it.skipIf(profilerReason !== null || cuda.fake)('refuses a KREPLAY_PROFILER_ICACHE it does not know, naming the choices', async () => {
     await withSetting('KREPLAY_PROFILER_ICACHE', 'flush', async () => {

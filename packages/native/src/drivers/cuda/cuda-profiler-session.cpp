@@ -1,6 +1,7 @@
 #include "drivers/cuda/cuda-profiler-session.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-launch.hpp"
@@ -68,6 +69,17 @@ std::uint64_t l2FlushRounds() {
 }
 
 /**
+ * Where the L2 flush goes (KREPLAY_PROFILER_L2_FLUSH_AT, an experiment): right before each pass
+ * (`pass`, the default: the restore's writes are written back and the pass starts clean), or after
+ * the run before it, ahead of the restore (`restore`: the pass starts with the restored lines in
+ * the L2, dirty, as it would if ncu flushed before restoring the memory the kernel writes). A pass
+ * that no run of the session's dispatch precedes is flushed before it either way.
+ */
+bool flushBeforeRestore() {
+  return profilerChoice("KREPLAY_PROFILER_L2_FLUSH_AT", false, {{"pass", false}, {"restore", true}});
+}
+
+/**
  * The bytes between two loads of the touch before each pass: KREPLAY_PROFILER_TOUCH_STRIDE (a power of
  * two of at least 4 KiB), or 0 (the default) for no touch. An experiment's switch: touching the
  * memory a captured kernel can reach, as a full restore does, brought the kernels' durations closer
@@ -127,6 +139,7 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
       kernelRange_(range == ProfilerRange::Kernel),
       flushMode_(l2FlushBeforeEachPass()),
       flushRounds_(l2FlushRounds()),
+      flushBeforeRestore_(flushBeforeRestore()),
       reachable_(std::move(reachable)),
       touchStride_(touchStride()),
       touchBy_(touchBy()),
@@ -237,6 +250,26 @@ void CudaProfilerSession::endPass(const std::shared_ptr<Queue>& queue, std::uint
   auto cuda = cudaQueue(queue);
   auto self = shared_from_this();
   cuda->enqueueControl([self, pass] { self->end(pass); });
+}
+
+void CudaProfilerSession::afterRun(const std::shared_ptr<Queue>& queue) {
+  if (!flushBeforeRestore_ || flushMode_ == L2Flush::None) return;
+  auto cuda = cudaQueue(queue);
+  auto self = shared_from_this();
+  cuda->enqueueControl([self, cuda] { self->flushAfterRun(*cuda); });
+}
+
+void CudaProfilerSession::flushAfterRun(CudaQueue& queue) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (released_ || error_) return;
+  try {
+    flushL2(queue);
+    flushedAfterRun_ = true;
+  } catch (const OperationFailure& failure) {
+    fail("profiler-after-run", failure);
+  } catch (const std::exception& exception) {
+    fail("profiler-after-run", OperationFailure("internal", exception.what()));
+  }
 }
 
 void CudaProfilerSession::fail(const char* step, const OperationFailure& failure) {
@@ -384,6 +417,7 @@ void CudaProfilerSession::touchReachable(CudaQueue& queue) {
 void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope scope) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (released_) return;
+  const bool flushedAfterRun = std::exchange(flushedAfterRun_, false);
   const CuptiProfilerApi& api = library_->api;
   try {
     if (pass == 1) {
@@ -412,7 +446,7 @@ void CudaProfilerSession::begin(CudaQueue& queue, std::uint32_t pass, PassScope 
       // The range is the next kernel: flush before the pass starts, so the flush is not profiled.
       eviction_->enqueue(queue, static_cast<std::uint64_t>(flushState_));
       instructions_->enqueue(queue);
-      if (flushMode_ != L2Flush::None) flushL2(queue);
+      if (flushMode_ != L2Flush::None && !flushedAfterRun) flushL2(queue);
       touchReachable(queue);
       check(cuda, cuda.cuStreamSynchronize(queue.stream()), "cuStreamSynchronize");
       eviction_->afterIdle();

@@ -63,6 +63,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   void beginDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) override;
   void endDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) override;
   void endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) override;
+  void afterRun(const std::shared_ptr<Queue>& queue) override;
   ProfilerResult result() override;
   void release() override;
 
@@ -72,6 +73,7 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   void beginInRange(CudaQueue& queue, std::uint32_t index);
   void endInRange();
   void end(std::uint32_t pass);
+  void flushAfterRun(CudaQueue& queue);
   void startDispatch();
   /** Whether the flushes between a range's dispatches run in the profiled context (each a range). */
   bool flushesInRanges() const;
@@ -125,6 +127,10 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   /** None with KREPLAY_PROFILER_L2_FLUSH=off: no flush before a pass (between a range's dispatches, --cache-control still decides). */
   const L2Flush flushMode_;
   const std::uint64_t flushRounds_;  // reads of the flush buffer per flush (KREPLAY_PROFILER_L2_FLUSH_ROUNDS)
+  /** Whether the flush goes after a run, before the restore that follows (KREPLAY_PROFILER_L2_FLUSH_AT=restore). */
+  const bool flushBeforeRestore_;
+  /** Set by afterRun's flush, taken by the next begin: that pass is not flushed again. */
+  bool flushedAfterRun_ = false;
   /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH). */
   ReachableMemory reachable_;
   const std::uint64_t touchStride_;
