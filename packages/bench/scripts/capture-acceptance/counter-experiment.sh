@@ -40,6 +40,9 @@
 #                   KREPLAY_PROFILER_REPLAY=kernel (CUPTI replays each kernel itself:
 #                   cuda-profiler-session.hpp); or --FLAG=VALUE, a flag of `kreplay profile`
 #                   (for example --warm-runs=0).
+# ARCHIVE (a path outside OUT, optional) packs OUT into one .tar.gz after every step (ncu's reports
+# left out): the GPU machine brings back at most 8 files, so a call cut short by its limit brings
+# back, in that one file, every step that finished.
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
 # Writes OUT/{capture.json,attributes.txt,replay.json,timings.txt,ncu-values.txt,ncu-runs.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
@@ -56,6 +59,10 @@ ncu_runs=${NCU_RUNS:-2}
 variants=${VARIANTS:-base:dirty-pages:all full:full:all:KREPLAY_CUDA_COPY_PATH=api full-icache:full:all:KREPLAY_CUDA_COPY_PATH=api,KREPLAY_PROFILER_ICACHE=evict}
 counters=${COUNTERS:-sm__cycles_active.avg,sm__cycles_active.sum,l1tex__cycles_active.sum,gpc__cycles_elapsed.max,l1tex__t_sectors.sum,l1tex__t_sectors_lookup_hit.sum,l1tex__m_xbar2l1tex_read_sectors.sum,l1tex__data_pipe_lsu_wavefronts.sum,l1tex__data_bank_reads.sum,l1tex__lsuin_requests.sum,l1tex__f_wavefronts.sum,lts__t_sectors.sum,lts__t_sectors_lookup_hit.sum,dram__sectors_read.sum,dram__sectors_write.sum,smsp__inst_executed.sum,sm__warps_active.sum}
 seconds() { date +%s.%N; }
+archive() { # OUT as it is now, into ARCHIVE (whole or not at all: packed beside it, then moved)
+  [ -n "${ARCHIVE:-}" ] || return 0
+  tar czf "$ARCHIVE.partial" --exclude='*.ncu-rep' -C "$(dirname "$out")" "$(basename "$out")" && mv "$ARCHIVE.partial" "$ARCHIVE"
+}
 timed() { # label command...
   local label=$1 start end
   shift
@@ -63,8 +70,18 @@ timed() { # label command...
   "$@" || echo "$label exited $?" >> "$out/timings.txt"
   end=$(seconds)
   echo "$label $(awk "BEGIN { print $end - $start }")" >> "$out/timings.txt"
+  archive
 }
+if [ -n "${ARCHIVE:-}" ]; then
+  case $(realpath -m "$ARCHIVE")/ in
+    "$(realpath -m "$out")"/*)
+      echo "counter-experiment.sh: ARCHIVE ($ARCHIVE) lies inside OUT ($out), so it would pack itself; name a path outside OUT, for example \$OUT/out.tgz with OUT=/tmp/out." >&2
+      exit 2 ;;
+  esac
+  mkdir -p "$(dirname "$ARCHIVE")"
+fi
 touch "$out/timings.txt"
+archive
 selection=(--every-launch)
 [ -n "${CAPTURE_LAUNCHES:-}" ] && selection=(--launch-count "$CAPTURE_LAUNCHES")
 # What the capture was made of, beside it: a kept capture of another program or selection is not used.
@@ -134,3 +151,4 @@ if [ -n "${BREAKDOWN:-}" ]; then
     > "$out/breakdown/profile.json" 2> "$out/breakdown/profile.log"
 fi
 [ -n "${KEEP_CAPTURE:-}" ] || rm -rf "$capture"
+archive

@@ -56,8 +56,9 @@ function machine() {
     chmodSync(join(bin, name), 0o755);
   }
   writeFileSync(join(bundle, 'kreplay.mjs'), kreplayStandIn);
-  const run = (settings) =>
-    spawnSync('bash', [join(here, 'counter-experiment.sh')], {
+  // `within` (seconds): the script is stopped then, as the GPU machine's limit stops a call.
+  const run = (settings, within) =>
+    spawnSync(within ? 'timeout' : 'bash', [...(within ? [String(within), 'bash'] : []), join(here, 'counter-experiment.sh')], {
       encoding: 'utf8',
       env: {
         // The profiler settings of this shell are left out: each test gives its own.
@@ -177,5 +178,32 @@ describe('counter-experiment.sh', () => {
     expect(calls()).toEqual(['capture', 'profile', 'profile']);
     expect(readFileSync(join(out, 'timings.txt'), 'utf8')).toMatch(/^profile-hangs exited 124$/m);
     expect(existsSync(join(out, 'ncu-1.csv'))).toBe(true);
+  });
+
+  it('packs OUT into ARCHIVE after every step, so that a run stopped at its limit keeps what finished', () => {
+    const { root, run } = machine();
+    const out = join(root, 'out');
+    const archive = join(root, 'back', 'out.tgz');
+    const packed = () => spawnSync('tar', ['tzf', archive], { encoding: 'utf8' }).stdout.trim().split('\n');
+    const whole = run({ OUT: out, ARCHIVE: archive, NCU_RUNS: '1', REPLAY: 'off' });
+    expect(whole.status, whole.stderr).toBe(0);
+    expect(packed()).toEqual(expect.arrayContaining(['out/timings.txt', 'out/machine.txt', 'out/warm/profile.json', 'out/ncu-1.csv']));
+    expect(packed().some((name) => name.endsWith('.ncu-rep'))).toBe(false);
+    // The second variant hangs and the call's limit stops the script: the first variant's profile came back.
+    rmSync(archive);
+    const stopped = run({ OUT: join(root, 'stopped'), ARCHIVE: archive, NCU_RUNS: '1', REPLAY: 'off', VARIANTS: 'warm:default:sol hangs:default:sol:STAND_IN_HANGS=1' }, 3);
+    expect(stopped.status).toBe(124);
+    expect(packed()).toEqual(expect.arrayContaining(['stopped/timings.txt', 'stopped/warm/profile.json']));
+    expect(packed()).not.toContain('stopped/ncu-1.csv');
+    expect(existsSync(`${archive}.partial`)).toBe(false);
+  });
+
+  it('refuses an ARCHIVE inside OUT, which would pack itself', () => {
+    const { root, run, calls } = machine();
+    const out = join(root, 'out');
+    const result = run({ OUT: out, ARCHIVE: join(out, 'out.tgz'), NCU_RUNS: '1' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain('lies inside OUT');
+    expect(existsSync(join(root, 'bundle', 'calls.log'))).toBe(false);
   });
 });
