@@ -57,8 +57,9 @@ function machine() {
   }
   writeFileSync(join(bundle, 'kreplay.mjs'), kreplayStandIn);
   // `within` (seconds): the script is stopped then, as the GPU machine's limit stops a call.
-  const run = (settings, within) =>
-    spawnSync(within ? 'timeout' : 'bash', [...(within ? [String(within), 'bash'] : []), join(here, 'counter-experiment.sh')], {
+  const run = (settings, within) => {
+    const [command, ...prefix] = within ? ['timeout', String(within), 'bash'] : ['bash'];
+    return spawnSync(command, [...prefix, join(here, 'counter-experiment.sh')], {
       encoding: 'utf8',
       env: {
         // The profiler settings of this shell are left out: each test gives its own.
@@ -73,6 +74,7 @@ function machine() {
         ...settings,
       },
     });
+  };
   const logLines = (name) => readFileSync(join(bundle, name), 'utf8').trim().split('\n');
   const lines = () => logLines('calls.log');
   const calls = () => lines().map((line) => line.split(' ')[0]);
@@ -199,7 +201,7 @@ describe('counter-experiment.sh', () => {
   });
 
   it('refuses an ARCHIVE inside OUT, which would pack itself', () => {
-    const { root, run, calls } = machine();
+    const { root, run } = machine();
     const out = join(root, 'out');
     const result = run({ OUT: out, ARCHIVE: join(out, 'out.tgz'), NCU_RUNS: '1' });
     expect(result.status).toBe(2);
