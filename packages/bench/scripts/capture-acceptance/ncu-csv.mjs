@@ -29,11 +29,17 @@ export function parseNcu(text) {
   return kernels.sort((a, b) => a.id - b.id);
 }
 
-/** The file names <prefix>-1.csv, <prefix>-2.csv, ... of `folder`, up to the first missing. */
+/**
+ * The file names <prefix>-N.csv of `folder`, in the order of N: every one, also where the numbers
+ * start above 1 or skip (a call with NCU_FIRST_RUN=3 writes its runs from ncu-3.csv).
+ */
 export function ncuRunFiles(folder, prefix) {
-  const files = [];
-  while (existsSync(join(folder, `${prefix}-${files.length + 1}.csv`))) files.push(`${prefix}-${files.length + 1}.csv`);
-  return files;
+  const pattern = new RegExp(`^${prefix}-(\\d+)\\.csv$`);
+  return readdirSync(folder)
+    .map((file) => [file, pattern.exec(file)?.[1]])
+    .filter(([, number]) => number !== undefined)
+    .sort(([, a], [, b]) => Number(a) - Number(b))
+    .map(([file]) => file);
 }
 
 /** The runs of ncuRunFiles, parseNcu each. */

@@ -1,7 +1,8 @@
-// pool-runs.mjs on made-up run folders: ncu's runs renumbered in the order given, the last folder's
-// files and variants under their names and the others' variants labelled; runs of another machine,
-// program or ncu option refused with the fix, runs of another launch count pooled; --leave-out; and
-// summarize.mjs's warning for a folder whose runs measured different things.
+// pool-runs.mjs on made-up run folders: ncu's runs renumbered in the order given (a folder's runs in
+// the order of their numbers, wherever they start), the last folder's files and variants under their
+// names and the others' variants labelled; runs of another machine, program or ncu option refused
+// with the fix, runs of another launch count pooled; --leave-out; and summarize.mjs's warning for a
+// folder whose runs measured different things.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,20 @@ describe('pool-runs.mjs', () => {
     expect(existsSync(join(pooled, 'notes'))).toBe(false);
     expect(read('pooled-from.txt')).toContain('ncu-3.csv: run-13/ncu-1.csv: set sol');
     expect(read('pooled-from.txt')).toContain('ncu-1.csv: r12/ncu-1.csv (what it measured is not recorded)');
+  });
+
+  it('takes every numbered run of a folder, also one whose runs start above 1 or skip a number', () => {
+    const root = newRoot();
+    const first = runFolder(root, 'call-1', { 'ncu-1.csv': 'a1', 'ncu-replay-1.csv': 'ar1' });
+    const second = runFolder(root, 'call-2', { 'ncu-3.csv': 'b3', 'ncu-5.csv': 'b5', 'ncu-10.csv': 'b10', 'ncu-4.log': 'log' });
+    const pooled = join(root, 'pooled');
+    const result = pool(pooled, first, second);
+    expect(result.status, result.stderr).toBe(0);
+    const read = (name) => readFileSync(join(pooled, name), 'utf8');
+    expect(['ncu-1.csv', 'ncu-2.csv', 'ncu-3.csv', 'ncu-4.csv'].map(read)).toEqual(['a1', 'b3', 'b5', 'b10']);
+    expect(existsSync(join(pooled, 'ncu-5.csv'))).toBe(false);
+    expect(read('ncu-replay-1.csv')).toBe('ar1');
+    expect(read('pooled-from.txt')).toContain('ncu-4.csv: call-2/ncu-10.csv');
   });
 
   it('refuses runs of another program or ncu option, and pools them once one is left out', () => {
