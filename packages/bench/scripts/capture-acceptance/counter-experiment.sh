@@ -34,7 +34,8 @@
 #                   to the next, as under ncu), KREPLAY_PROFILER_L2_FLUSH=write|write-discard (the
 #                   flush writes its buffer and drops its lines, then reads it or not: lines the
 #                   restore left dirty are written back first), KREPLAY_PROFILER_L2_FLUSH_ROUNDS
-#                   (reads of the buffer per flush), KREPLAY_PROFILER_TLB=unmap|thrash
+#                   (reads of the buffer per flush), KREPLAY_PROFILER_L2_DIRTY_KIB (KiB of the flush
+#                   buffer written after each flush: dirty lines not the kernel's), KREPLAY_PROFILER_TLB=unmap|thrash
 #                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict|reload|off
 #                   and KREPLAY_PROFILER_ICACHE_KIB (cuda-instruction-eviction.hpp),
 #                   KREPLAY_PROFILER_REPLAY=kernel (CUPTI replays each kernel itself:

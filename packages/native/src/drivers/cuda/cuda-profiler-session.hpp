@@ -85,7 +85,9 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   void popRange();
   void enable();
   void setConfig(std::size_t passIndex);
+  /** Empties the L2 of the kernel's lines (flushMode_), then leaves dirtyBytes_ of the flush buffer dirty in it. */
   void flushL2(CudaQueue& queue);
+  void evictL2(CudaQueue& queue);
   /** One load every touchStride_ bytes of the reachable memory (nothing when touchStride_ is 0). */
   void touchReachable(CudaQueue& queue);
   /** The loads the touch makes in `bytes`: one every touchStride_ bytes. */
@@ -129,6 +131,9 @@ class CudaProfilerSession : public ProfilerSession, public std::enable_shared_fr
   const std::uint64_t flushRounds_;  // reads of the flush buffer per flush (KREPLAY_PROFILER_L2_FLUSH_ROUNDS)
   /** Whether the flush goes after a run, before the restore that follows (KREPLAY_PROFILER_L2_FLUSH_AT=restore). */
   const bool flushBeforeRestore_;
+  /** Bytes of the flush buffer written after each flush, left dirty in the L2 (KREPLAY_PROFILER_L2_DIRTY_KIB). */
+  const std::uint64_t dirtyBytes_;
+  unsigned char dirtyValue_ = 0x5a;  // what the flush buffer's first dirtyBytes_ hold
   /** Set by afterRun's flush, taken by the next begin: that pass is not flushed again. */
   bool flushedAfterRun_ = false;
   /** The memory touched before each pass, and the bytes between two loads (0: none; KREPLAY_PROFILER_TOUCH_STRIDE, KREPLAY_PROFILER_TOUCH). */
