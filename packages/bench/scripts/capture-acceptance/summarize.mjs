@@ -6,8 +6,12 @@
 // With a variant (a folder of counter-experiment.sh), its profile.json is the one judged against ncu.
 // The ncu runs are <ncu prefix>-N.csv (default ncu: the program's; ncu-replay: ncu's runs on
 // kreplay's replay, NCU_REPLAY_RUNS of counter-experiment.sh).
+// METRICS (optional) names the metrics judged, comma-separated, or sol for the SpeedOfLight metrics
+// (../speed-of-light-metrics.sh), for a profile that measured counters beside them; default: all of
+// the profile's metrics.
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { blockingMetrics, heldOutAgreement, kreplayValues } from './agreement.mjs';
 import { durationOffset } from './duration-offset.mjs';
 import { mean, measuredLaunches, median, ncuRunDescriptions, ncuRunFiles, readNcuRuns, sameKernel } from './ncu-csv.mjs';
@@ -39,6 +43,19 @@ const timings = Object.fromEntries(
     .map((line) => line.split(' '))
     .map(([label, value]) => [label, Number(value)]),
 );
+/** The metrics that METRICS names (sol: the SpeedOfLight list), each one the profile measured. */
+function judgedMetrics(named, measured) {
+  if (!named) return measured;
+  const list = named === 'sol'
+    ? readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'speed-of-light-metrics.sh'), 'utf8').match(/^metrics=(.*)$/m)[1].split(',')
+    : named.split(',').filter(Boolean);
+  const missing = list.filter((metric) => !measured.includes(metric));
+  if (missing.length > 0) {
+    console.error(`summarize.mjs: METRICS names ${missing.join(', ')}, which the profile did not measure; it measured ${measured.join(', ')}.`);
+    process.exit(2);
+  }
+  return list;
+}
 const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 console.log(`machine: ${read('machine.txt').trim().replace(/\n/g, '; ')}`);
 
@@ -99,7 +116,8 @@ if (new Set(runFiles.map((file) => described.get(file)).filter(Boolean).map(meas
 }
 if (profile && ncuRuns.length > 0) {
   const rows = profile.dispatches;
-  const metrics = profile.metrics;
+  const metrics = judgedMetrics(process.env.METRICS, profile.metrics);
+  console.log(`metrics judged: ${metrics.length === profile.metrics.length ? 'all' : metrics.length} of the profile's ${profile.metrics.length}`);
   const counts = ncuRuns.map((run) => run.length);
   console.log(`kreplay launches ${rows.length}; ncu kernels per run ${counts.join(', ')}`);
   const comparable = Math.min(rows.length, ...counts);
