@@ -1,15 +1,12 @@
 // between-variants.mjs on a folder of made-up ncu runs and two variants: ncu's position between the
 // variants launch by launch, the kernels' code sizes from capture.json, and usage errors.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { folderWith } from './made-up-folder.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const folders = [];
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
 const names = ['void copy_kernel<8>(int)', 'void reduce_kernel<4>(int)'];
 /** An ncu run as ncu-report-csv.py writes it: a header, a row of units, a row per launch. */
@@ -20,21 +17,12 @@ const ncuRun = (durations) =>
     .concat('\n');
 const profile = (durations) => JSON.stringify({ dispatches: durations.map((duration, index) => ({ kernel: ['_Z11copy_kernelILi8EEvi', '_Z13reduce_kernelILi4EEvi'][index], metrics: { 'gpu__time_duration.sum': duration } })) });
 
-function folderWith(files) {
-  const folder = mkdtempSync(join(tmpdir(), 'between-variants-'));
-  folders.push(folder);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(folder, name)), { recursive: true });
-    writeFileSync(join(folder, name), text);
-  }
-  return folder;
-}
 const run = (...args) => spawnSync(process.execPath, [join(here, 'between-variants.mjs'), ...args], { encoding: 'utf8' });
 
 describe('between-variants.mjs', () => {
   it("places ncu's mean between the variants, leaves out launches whose variants differ by less than ncu's spread, and gives the code sizes", () => {
     const capture = { program: {}, capture: { kernels: [{ function: '_Z13reduce_kernelILi4EEvi', launches: 1, codeBytes: 9216, registers: 40 }] } };
-    const folder = folderWith({
+    const folder = folderWith('between-variants', {
       'ncu-1.csv': ncuRun([2000, 11000]),
       'ncu-2.csv': ncuRun([2100, 11200]),
       'warm/profile.json': profile([2120, 12000]),
@@ -50,7 +38,7 @@ describe('between-variants.mjs', () => {
   });
 
   it('is a usage error without two ncu runs or without the variants', () => {
-    const folder = folderWith({ 'ncu-1.csv': ncuRun([2000, 11000]), 'warm/profile.json': profile([1, 1]) });
+    const folder = folderWith('between-variants', { 'ncu-1.csv': ncuRun([2000, 11000]), 'warm/profile.json': profile([1, 1]) });
     expect(run(folder, 'warm', 'cold').status).toBe(2);
     expect(run(folder).status).toBe(2);
   });

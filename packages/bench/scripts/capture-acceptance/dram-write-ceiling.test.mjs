@@ -2,15 +2,13 @@
 // sectors written, the compute-memory throughput following it only where it was the DRAM's, a
 // launch of another kernel left as it was, and the refusals of a folder without the counters.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { folderWith } from './made-up-folder.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const roots = [];
-afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
 const dram = 'dram__throughput.avg.pct_of_peak_sustained_elapsed';
 const gpuDram = 'gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed';
@@ -27,15 +25,6 @@ function ncuRun(launches) {
   return rows.map((row) => `"${row.join('","')}"`).join('\n') + '\n';
 }
 
-function folderWith(files) {
-  const root = mkdtempSync(join(tmpdir(), 'dram-write-ceiling-'));
-  roots.push(root);
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, name)), { recursive: true });
-    writeFileSync(join(root, name), text);
-  }
-  return root;
-}
 
 const run = (...args) => spawnSync(process.execPath, [join(here, 'dram-write-ceiling.mjs'), ...args], { encoding: 'utf8' });
 
@@ -52,7 +41,7 @@ describe('dram-write-ceiling.mjs', () => {
         { kernel: '_Z5otherv', metrics: { [dram]: 10, [gpuDram]: 10, [computeMemory]: 10, [lts]: 5, [read]: 1000, [written]: 0 } },
       ],
     };
-    const folder = folderWith({
+    const folder = folderWith('dram-write-ceiling', {
       'ncu-1.csv': ncuRun([['copy()', 600], ['reduce()', 500], ['fill()', 0]]),
       'ncu-2.csv': ncuRun([['copy()', 700], ['reduce()', 700], ['fill()', 0]]),
       'warm/profile.json': JSON.stringify(profile),
@@ -72,12 +61,12 @@ describe('dram-write-ceiling.mjs', () => {
 
   it('refuses a variant or ncu runs without the DRAM sector counters, and a variant that is not there', () => {
     const withoutCounters = { metrics: [dram, gpuDram], dispatches: [{ kernel: '_Z4copyv', metrics: { [dram]: 1, [gpuDram]: 1 } }] };
-    const folder = folderWith({ 'ncu-1.csv': ncuRun([['copy()', 600]]), 'sol/profile.json': JSON.stringify(withoutCounters) });
+    const folder = folderWith('dram-write-ceiling', { 'ncu-1.csv': ncuRun([['copy()', 600]]), 'sol/profile.json': JSON.stringify(withoutCounters) });
     const missing = run(folder, 'sol');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toContain('sol did not measure dram__sectors_read.sum: profile it with the counters (metric set all)');
     expect(run(folder, 'warm').stderr).toMatch(/warm\/profile\.json does not exist: name a variant of the folder/);
-    const solNcu = folderWith({
+    const solNcu = folderWith('dram-write-ceiling', {
       'ncu-1.csv': '"ID","Kernel Name","dram__throughput.avg.pct_of_peak_sustained_elapsed"\n"",""," "\n"0","copy()","40"\n',
       'warm/profile.json': JSON.stringify({ metrics: columns, dispatches: [] }),
     });

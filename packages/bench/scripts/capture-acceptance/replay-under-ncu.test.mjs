@@ -2,15 +2,12 @@
 // runs agree, one that reads every kernel longer does not, and a folder without replay runs is a
 // usage error.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { folderWith } from './made-up-folder.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const folders = [];
-afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
 const kernels = ['void at::copy_kernel<8>(int)', 'nvjet_sm90_tst_64x48', 'void at::copy_kernel<8>(int)'];
 const metrics = ['gpu__time_duration.sum', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'];
@@ -23,12 +20,6 @@ function run(durations) {
   return [header, units, ...rows].map((row) => row.map((cell) => `"${cell}"`).join(',')).join('\n').concat('\n');
 }
 
-function folderWith(files) {
-  const folder = mkdtempSync(join(tmpdir(), 'replay-under-ncu-'));
-  folders.push(folder);
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
-  return folder;
-}
 
 function judge(folder) {
   return spawnSync(process.execPath, [join(here, 'replay-under-ncu.mjs'), folder], { encoding: 'utf8' });
@@ -38,7 +29,7 @@ const program = { 'ncu-1.csv': run([2000, 5000, 2100]), 'ncu-2.csv': run([2100, 
 
 describe('replay-under-ncu.mjs', () => {
   it('counts a replay run that measures within the program runs as agreeing on every kernel', () => {
-    const result = judge(folderWith({ ...program, 'ncu-replay-1.csv': run([2040, 5080, 2060]), 'ncu-replay-2.csv': run([3000, 9000, 3000]) }));
+    const result = judge(folderWith('replay-under-ncu', { ...program, 'ncu-replay-1.csv': run([2040, 5080, 2060]), 'ncu-replay-2.csv': run([3000, 9000, 3000]) }));
     expect(result.status).toBe(0);
     // Two distinct kernels; the first replay run agrees on both, the second (every kernel longer) on none.
     expect(result.stdout).toContain('replay runs on 2, 0 of 2');
@@ -47,14 +38,14 @@ describe('replay-under-ncu.mjs', () => {
 
   it('leaves out launches whose kernel differs between program and replay, and says which', () => {
     const swapped = run([2040, 5080, 2060]).replace('nvjet_sm90_tst_64x48', 'nvjet_other');
-    const result = judge(folderWith({ ...program, 'ncu-replay-1.csv': swapped }));
+    const result = judge(folderWith('replay-under-ncu', { ...program, 'ncu-replay-1.csv': swapped }));
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('left out): 1');
     expect(result.stdout).toContain('replay runs on 1 of 1');
   });
 
   it('is a usage error without replay runs', () => {
-    const result = judge(folderWith(program));
+    const result = judge(folderWith('replay-under-ncu', program));
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('NCU_REPLAY_RUNS');
   });
