@@ -69,16 +69,17 @@ std::uint64_t l2FlushRounds() {
 }
 
 /**
- * KiB of the flush buffer written after each flush (KREPLAY_PROFILER_L2_DIRTY_KIB, an experiment, 0
- * by default): the pass then starts with that many dirty lines in the L2 that are not the kernel's,
- * and the kernel's evictions write them back to DRAM. Under `ncu --cache-control all`, kernels that
- * stream more than the L2 holds wrote about 2.5 MB more to DRAM than under kreplay's flush
- * (dram__sectors_write, the same on an H100 and an H200), whatever they wrote themselves; kernels
- * that stream less wrote the same. At most 1048576 KiB, and no more than the flush buffer.
+ * KiB of the flush buffer written after each flush (KREPLAY_PROFILER_L2_DIRTY_KIB, 2560 by default, 0
+ * for none): the pass then starts with that many dirty lines in the L2 that are not the kernel's,
+ * and the kernel's evictions write them back to DRAM, as under ncu. Under `ncu --cache-control all`,
+ * kernels that stream more than the L2 holds wrote 64-78 thousand sectors (2.0-2.5 MB) more to DRAM
+ * than after a clean flush (dram__sectors_write, on an H100 and an H200), whatever they wrote
+ * themselves; kernels that stream less wrote the same. At most 1048576 KiB, and no more than the
+ * flush buffer.
  */
 std::uint64_t l2DirtyBytes() {
   return 1024 * profilerSetting(
-                    "KREPLAY_PROFILER_L2_DIRTY_KIB", 0, [](std::uint64_t value) { return value <= (1u << 20); },
+                    "KREPLAY_PROFILER_L2_DIRTY_KIB", 2560, [](std::uint64_t value) { return value <= (1u << 20); },
                     "not a whole number of KiB up to 1048576");
 }
 
