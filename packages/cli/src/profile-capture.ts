@@ -7,22 +7,32 @@ import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { copyPathWhileOpen } from './copy-path-while-open.js';
 import { profileRow, type CollectedMetrics, type ProfileRow } from './profile-dispatches.js';
+import { profileSamples } from './profile-samples.js';
 
 /**
- * The strategy a capture is profiled with unless --strategy says otherwise: every byte restored by
- * the copy engines, so that nothing but the L2 flush, the instruction-cache eviction and the
- * profiled kernel runs on the multiprocessors between passes, as under ncu (page-list restores left
- * captured kernels 2 points longer against ncu on an H200:
- * bench/scripts/capture-acceptance/counter-experiment.sh).
+ * The strategy a capture is profiled with unless --strategy says otherwise: the pages the launch
+ * wrote, restored between passes. After it a kernel's L2 sectors and lookup hits read as under ncu,
+ * where a full restore by the copy engines read 1.6-1.8x ncu's hits on an H100
+ * (bench/examples/counter-experiment-h100, run 16).
  */
-export const captureProfileStrategy = 'full';
+export const captureProfileStrategy = 'dirty-pages';
 
 /**
  * Unprofiled runs of each captured launch before its passes unless --warm-runs says otherwise: the
  * program ran its kernels before the captured step, and ncu measures them warm; a first run in the
  * profiling process loads the kernel's code and pays its first fetches.
  */
-export const captureWarmRuns = 1;
+export const captureWarmRuns = 2;
+
+/**
+ * Samples of each captured launch unless --samples says otherwise: all its passes run this many
+ * times, each time from the launch's captured memory, and each metric's median reported. Against
+ * 13 ncu runs of a training step on an H100 (bench/examples/counter-experiment-h100, run 17), two
+ * profiles of one sample each lay within ncu's spread on 7 and 11 of 26 kernels; four of three
+ * samples each on 5, 11, 9 and 11 (the 5 the first profile after the capture, its clocks 0.7% below
+ * ncu's); one of five on 11.
+ */
+export const captureSamples = 3;
 
 /** How `kreplay profile capture:DIR` profiles. */
 export interface ProfileCaptureOptions {
@@ -33,6 +43,8 @@ export interface ProfileCaptureOptions {
   readonly tier: StagingTierChoice;
   /** Unprofiled runs of each launch before its passes (default {@link captureWarmRuns}). */
   readonly warmRuns?: number;
+  /** Times each launch is profiled, each metric's median reported (default {@link captureSamples}). */
+  readonly samples?: number;
   /**
    * Whether the restores between passes are copy-engine copies (KREPLAY_CUDA_COPY_PATH=api while
    * the capture is open, unless that is set already) rather than the driver's copy kernels.
@@ -51,6 +63,7 @@ export interface ProfiledCapture {
   readonly cacheControl: ProfilerCacheControl;
   readonly passes: number;
   readonly warmRuns: number;
+  readonly samples: number;
   readonly units: Readonly<Record<string, string>>;
   readonly setupMs: number;
   readonly wallMs: number;
@@ -70,6 +83,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
   const { runtime, agent } = replay;
   const started = performance.now();
   const warmRuns = options.warmRuns ?? captureWarmRuns;
+  const sampleCount = options.samples ?? captureSamples;
   const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, cacheControl: options.cacheControl, warmRuns });
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
@@ -83,9 +97,13 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
     const rows: ProfileRow[] = [];
     const profiledAt = performance.now();
     for (const launch of folder.launches) {
-      const dispatch = await replay.prepare(launch);
-      const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
-      rows.push({ ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function });
+      const row = await profileSamples(sampleCount, async () => {
+        // Each sample starts from the launch's captured memory: prepare writes back what the last pass changed.
+        const dispatch = await replay.prepare(launch);
+        const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
+        return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function };
+      });
+      rows.push(row);
       options.onLaunch?.(rows.length);
     }
     return {
@@ -97,6 +115,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       cacheControl: session.cacheControl,
       passes: session.passCount,
       warmRuns,
+      samples: sampleCount,
       units: Object.fromEntries(options.metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
       wallMs: performance.now() - profiledAt,

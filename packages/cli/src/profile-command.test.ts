@@ -23,11 +23,14 @@ describe('kreplay profile', () => {
     const badRange = recordingIo();
     expect(await runCli(['profile', '--metrics', 'x', '--range', 'everything'], badRange)).toBe(2);
     expect(badRange.err()).toMatch(/--range.*"everything" is not a whole number of dispatches per range >= 1/);
-    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some'], ['--warm-runs', '-1'], ['--warm-runs', 'one']] as const) {
+    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some'], ['--warm-runs', '-1'], ['--warm-runs', 'one'], ['--samples', '0']] as const) {
       const bad = recordingIo();
       expect(await runCli(['profile', '--metrics', 'x', flag, value], bad)).toBe(2);
       expect(bad.err()).toContain(value);
     }
+    const samples = recordingIo();
+    expect(await runCli(['profile', '--metrics', 'x', '--samples', '3'], samples)).toBe(2);
+    expect(samples.err()).toMatch(/^kreplay: \[cli\] \[profile\] --samples applies to capture:, whose launches start each sample from their captured memory, and the workload is scatter\. Leave out --samples, or profile a capture/);
     expect(() => parseDeclaredArgument('count=u32:read:4')).toThrow(/for pointers only/);
     expect(parseDeclaredArgument('data=pointer:readwrite:1MiB')).toEqual([{ name: 'data', type: 'pointer', access: 'readwrite', value: 2 ** 20 }]);
     expect(parseDeclaredArgument('factor=f32::2.5', [{ name: 'n', type: 'u32', value: 1 }])).toEqual([
@@ -50,6 +53,7 @@ describe('kreplay profile', () => {
       range: 1,
       passes: 9,
       warmRuns: 0,
+      samples: 1,
       metrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
       units: { 'gpu__time_duration.sum': 'nanosecond', 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 'percent' },
       setupMs: 12,
@@ -103,7 +107,7 @@ describe('kreplay profile', () => {
     const empty = writeTestCapture(join(directory, 'empty'), { launches: [] });
     const metrics = ['--metrics', 'gpu__time_duration.sum'];
     for (const [args, pattern] of [
-      [[`capture:${capture}`, '--dispatches', '3'], /^kreplay: \[cli\] \[profile\] --dispatches does not apply to a capture: every captured launch is profiled once/],
+      [[`capture:${capture}`, '--dispatches', '3'], /^kreplay: \[cli\] \[profile\] --dispatches does not apply to a capture: every captured launch is profiled, with its own shape and memory/],
       [[`capture:${capture}`, '--range', '4'], /--range does not apply to a capture/],
       [[`capture:${capture}`, '--footprint', '1GiB'], /--footprint does not apply to a capture/],
       [[`capture:${capture}`, '--grid', '1'], /--grid does not apply to a capture/],
@@ -131,6 +135,7 @@ describe('kreplay profile', () => {
       range: 1,
       passes: 1,
       warmRuns: 1,
+      samples: 3,
       metrics: ['gpu__time_duration.sum'],
       units: { 'gpu__time_duration.sum': 'nanosecond' },
       setupMs: 1,
@@ -138,7 +143,7 @@ describe('kreplay profile', () => {
       dispatches: [{ dispatch: 3, kernel: '_Z4gemmPfS_', range: null, replayed: false, passes: 1, wallMs: 2, bytesCopied: 0, metrics: { 'gpu__time_duration.sum': 1000 } }],
       ranges: [],
     });
-    expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, strategy dirty-pages');
+    expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages');
     expect(text).toContain('launch 3 _Z4gemmPfS_: 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
   });
 });

@@ -13,7 +13,7 @@ import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
-import { captureProfileStrategy, captureWarmRuns, profileCapture } from '../profile-capture.js';
+import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
@@ -29,6 +29,8 @@ interface ProfileOptions {
   readonly tier: StagingTierChoice;
   /** Unprofiled runs of each dispatch before its passes; absent: the workload's default. */
   readonly warmRuns?: number;
+  /** Times each captured launch is profiled (its metrics' medians reported); absent: {@link captureSamples}. */
+  readonly samples?: number;
   readonly dispatches: number;
   readonly footprint: number;
   readonly writeFraction: number;
@@ -61,6 +63,8 @@ export interface ProfileReport {
   readonly passes: number;
   /** Unprofiled runs of each dispatch (or range) before its passes. */
   readonly warmRuns: number;
+  /** Times each dispatch was profiled, all its passes each time; its metrics are their medians. */
+  readonly samples: number;
   readonly metrics: readonly string[];
   readonly units: Readonly<Record<string, string>>;
   /** Host milliseconds to load CUPTI and plan the metrics. */
@@ -91,9 +95,10 @@ export function profileCommand(io: CliIo): Command {
     .option('--range <K>', 'replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time)', parseRange, 1)
     .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
     .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
-    .addOption(new Option('--strategy <name>', 'snapshot strategy restoring memory between passes (capture:: full, by copy engines, unless given)').choices(strategyNames).default('dirty-pages'))
+    .addOption(new Option('--strategy <name>', `snapshot strategy restoring memory between passes (capture:: ${captureProfileStrategy} unless given; full restores by copy engines)`).choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .option('--warm-runs <n>', `unprofiled runs of each dispatch before its passes, so that a kernel's first-launch costs are not measured (default: ${captureWarmRuns} for capture:, 0 otherwise)`, parseNonNegativeInteger)
+    .option('--samples <n>', `capture: times each launch is profiled, each time from its captured memory, reporting each metric's median (default: ${captureSamples})`, parsePositiveInteger)
     .option('--dispatches <n>', 'dispatches to profile', parsePositiveInteger, 1)
     .addOption(new Option('--footprint <bytes>', 'scatter: device memory the workload holds').argParser(parseByteSize).default(2 ** 30, describeByteSize(2 ** 30)))
     .option('--write-fraction <f>', "scatter: fraction of the footprint's pages each dispatch writes", parseFraction, 0.25)
@@ -113,6 +118,9 @@ export function profileCommand(io: CliIo): Command {
         throw new UsageError('profile', `a capture is replayed on the cuda driver, not --driver ${options.driver}`, 'Leave out --driver');
       }
       const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
+      if (plan.kind !== 'capture' && options.samples !== undefined) {
+        throw new UsageError('profile', `--samples applies to capture:, whose launches start each sample from their captured memory, and the workload is ${workloadSpec}`, 'Leave out --samples, or profile a capture');
+      }
       if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
       const report =
         plan.kind === 'capture'
@@ -132,7 +140,8 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     strategy: options.strategy,
     tier: options.tier,
     ...(options.warmRuns === undefined ? {} : { warmRuns: options.warmRuns }),
-    restoreByCopyEngines: options.strategy === captureProfileStrategy,
+    ...(options.samples === undefined ? {} : { samples: options.samples }),
+    restoreByCopyEngines: options.strategy === 'full',
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   return {
@@ -146,6 +155,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     range: 1,
     passes: profiled.passes,
     warmRuns: profiled.warmRuns,
+    samples: profiled.samples,
     metrics,
     units: profiled.units,
     setupMs: profiled.setupMs,
@@ -194,6 +204,7 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
       range: rangeLength,
       passes: session.passCount,
       warmRuns,
+      samples: 1,
       metrics,
       units: Object.fromEntries(metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
@@ -219,9 +230,10 @@ export function describeProfile(report: ProfileReport): string {
   const width = Math.max(...report.metrics.map((metric) => metric.length));
   const ranged = report.range > 1 ? `, ranges of ${report.range} dispatches (cache control ${report.cacheControl})` : '';
   const warm = report.warmRuns > 0 ? ` after ${report.warmRuns} unprofiled run${report.warmRuns === 1 ? '' : 's'}` : '';
+  const sampled = report.samples > 1 ? `, medians of ${report.samples} samples` : '';
   const perKernel = report.dispatches.length > 0 ? `; ${(report.wallMs / report.dispatches.length).toFixed(2)} ms per dispatch` : '';
   const lines = [
-    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
+    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}${sampled}, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
   ];
   for (const range of report.ranges) {
     lines.push(`range of dispatches ${range.first}-${range.first + range.dispatches - 1}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall, ${formatBytes(range.bytesCopied)} copied${range.replayed ? '' : ' (not replayed)'}`);
