@@ -24,7 +24,8 @@
 # hangs leaves the call's time to the variants and ncu runs after it.
 # A variant is <name>:<strategy>:<metric set>[:<setting>,...]:
 #   <strategy>      full (every byte restored) or dirty-pages (written pages), device tier; or
-#                   default (profile's own choice for captures: full, by copy engines);
+#                   default (profile's own choices for captures: dirty-pages, two warm runs, three
+#                   samples' medians);
 #   <metric set>    sol (the SpeedOfLight metrics), or all (those and the counters: COUNTERS, a
 #                   comma-separated list, or the list below);
 #   <setting>       NAME=VALUE for the profile's environment, among them
@@ -35,7 +36,7 @@
 #                   flush writes its buffer and drops its lines, then reads it or not: lines the
 #                   restore left dirty are written back first), KREPLAY_PROFILER_L2_FLUSH_ROUNDS
 #                   (reads of the buffer per flush), KREPLAY_PROFILER_L2_DIRTY_KIB (KiB of the flush
-#                   buffer written after each flush: dirty lines not the kernel's), KREPLAY_PROFILER_TLB=unmap|thrash
+#                   buffer written after each flush, 2560 unless set: dirty lines not the kernel's), KREPLAY_PROFILER_TLB=unmap|thrash
 #                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict|reload|off
 #                   and KREPLAY_PROFILER_ICACHE_KIB (cuda-instruction-eviction.hpp),
 #                   KREPLAY_PROFILER_REPLAY=kernel (CUPTI replays each kernel itself:
