@@ -23,6 +23,8 @@ export interface ProfileRow {
   /** Bytes the snapshot copied for the dispatch; in a range, the range's bytes shared evenly by its dispatches. */
   readonly bytesCopied: number;
   readonly metrics: Readonly<Record<string, number>> | null;
+  /** With more than one sample (`profile capture: --samples N`): each sample's values, in order; `metrics` holds their medians. */
+  readonly sampleMetrics?: readonly (Readonly<Record<string, number>> | null)[];
   readonly error?: string;
   readonly declineReason?: string;
 }

@@ -9,7 +9,21 @@ function sample(metrics: Record<string, number> | null, extra: Partial<ProfileRo
 describe('medianOfSamples', () => {
   it("reports each metric's median over the samples, and their wall time and bytes summed", () => {
     const row = medianOfSamples([sample({ duration: 3000, lts: 40 }), sample({ duration: 2900, lts: 44 }), sample({ duration: 3500, lts: 41 })]);
-    expect(row).toEqual({ dispatch: 4, kernel: 'k', range: null, replayed: true, passes: 9, wallMs: 30, bytesCopied: 300, metrics: { duration: 3000, lts: 41 } });
+    expect(row).toEqual({
+      dispatch: 4,
+      kernel: 'k',
+      range: null,
+      replayed: true,
+      passes: 9,
+      wallMs: 30,
+      bytesCopied: 300,
+      metrics: { duration: 3000, lts: 41 },
+      sampleMetrics: [
+        { duration: 3000, lts: 40 },
+        { duration: 2900, lts: 44 },
+        { duration: 3500, lts: 41 },
+      ],
+    });
   });
 
   it('takes the mean of the middle two of an even number of samples', () => {
@@ -24,6 +38,7 @@ describe('medianOfSamples', () => {
     const failed = medianOfSamples([sample({ duration: 1 }), sample(null, { error: 'incomplete: passes 3 of 9 did not complete' }), sample({ duration: 2 })]);
     expect(failed.metrics).toBeNull();
     expect(failed.error).toBe('sample 2 of 3: incomplete: passes 3 of 9 did not complete');
+    expect(failed.sampleMetrics).toEqual([{ duration: 1 }, null, { duration: 2 }]);
     const declined = medianOfSamples([sample(null, { replayed: false, declineReason: 'the footprint does not fit' }), sample({ duration: 2 })]);
     expect(declined).toMatchObject({ replayed: false, metrics: null, declineReason: 'the footprint does not fit', error: 'sample 1 of 2: declined: the footprint does not fit' });
     expect(medianOfSamples([sample({ duration: 1 }), sample(null)]).error).toBe('sample 2 of 2: no values');

@@ -3,7 +3,8 @@ import type { ProfileRow } from './profile-dispatches.js';
 
 /**
  * The row of one dispatch measured `rows.length` times (each a sample: every pass, from the same
- * memory): each metric's median over the samples, their wall time and bytes summed. A sample that
+ * memory): each metric's median over the samples, their wall time and bytes summed, and (for more
+ * than one) each sample's values in `sampleMetrics`. A sample that
  * collected nothing (declined, failed, no values) makes the row carry its error and no metrics, so
  * that a median is never taken over fewer samples than were asked for.
  * @throws {Error} when `rows` is empty or its rows are of different dispatches (a caller's bug).
@@ -14,6 +15,7 @@ export function medianOfSamples(rows: readonly ProfileRow[]): ProfileRow {
   if (rows.some((row) => row.dispatch !== first.dispatch)) throw new Error(`[cli] [profile] samples of dispatches ${rows.map((row) => row.dispatch).join(', ')} cannot be combined into one row`);
   const combined = {
     ...first,
+    ...(rows.length > 1 && { sampleMetrics: rows.map((row) => row.metrics) }),
     wallMs: rows.reduce((sum, row) => sum + row.wallMs, 0),
     bytesCopied: rows.reduce((sum, row) => sum + row.bytesCopied, 0),
     replayed: rows.every((row) => row.replayed),
