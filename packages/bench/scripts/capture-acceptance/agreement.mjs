@@ -30,7 +30,8 @@ function judgeLaunches(references, candidate, metrics) {
     for (const metric of metrics) {
       const those = references.map((run) => run[index].metrics[metric]);
       const value = values[metric];
-      if (!Number.isFinite(value) || !those.every(Number.isFinite) || withinSpread(value, those)) continue;
+      // Where ncu measured and the candidate did not (a launch kreplay failed to profile), it is outside.
+      if (!those.every(Number.isFinite) || (Number.isFinite(value) && withinSpread(value, those))) continue;
       outside[metric] += 1;
       failed.add(metric);
     }
@@ -51,7 +52,8 @@ export function agreeingKernels(references, candidate, metrics) {
 
 /**
  * The candidate of agreeingKernels for kreplay's launches (`rows`, with `kernel` and `metrics`): a
- * launch's metrics, or null where its kernel is not the one ncu measured at that index.
+ * launch's metrics (none where kreplay collected none: every metric outside), or null where its
+ * kernel is not the one ncu measured at that index.
  */
 export function kreplayValues(ncuRuns, rows) {
   return (index) => {

@@ -1,7 +1,7 @@
 // agreement.mjs on made-up ncu runs: the spread rule, the held-out turns, and which metrics keep
 // kernels from agreeing.
 import { describe, expect, it } from 'vitest';
-import { blockingMetrics, heldOutAgreement, withinSpread } from './agreement.mjs';
+import { blockingMetrics, heldOutAgreement, kreplayValues, withinSpread } from './agreement.mjs';
 
 const metrics = ['duration', 'lts'];
 /** One ncu run: launches of kernels a, b, a with the given durations, lts 50 (51 for b in odd runs). */
@@ -38,6 +38,14 @@ describe('blockingMetrics', () => {
   it('leaves out launches without values', () => {
     const result = blockingMetrics(ncuRuns, () => null, metrics);
     expect(result.judged).toBe(0);
+  });
+
+  it('holds a launch kreplay collected nothing for outside on every metric ncu measured', () => {
+    const kreplay = [...rows([102, 205, 101], [50, 50.5, 50]).slice(0, 2), { kernel: 'a', metrics: null, error: 'incomplete' }];
+    const result = blockingMetrics(ncuRuns, kreplayValues(ncuRuns, kreplay), metrics);
+    expect(result.judged).toBe(2);
+    expect(result.agreeing).toBe(1);
+    expect(result.outside).toEqual({ duration: 1, lts: 1 });
   });
 });
 

@@ -10,10 +10,10 @@
 // (../speed-of-light-metrics.sh), for a profile that measured counters beside them; default: all of
 // the profile's metrics.
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { blockingMetrics, heldOutAgreement, kreplayValues } from './agreement.mjs';
 import { durationOffset } from './duration-offset.mjs';
+import { judgedMetrics } from './judged-metrics.mjs';
 import { mean, measuredLaunches, median, ncuRunDescriptions, ncuRunFiles, readNcuRuns, sameKernel } from './ncu-csv.mjs';
 
 const folder = process.argv[2];
@@ -43,19 +43,6 @@ const timings = Object.fromEntries(
     .map((line) => line.split(' '))
     .map(([label, value]) => [label, Number(value)]),
 );
-/** The metrics that METRICS names (sol: the SpeedOfLight list), each one the profile measured. */
-function judgedMetrics(named, measured) {
-  if (!named) return measured;
-  const list = named === 'sol'
-    ? readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', 'speed-of-light-metrics.sh'), 'utf8').match(/^metrics=(.*)$/m)[1].split(',')
-    : named.split(',').filter(Boolean);
-  const missing = list.filter((metric) => !measured.includes(metric));
-  if (missing.length > 0) {
-    console.error(`summarize.mjs: METRICS names ${missing.join(', ')}, which the profile did not measure; it measured ${measured.join(', ')}.`);
-    process.exit(2);
-  }
-  return list;
-}
 const fixed = (value, digits = 2) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 console.log(`machine: ${read('machine.txt').trim().replace(/\n/g, '; ')}`);
 
@@ -116,7 +103,13 @@ if (new Set(runFiles.map((file) => described.get(file)).filter(Boolean).map(meas
 }
 if (profile && ncuRuns.length > 0) {
   const rows = profile.dispatches;
-  const metrics = judgedMetrics(process.env.METRICS, profile.metrics);
+  let metrics;
+  try {
+    metrics = judgedMetrics(process.env.METRICS, profile.metrics);
+  } catch (error) {
+    console.error(`summarize.mjs: ${error.message}`);
+    process.exit(2);
+  }
   console.log(`metrics judged: ${metrics.length === profile.metrics.length ? 'all' : metrics.length} of the profile's ${profile.metrics.length}`);
   const counts = ncuRuns.map((run) => run.length);
   console.log(`kreplay launches ${rows.length}; ncu kernels per run ${counts.join(', ')}`);
