@@ -4,9 +4,9 @@ import type { ProfileRow } from './profile-dispatches.js';
 /**
  * The row of one dispatch measured `rows.length` times (each a sample: every pass, from the same
  * memory): each metric's median over the samples, their wall time and bytes summed, and (for more
- * than one) each sample's values in `sampleMetrics`. A sample that
- * collected nothing (declined, failed, no values) makes the row carry its error and no metrics, so
- * that a median is never taken over fewer samples than were asked for.
+ * than one) each sample's values in `sampleMetrics`. A sample that collected nothing (declined,
+ * failed, no values) makes the row carry its error and no metrics, so that a median is never taken
+ * over fewer samples than were asked for.
  * @throws {Error} when `rows` is empty or its rows are of different dispatches (a caller's bug).
  */
 export function medianOfSamples(rows: readonly ProfileRow[]): ProfileRow {
