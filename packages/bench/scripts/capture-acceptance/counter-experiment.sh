@@ -32,9 +32,10 @@
 #                   KREPLAY_CUDA_COPY_PATH=api (restores by copy engines only),
 #                   KREPLAY_PROFILER_L2_FLUSH=copy (a copy engine reads the flush buffer; with the
 #                   two, nothing but the profiled kernel runs on the multiprocessors from one pass
-#                   to the next, as under ncu), KREPLAY_PROFILER_L2_FLUSH=write|write-discard (the
-#                   flush writes its buffer and drops its lines, then reads it or not: lines the
-#                   restore left dirty are written back first), KREPLAY_PROFILER_L2_FLUSH_ROUNDS
+#                   to the next, as under ncu), KREPLAY_PROFILER_L2_FLUSH=read|write (the flush
+#                   reads its buffer, leaving the L2 full of clean lines, or writes it, drops its
+#                   lines and reads it; write-discard, the default, writes and drops, leaving the L2
+#                   empty), KREPLAY_PROFILER_L2_FLUSH_ROUNDS
 #                   (reads of the buffer per flush), KREPLAY_PROFILER_L2_DIRTY_KIB (KiB of the flush
 #                   buffer written after each flush, 2560 unless set: dirty lines not the kernel's), KREPLAY_PROFILER_TLB=unmap|thrash
 #                   (cuda-translation-eviction.hpp), KREPLAY_PROFILER_ICACHE=evict|reload|off

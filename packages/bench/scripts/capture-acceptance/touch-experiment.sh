@@ -5,7 +5,7 @@
 # files of an earlier run of the same program in NCU_FROM), then `kreplay profile capture:` once per
 # variant in VARIANTS, each compared kernel for kernel by summarize.mjs. A variant is off (no touch)
 # or <how>-<stride>: KREPLAY_PROFILER_TOUCH=<how> (copy or kernel), KREPLAY_PROFILER_TOUCH_STRIDE=<stride>;
-# <flush>+<variant> also sets KREPLAY_PROFILER_L2_FLUSH=<flush> (on, off, evict-last).
+# <flush>+<variant> also sets KREPLAY_PROFILER_L2_FLUSH=<flush> (on, read, off, evict-last).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=out packages/bench/scripts/capture-acceptance/touch-experiment.sh
 # Writes OUT/ncu-N.csv and OUT/<variant>/{profile.json,ncu-N.csv,summary.txt}; OUT.tar.gz holds them all.

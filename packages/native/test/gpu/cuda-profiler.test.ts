@@ -126,7 +126,7 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
 
   for (const [name, value] of [
     ['KREPLAY_PROFILER_L2_FLUSH', 'write'],
-    ['KREPLAY_PROFILER_L2_FLUSH', 'write-discard'],
+    ['KREPLAY_PROFILER_L2_FLUSH', 'read'],
     ['KREPLAY_PROFILER_L2_FLUSH_ROUNDS', '3'],
     ['KREPLAY_PROFILER_L2_FLUSH_AT', 'restore'],
     ['KREPLAY_PROFILER_L2_DIRTY_KIB', '0'],
@@ -146,7 +146,7 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
       ['KREPLAY_PROFILER_L2_FLUSH_ROUNDS', '0', /KREPLAY_PROFILER_L2_FLUSH_ROUNDS=0 is not a whole number from 1 to 16/],
       ['KREPLAY_PROFILER_L2_DIRTY_KIB', '2097152', /KREPLAY_PROFILER_L2_DIRTY_KIB=2097152 is not a whole number of KiB up to 1048576/],
       ['KREPLAY_PROFILER_L2_DIRTY_KIB', '1048576', /KREPLAY_PROFILER_L2_DIRTY_KIB=1048576 is more than the flush buffer's \d+ KiB/],
-      ['KREPLAY_PROFILER_L2_FLUSH', 'twice', /KREPLAY_PROFILER_L2_FLUSH=twice is not on, off, evict-last, copy, discard, write or write-discard/],
+      ['KREPLAY_PROFILER_L2_FLUSH', 'twice', /KREPLAY_PROFILER_L2_FLUSH=twice is not on, write-discard, read, off, evict-last, copy, discard or write/],
     ] as const;
     for (const [name, value, message] of refused) {
       await withSetting(name, value, async () => {

@@ -5,6 +5,7 @@
 
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-launch.hpp"
+#include "drivers/cuda/profiler-l2-flush.hpp"
 #include "drivers/cuda/profiler-setting.hpp"
 #include "kernels-cuda/kernel-abi.h"
 
@@ -31,34 +32,8 @@ std::string supportProblem(const CuptiDeviceSupportedParams& supported) {
 }
 
 /**
- * How the L2 is flushed before each pass (KREPLAY_PROFILER_L2_FLUSH): `on` (the default) reads a
- * buffer twice the L2's size, `evict-last` reads it at the evict_last priority and sets it back to
- * normal (an experiment: plain streaming reads may be evicted first), `copy` has a copy engine read
- * it into pinned host memory (an experiment: nothing but the profiled kernel then runs on the
- * multiprocessors between passes when the restore is a copy too, as under ncu), `discard` reads it
- * and then drops its lines (an experiment: the L2 is left holding no valid line, as a hardware
- * invalidation leaves it, where the read leaves it full of the buffer's clean lines), `write` writes
- * the buffer, drops its lines and reads it (an experiment: should the L2 evict clean lines before
- * dirty ones, the restore's dirty lines outlast a read of the buffer and the kernel finds its data
- * there; writing it first evicts them, dropping its own lines writes nothing back, and the read
- * leaves the L2 full of clean lines none of which are the kernel's), `write-discard` writes it and
- * drops its lines (the L2 left empty, as ncu's invalidation leaves it), `off` flushes nothing (to
- * compare with `ncu --cache-control none`).
- */
-L2Flush l2FlushBeforeEachPass() {
-  return profilerChoice("KREPLAY_PROFILER_L2_FLUSH", L2Flush::Read,
-                        {{"on", L2Flush::Read},
-                         {"off", L2Flush::None},
-                         {"evict-last", L2Flush::ReadEvictLast},
-                         {"copy", L2Flush::Copy},
-                         {"discard", L2Flush::ReadDiscard},
-                         {"write", L2Flush::WriteDiscardRead},
-                         {"write-discard", L2Flush::WriteDiscard}});
-}
-
-/**
  * How many times the L2 flush reads its buffer (KREPLAY_PROFILER_L2_FLUSH_ROUNDS, 1 to 16, default 1;
- * `on` and `discard` only). An experiment: should the L2 keep lines that were hit again and again (a
+ * `read`, `discard` and `write` only). An experiment: should the L2 keep lines that were hit again and again (a
  * GEMM's inputs, through the passes before) ahead of lines read once, one read of the buffer would
  * leave them there, and the kernel would read less from DRAM than after ncu's invalidation.
  */

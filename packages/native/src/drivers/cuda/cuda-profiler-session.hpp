@@ -39,11 +39,9 @@
 #include "drivers/cuda/cuda-instruction-eviction.hpp"
 #include "drivers/cuda/cuda-translation-eviction.hpp"
 #include "drivers/cuda/cupti-metric-config.hpp"
+#include "drivers/cuda/profiler-l2-flush.hpp"
 
 namespace kreplay::cuda {
-
-/** How the L2 is flushed before a pass (KREPLAY_PROFILER_L2_FLUSH). */
-enum class L2Flush { None, Read, ReadEvictLast, Copy, ReadDiscard, WriteDiscardRead, WriteDiscard };
 
 /** How the touch before a pass loads (KREPLAY_PROFILER_TOUCH). */
 enum class TouchBy { Copy, Kernel, EveryMultiprocessor };
