@@ -9,7 +9,7 @@ interface LaunchRecordJson {
   readonly shape: CaptureLaunch['shape'];
   readonly parameters: { readonly size: number; readonly buffer: string; readonly slots: CaptureLaunch['parameters'] };
   readonly pageBytes: number;
-  readonly memory: readonly (Omit<CaptureMemoryRange, 'base' | 'pageHashesAfter'> & { readonly base: string; readonly pageHashesAfter: readonly string[] })[];
+  readonly memory: readonly (Omit<CaptureMemoryRange, 'base' | 'pageHashesAfter' | 'pageHashesBefore'> & { readonly base: string; readonly pageHashesAfter: readonly string[] })[];
 }
 
 function blobLength(id: string): number {
@@ -81,7 +81,13 @@ export function parseLaunchRecord(file: string, sequence: number, text: string):
       parameterBuffer: bytesOfHex(record.parameters.buffer),
       parameters: record.parameters.slots,
       pageBytes: record.pageBytes,
-      memory: record.memory.map((range) => ({ ...range, base: Number(range.base), pageHashesAfter: range.pageHashesAfter.map((hash) => BigInt(`0x${hash}`)) })),
+      memory: record.memory.map((range) => ({ ...range, base: Number(range.base), pageHashesAfter: range.pageHashesAfter.map((hash) => BigInt(`0x${hash}`)), pageHashesBefore: null })),
+      formatVersion: 1,
+      stream: null,
+      context: null,
+      follows: null,
+      sequenceBreak: null,
+      workBefore: [],
     },
   };
 }

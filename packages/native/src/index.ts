@@ -85,7 +85,9 @@ export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './json-field-path.js';
 export type {
+  CaptureCost,
   CaptureFolder,
+  CaptureFormatVersion,
   CaptureLaunch,
   CaptureLaunchAttribute,
   CaptureLaunchShape,
@@ -93,6 +95,8 @@ export type {
   CaptureMemoryKind,
   CaptureMemoryRange,
   CaptureParameterSlot,
+  CaptureSequenceBreak,
+  CaptureWork,
   AlwaysCountedReason,
   DamagedCaptureLaunch,
   NotCapturedReason,
