@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { captureFixtureAxpyParameters, writeTestCapture } from '@kreplay/native/test';
+import { captureFixtureAxpyParameters, captureFixtureBlockSums, captureFixtureBlockSumsParameters, captureFixtureBlockThreads, writeTestCapture } from '@kreplay/native/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureReplayReport } from './capture-replay-run.js';
 
@@ -17,6 +17,7 @@ const fakeCuda = join(nativeDirectory, 'build/fake-cuda/libcuda.so.1');
 if (!existsSync(fakeCuda)) spawnSync(join(nativeDirectory, 'scripts/build-fake-cuda.sh'), { stdio: 'ignore', timeout: 300_000 });
 const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const ptx = readFileSync(join(nativeDirectory, 'test/gpu/kernels/capture-fixture-axpy.ptx'));
+const blockSumsPtx = readFileSync(join(nativeDirectory, 'test/gpu/kernels/capture-fixture-block-sums.ptx'));
 const root = mkdtempSync(join(tmpdir(), 'kreplay-replay-fake-cuda-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -44,6 +45,40 @@ function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Flo
         { base: base + 2 ** 21, kind: 'device' as const, before: bytes(x) },
       ],
     })),
+  });
+}
+
+/**
+ * A capture of 3 launches of the block-sums fixture: a and b device memory at `base` and 2 MiB
+ * above, the sums in pinned host memory 4 MiB above (inside the 32 MiB window of the device memory,
+ * where CUDA puts a program's cudaMallocHost memory). The program wrote new values into a before
+ * each launch; each launch starts from the sums the one before stored.
+ */
+function blockSumsCapture(name: string, base: number): string {
+  const count = 4096;
+  const b = Float32Array.from({ length: count }, (_, index) => ((index * 7) % 23) * 0.25);
+  const inputs = [0, 1, 2].map((launch) => Float32Array.from({ length: count }, (_, index) => ((index + launch * 5) % 17) - 8));
+  const bytes = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
+  let sums: Float32Array = new Float32Array(count / captureFixtureBlockThreads);
+  const sumsBase = base + 4 * 2 ** 20;
+  return writeTestCapture(join(root, name), {
+    device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
+    launches: inputs.map((a) => {
+      const before = sums;
+      sums = captureFixtureBlockSums(a, b);
+      return {
+        function: 'kreplay_capture_fixture_block_sums',
+        module: blockSumsPtx,
+        grid: [count / captureFixtureBlockThreads, 1, 1] as const,
+        block: [captureFixtureBlockThreads, 1, 1] as const,
+        parameters: captureFixtureBlockSumsParameters(base, base + 2 ** 21, sumsBase, count),
+        memory: [
+          { base, kind: 'device' as const, before: bytes(a) },
+          { base: base + 2 ** 21, kind: 'device' as const, before: bytes(b) },
+          { base: sumsBase, kind: 'host-pinned' as const, before: bytes(before), after: bytes(sums) },
+        ],
+      };
+    }),
   });
 }
 
@@ -88,6 +123,18 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as CaptureReplayReport;
     expect(report.launches.map((launch) => [launch.sequence, launch.outcome])).toEqual([[1, 'reproduced']]);
+  }, 120_000);
+
+  it.each(['full', 'write-set', 'dirty-pages'])('verifies a kernel that writes pinned host memory in a device window (%s): every pass starts from the sums it did', async (strategy) => {
+    const capture = blockSumsCapture(`host-sums-${strategy}`, 0x3f5000000000);
+    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--strategy', strategy, '--passes', '3', '--verify', 'full', '--json']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as CaptureReplayReport;
+    expect(report).toMatchObject({ strategy, reproduced: 3, mismatched: [], failed: [], relocations: [] });
+    for (const launch of report.launches) {
+      expect(launch).toMatchObject({ outcome: 'reproduced', replayed: true, passes: 3, verification: 'verified', nondeterministic: false });
+      expect(launch.postLaunch).toMatchObject({ reproduced: true, pagesMismatched: 0 });
+    }
   }, 120_000);
 
   it('names a launch whose memory after is not the program\'s, and exits 1', async () => {

@@ -10,11 +10,17 @@ function isIncluded(allocation: TrackedAllocation): boolean {
   return !allocation.tags.has('excluded');
 }
 
-/** Every tracked, non-excluded allocation of the agent: what `full` snapshots. */
-export function allAllocationRanges(tracker: Tracker, agentId: number): CandidateRange[] {
-  return tracker
-    .allocations(agentId)
+/**
+ * Every tracked, non-excluded allocation of the agent, and every host buffer the dispatch's
+ * arguments reach (a kernel writes mapped pinned host memory as it writes device memory): what
+ * `full` snapshots, and what the other strategies take when the write set cannot be bounded. These
+ * are the allocations replay's verification hashes, so every one it checks is one that was restored.
+ */
+export function allAllocationRanges(tracker: Tracker, agentId: number, resolution: ArgumentResolution): CandidateRange[] {
+  const hostBuffers = resolution.reached.map((reached) => reached.allocation).filter((allocation) => allocation.agentId === null);
+  return [...tracker.allocations(agentId), ...hostBuffers]
     .filter(isIncluded)
+    .sort((a, b) => a.address - b.address)
     .map((allocation) => ({ address: allocation.address, bytes: allocation.bytes, kind: allocation.kind }));
 }
 
