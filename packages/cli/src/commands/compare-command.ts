@@ -84,7 +84,7 @@ export function compareCommand(io: CliIo): Command {
 
 /** `kreplay compare --by-device`: reports of several machines in one table (and page) grouped by device. */
 async function compareByDeviceAction(io: CliIo, command: Command, paths: readonly string[], options: CompareOptions): Promise<void> {
-  await checkOutputPaths('compare', { '--out': options.out, '--html': options.html });
+  await checkOutputPaths('compare', { '--out': options.out, '--html': options.html }, { '<reports>': paths });
   const reports: { source: string; report: BenchReport }[] = [];
   for (const source of paths) reports.push({ source, report: await readInput(command, source) });
   const comparison = compareByDevice(reports);

@@ -19,7 +19,7 @@ export function reportCommand(io: CliIo): Command {
     .option('--html <file>', 'write a self-contained HTML report with charts')
     .option('--json', 'print the report as JSON on stdout instead of the table')
     .action(async (path: string, options: ReportOptions, command: Command) => {
-      await checkOutputPaths('report', { '--html': options.html });
+      await checkOutputPaths('report', { '--html': options.html }, { '<report>': path });
       const report = await readBenchReport(path).catch((error: unknown) => {
         if (error instanceof BenchReportError) command.error(`kreplay: ${error.message}`, { exitCode: 2, code: 'kreplay.report.input' });
         throw error;
