@@ -16,7 +16,7 @@
 // Writes <pooled folder>/pooled-from.txt: where each pooled file came from.
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { measuredLaunches, ncuRunDescriptions, ncuRunFiles, variantNames } from './ncu-csv.mjs';
+import { measuredLaunches, ncuRunDescriptions, ncuRunFiles, variantNames } from '../../packages/bench/scripts/capture-acceptance/ncu-csv.mjs';
 
 const kinds = ['ncu', 'ncu-replay', 'ncu-moved'];
 const sharedFiles = ['machine.txt', 'timings.txt', 'capture.json', 'replay.json', 'attributes.txt'];

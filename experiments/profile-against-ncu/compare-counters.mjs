@@ -8,7 +8,7 @@
 // ncu.csv) unless named, e.g. ncu-breakdown.csv for the breakdown/ variant of BREAKDOWN.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { median, parseNcu, sameKernel } from './ncu-csv.mjs';
+import { median, parseNcu, sameKernel } from '../../packages/bench/scripts/capture-acceptance/ncu-csv.mjs';
 
 const folder = process.argv[2];
 const named = process.argv[3];

@@ -47,15 +47,15 @@
 # left out): the GPU machine brings back at most 8 files, so a call cut short by its limit brings
 # back, in that one file, every step that finished.
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
-#   BUNDLE=.device OUT=out CAPTURE=/tmp/capture packages/bench/scripts/capture-acceptance/counter-experiment.sh
+#   BUNDLE=.device OUT=out CAPTURE=/tmp/capture experiments/profile-against-ncu/counter-experiment.sh
 # Writes OUT/{capture.json,attributes.txt,replay.json,timings.txt,ncu-values.txt,ncu-runs.txt}, OUT/<variant>/profile.json and OUT/ncu-N.csv as each
 # step ends (so a run cut short keeps what finished); compare-counters.mjs reads the folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=experiment-setup.sh
 . "$here/experiment-setup.sh"
-# shellcheck source=ncu-values.sh
-. "$here/ncu-values.sh"
+# shellcheck source=../../packages/bench/scripts/capture-acceptance/ncu-values.sh
+. "$acceptance/ncu-values.sh"
 capture=${CAPTURE:-$out/capture}
 launches=${LAUNCHES:-50}
 ncu_runs=${NCU_RUNS:-2}

@@ -1,4 +1,4 @@
-// Made-up folders for the tests of the capture-acceptance scripts: each a fresh temporary folder
+// Made-up folders for the tests of the profile-against-ncu scripts: each a fresh temporary folder
 // holding the files given by name (a name with a slash is written into its subfolder), removed after
 // the importing test file's tests.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

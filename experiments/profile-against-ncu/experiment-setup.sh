@@ -5,10 +5,12 @@
 bundle=${BUNDLE:-.device}
 out=${OUT:?set OUT to the output folder}
 program_args=${PROGRAM_ARGS:---layers 1}
+# The capture acceptance's folder in @kreplay/bench: its program, metrics, ncu_values and summary.
+acceptance=$(cd "$here/../../packages/bench/scripts/capture-acceptance" && pwd)
 # shellcheck source=/dev/null
-. "$here/../speed-of-light-metrics.sh"
+. "$acceptance/../speed-of-light-metrics.sh"
 # shellcheck disable=SC2206
-program=(python3 "$here/train_step.py" $program_args)
+program=(python3 "$acceptance/train_step.py" $program_args)
 # shellcheck disable=SC2206
 [ -n "${PROGRAM:-}" ] && program=($PROGRAM)
 kreplay=(node "$bundle/kreplay.mjs")

@@ -11,9 +11,9 @@
 //   METRICS=sol|<a,b,c> node sample-spread.mjs <folder> <variant>
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agreeingKernels, kreplayValues } from './agreement.mjs';
-import { judgedMetrics } from './judged-metrics.mjs';
-import { mean, median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
+import { agreeingKernels, kreplayValues } from '../../packages/bench/scripts/capture-acceptance/agreement.mjs';
+import { judgedMetrics } from '../../packages/bench/scripts/capture-acceptance/judged-metrics.mjs';
+import { mean, median, readNcuRuns, sameKernel } from '../../packages/bench/scripts/capture-acceptance/ncu-csv.mjs';
 
 const [folder, variant] = process.argv.slice(2);
 const profilePath = join(folder ?? '', variant ?? '', 'profile.json');

@@ -7,7 +7,7 @@
 # or <how>-<stride>: KREPLAY_PROFILER_TOUCH=<how> (copy or kernel), KREPLAY_PROFILER_TOUCH_STRIDE=<stride>;
 # <flush>+<variant> also sets KREPLAY_PROFILER_L2_FLUSH=<flush> (on, read, off, evict-last).
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
-#   BUNDLE=.device OUT=out packages/bench/scripts/capture-acceptance/touch-experiment.sh
+#   BUNDLE=.device OUT=out experiments/profile-against-ncu/touch-experiment.sh
 # Writes OUT/ncu-N.csv and OUT/<variant>/{profile.json,ncu-N.csv,summary.txt}; OUT.tar.gz holds them all.
 set -euo pipefail
 ncu_runs=${NCU_RUNS:-3}
@@ -41,7 +41,7 @@ for variant in $variants; do
   [ "$touch" = off ] && how=copy stride=0
   KREPLAY_PROFILER_L2_FLUSH=$flush KREPLAY_PROFILER_TOUCH=$how KREPLAY_PROFILER_TOUCH_STRIDE=$stride "${kreplay[@]}" profile "capture:$capture" --metrics "$metrics" --json \
     > "$folder/profile.json" 2> "$folder/profile.log" || echo "profile exited $?" >> "$folder/timings.txt"
-  node "$here/summarize.mjs" "$folder" > "$folder/summary.txt" 2>&1 || true
+  node "$acceptance/summarize.mjs" "$folder" > "$folder/summary.txt" 2>&1 || true
 done
 rm -rf "$capture"
 tail -n +1 "$out"/*/summary.txt

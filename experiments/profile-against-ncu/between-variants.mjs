@@ -9,7 +9,7 @@
 //   node between-variants.mjs <folder> <high variant> <low variant> [metric]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mean, median, readNcuRuns, sameKernel } from './ncu-csv.mjs';
+import { mean, median, readNcuRuns, sameKernel } from '../../packages/bench/scripts/capture-acceptance/ncu-csv.mjs';
 
 const [folder, high, low, metric = 'gpu__time_duration.sum'] = process.argv.slice(2);
 const profileOf = (variant) => join(folder ?? '', variant ?? '', 'profile.json');

@@ -175,7 +175,7 @@ describe('counter-experiment.sh', () => {
     const { root, run, calls } = machine();
     const out = join(root, 'out');
     const variants = 'hangs:default:sol:STAND_IN_HANGS=1 warm:default:sol';
-    const result = run({ OUT: out, NCU_RUNS: '1', REPLAY: 'off', VARIANTS: variants, VARIANT_TIMEOUT: '1' });
+    const result = run({ OUT: out, NCU_RUNS: '1', REPLAY: 'off', VARIANTS: variants, VARIANT_TIMEOUT: '5' });
     expect(result.status, result.stderr).toBe(0);
     expect(calls()).toEqual(['capture', 'profile', 'profile']);
     expect(readFileSync(join(out, 'timings.txt'), 'utf8')).toMatch(/^profile-hangs exited 124$/m);
@@ -193,7 +193,7 @@ describe('counter-experiment.sh', () => {
     expect(packed().some((name) => name.endsWith('.ncu-rep'))).toBe(false);
     // The second variant hangs and the call's limit stops the script: the first variant's profile came back.
     rmSync(archive);
-    const stopped = run({ OUT: join(root, 'stopped'), ARCHIVE: archive, NCU_RUNS: '1', REPLAY: 'off', VARIANTS: 'warm:default:sol hangs:default:sol:STAND_IN_HANGS=1' }, 3);
+    const stopped = run({ OUT: join(root, 'stopped'), ARCHIVE: archive, NCU_RUNS: '1', REPLAY: 'off', VARIANTS: 'warm:default:sol hangs:default:sol:STAND_IN_HANGS=1' }, 10);
     expect(stopped.status).toBe(124);
     expect(packed()).toEqual(expect.arrayContaining(['stopped/timings.txt', 'stopped/warm/profile.json']));
     expect(packed()).not.toContain('stopped/ncu-1.csv');

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** summarize.mjs, the capture acceptance's summary in @kreplay/bench, which reads pooled folders too. */
+const summarize = join(here, '../../packages/bench/scripts/capture-acceptance/summarize.mjs');
 const roots = [];
 afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: true })));
 
@@ -139,12 +141,12 @@ describe('summarize.mjs with ncu-runs.txt', () => {
       'ncu-1.csv': '', 'ncu-2.csv': '',
       'ncu-runs.txt': `ncu-1.csv: ${programRun}\nncu-2.csv: ${programRun.replace('--layers 1', '--layers 2')}\n`,
     });
-    const result = spawnSync(process.execPath, [join(here, 'summarize.mjs'), folder], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [summarize, folder], { encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('WARNING: ncu-runs.txt says these ncu runs measured different things');
     expect(result.stdout).toContain('ncu-2.csv: set sol');
     const agreeing = runFolder(root, 'agreeing', { 'timings.txt': '', 'ncu-1.csv': '', 'ncu-runs.txt': `ncu-1.csv: ${programRun}\n` });
-    expect(spawnSync(process.execPath, [join(here, 'summarize.mjs'), agreeing], { encoding: 'utf8' }).stdout).not.toContain('WARNING');
+    expect(spawnSync(process.execPath, [summarize, agreeing], { encoding: 'utf8' }).stdout).not.toContain('WARNING');
   });
 
   it('does not warn for runs of another launch count, and reads a folder without timings.txt', () => {
@@ -154,7 +156,7 @@ describe('summarize.mjs with ncu-runs.txt', () => {
       'ncu-1.csv': '', 'ncu-2.csv': '',
       'ncu-runs.txt': `ncu-1.csv: ${programRun}\nncu-2.csv: ${longer}\n`,
     });
-    const result = spawnSync(process.execPath, [join(here, 'summarize.mjs'), folder], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [summarize, folder], { encoding: 'utf8' });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).not.toContain('WARNING');
     expect(result.stdout).toContain('program alone: n/a s wall');

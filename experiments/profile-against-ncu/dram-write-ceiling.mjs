@@ -13,7 +13,7 @@
 //   node dram-write-ceiling.mjs <folder of counter-experiment.sh> <variant>
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mean, readNcuRuns, sameKernel } from './ncu-csv.mjs';
+import { mean, readNcuRuns, sameKernel } from '../../packages/bench/scripts/capture-acceptance/ncu-csv.mjs';
 
 const read = 'dram__sectors_read.sum';
 const written = 'dram__sectors_write.sum';

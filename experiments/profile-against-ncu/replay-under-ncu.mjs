@@ -7,8 +7,8 @@
 // often as ncu agrees with itself, the replay re-creates the kernels' conditions (memory, launch,
 // module) and what differs under `kreplay profile` comes from its passes; if not, from the replay.
 //   node replay-under-ncu.mjs <folder> [metric]
-import { agreeingKernels } from './agreement.mjs';
-import { mean, median, readNcuRuns } from './ncu-csv.mjs';
+import { agreeingKernels } from '../../packages/bench/scripts/capture-acceptance/agreement.mjs';
+import { mean, median, readNcuRuns } from '../../packages/bench/scripts/capture-acceptance/ncu-csv.mjs';
 
 const [folder, chosen = 'gpu__time_duration.sum'] = process.argv.slice(2);
 const program = folder ? readNcuRuns(folder, 'ncu') : [];

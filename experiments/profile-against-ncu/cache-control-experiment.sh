@@ -6,7 +6,7 @@
 #   none: KREPLAY_PROFILER_L2_FLUSH=off (no flush) and ncu --cache-control none;
 # NCU_RUNS (default 2) runs of ncu each, compared kernel for kernel by summarize.mjs.
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
-#   BUNDLE=.device OUT=out packages/bench/scripts/capture-acceptance/cache-control-experiment.sh
+#   BUNDLE=.device OUT=out experiments/profile-against-ncu/cache-control-experiment.sh
 # Writes OUT/capture.json and, per cache control, OUT/<all|none>/{profile.json,ncu-N.csv,summary.txt};
 # OUT.tar.gz holds them all.
 set -euo pipefail
@@ -32,7 +32,7 @@ for control in all none; do
     ncu --profile-from-start off --clock-control none --cache-control "$control" --csv --page raw --metrics "$metrics" \
       "${program[@]}" > "$folder/ncu-$run.csv" 2> "$folder/ncu-$run.log" || echo "ncu-$run exited $?" >> "$folder/timings.txt"
   done
-  node "$here/summarize.mjs" "$folder" > "$folder/summary.txt" 2>&1 || true
+  node "$acceptance/summarize.mjs" "$folder" > "$folder/summary.txt" 2>&1 || true
 done
 rm -rf "$capture"
 tail -n +1 "$out"/*/summary.txt

@@ -8,7 +8,7 @@
 //   node placement-effect.mjs <folder> <base variant> [metric]
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mean, median, readNcuRuns, variantNames } from './ncu-csv.mjs';
+import { mean, median, readNcuRuns, variantNames } from '../../packages/bench/scripts/capture-acceptance/ncu-csv.mjs';
 
 const [folder, base, chosen = 'lts__throughput.avg.pct_of_peak_sustained_elapsed'] = process.argv.slice(2);
 if (!folder || !base || !existsSync(join(folder, base, 'profile.json'))) {

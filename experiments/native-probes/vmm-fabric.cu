@@ -2,7 +2,7 @@
 // memory) cross between the L2's two partitions in more, smaller requests than cudaMalloc memory
 // (how the captured program made it)? Under ncu on an H200, kreplay's captured kernels made 1.27x
 // the program's L2 fabric requests for 0.97x the sectors, while every request from the
-// multiprocessors matched (bench/examples/counter-experiment-h200/run-11-source-units).
+// multiprocessors matched (experiments/results/counter-experiment-h200/run-11-source-units).
 // The same kernel, under three names, reads and writes 64 MiB of: cudaMalloc memory
 // (scale_malloc), one cuMemCreate handle mapped at once (scale_vmm_one), and 2 MiB handles mapped
 // side by side (scale_vmm_chunks), each five times. Profile it with the L2's requests by unit:
