@@ -81,6 +81,7 @@ export { capturedKernelCode } from './captured-kernel-code.js';
 export type { CapturedKernelCode } from './captured-kernel-code.js';
 export { captureLibraryPath } from './capture-library-path.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
+export { captureKernelNameProblem } from './capture-kernel-name.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './json-field-path.js';
