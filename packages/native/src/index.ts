@@ -81,6 +81,8 @@ export { capturedKernelCode } from './captured-kernel-code.js';
 export type { CapturedKernelCode } from './captured-kernel-code.js';
 export { captureLibraryPath } from './capture-library-path.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
+export { listCaptureProcesses } from './capture-processes.js';
+export type { CaptureProcess } from './capture-processes.js';
 export { captureKernelNameProblem } from './capture-kernel-name.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
