@@ -59,6 +59,25 @@ describe('kreplay replay --capture', () => {
     expect(none.err()).toMatch(/--capture .*empty holds no complete launch\. Capture the program again\./);
   });
 
+  it('refuses a folder that several processes captured into (exit 2 before a driver opens), naming each capture; one of them replays', async () => {
+    const processes = join(root, 'processes-folder');
+    const one = { launches: [{ function: 'axpy', module: new Uint8Array([1, 2, 3]), grid: [1, 1, 1] as const, block: [32, 1, 1] as const, parameters: new Uint8Array(24), memory: [] }] };
+    for (const pid of ['4100', '4200']) writeTestCapture(join(processes, 'processes', pid), one);
+    for (const args of [
+      ['replay', '--capture', processes, '--driver', 'cuda'],
+      ['profile', `capture:${processes}`, '--metrics', 'gpu__time_duration.sum'],
+    ]) {
+      const io = recordingIo();
+      expect(await runCli(args, io), args.join(' ')).toBe(2);
+      expect(io.err()).toContain(`${processes} holds the captures of 2 processes: ${join(processes, 'processes', '4100')}, ${join(processes, 'processes', '4200')}`);
+      expect(io.err()).toMatch(/Pass one of them, e\.g\. .*processes\/4100/);
+    }
+    // One process's capture is a folder of its own: it gets past reading (to the selection here).
+    const io = recordingIo();
+    expect(await runCli(['replay', '--capture', join(processes, 'processes', '4100'), '--driver', 'cuda', '--kernel-name', 'gemm'], io)).toBe(2);
+    expect(io.err()).toMatch(/no captured launch of .*4100 matches --kernel-name gemm; it holds axpy/);
+  });
+
   it('selects launches by kernel name, skip and count only of a capture, and says when none is left (exit 2 before a driver opens)', async () => {
     const cases: [string[], RegExp][] = [
       [['replay', '--kernel-name', 'axpy'], /\[replay\] --kernel-name selects launches of a capture, and there is no --capture\. Pass --capture DIR, or leave out --kernel-name\./],
