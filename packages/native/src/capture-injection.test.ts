@@ -114,6 +114,16 @@ describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcu
     expect(none.manifest.complete).toBe(true);
   });
 
+  it('selects kernels as ncu reads --kernel-name: the name whole, or regex: searched, in the name --kernel-name-base names', async () => {
+    const launches = async (name: string, environment: Record<string, string>) => (await readCaptureFolder(drive(name, { KREPLAY_CAPTURE_EVERY_LAUNCH: '1', ...environment }).directory)).launches.length;
+    expect(await launches('whole', { KREPLAY_CAPTURE_KERNEL_NAME: 'scale' })).toBe(2);
+    expect(await launches('part', { KREPLAY_CAPTURE_KERNEL_NAME: 'sca' })).toBe(0);
+    expect(await launches('searched', { KREPLAY_CAPTURE_KERNEL_NAME: 'regex:^sca' })).toBe(2);
+    expect(await launches('mangled', { KREPLAY_CAPTURE_KERNEL_NAME: 'regex:^sca', KREPLAY_CAPTURE_KERNEL_NAME_BASE: 'mangled' })).toBe(2);
+    const bad = drive('bad-base', { KREPLAY_CAPTURE_KERNEL_NAME_BASE: 'symbol' });
+    expect(bad.stderr).toContain('KREPLAY_CAPTURE_KERNEL_NAME_BASE=symbol is not function, demangled or mangled');
+  });
+
   it('gives each of several processes capturing into one folder at once a capture of its own (processes/<pid>), none lost or mixed', async () => {
     const directory = join(root, 'ranks');
     const ranks = await Promise.all([0, 1, 2].map(() => driveAlongside(directory, { KREPLAY_CAPTURE_EVERY_LAUNCH: '1' })));
@@ -143,12 +153,12 @@ describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcu
   });
 
   it('a kernel-name pattern std::regex cannot compile: said on stderr, and the manifest records that nothing was selected', async () => {
-    const { directory, driven, stderr } = drive('lookbehind', { KREPLAY_CAPTURE_KERNEL_NAME: '(?<=_)scale' });
+    const { directory, driven, stderr } = drive('lookbehind', { KREPLAY_CAPTURE_KERNEL_NAME: 'regex:(?<=_)scale' });
     expect(driven.initialized).toBe(0);
-    expect(stderr).toContain('[kreplay capture] KREPLAY_CAPTURE_KERNEL_NAME=(?<=_)scale is not a valid regular expression for the capture library');
+    expect(stderr).toContain('[kreplay capture] KREPLAY_CAPTURE_KERNEL_NAME=regex:(?<=_)scale is not a valid regular expression for the capture library');
     expect(stderr).toContain('Nothing is captured');
     const manifest = JSON.parse(readFileSync(join(processFolder(directory, driven.pid), 'manifest.json'), 'utf8')) as Record<string, unknown>;
-    expect(manifest['selectionError']).toMatch(/^KREPLAY_CAPTURE_KERNEL_NAME=\(\?<=_\)scale is not a valid regular expression .*lookbehind/);
+    expect(manifest['selectionError']).toMatch(/^KREPLAY_CAPTURE_KERNEL_NAME=regex:\(\?<=_\)scale is not a valid regular expression .*lookbehind/);
     const capture = await readCaptureFolder(directory);
     expect(capture.manifest.selectionError).toBe(manifest['selectionError']);
     expect(capture.launches).toEqual([]);

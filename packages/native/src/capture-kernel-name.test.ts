@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { captureKernelNameProblem } from './capture-kernel-name.js';
+import { captureKernelNameProblem, kernelNameFilterProblem, kernelNames, matchKernelNames } from './capture-kernel-name.js';
 
 // The capture library matches --kernel-name with C++ std::regex (ECMAScript grammar); the addon
 // checks a pattern with the same code, so that what JavaScript accepts and std::regex does not is
@@ -24,5 +24,36 @@ describe('captureKernelNameProblem', () => {
 
   it('refuses what is not a string', () => {
     expect(() => captureKernelNameProblem(3 as unknown as string)).toThrow(/\[native\] \[capture\] /);
+  });
+});
+
+// --kernel-name as ncu reads it: a name matched whole, or regex: searched, in the name
+// --kernel-name-base names (the function's by default), with the capture library's own code.
+describe('kernel names and kernel-name filters', () => {
+  const symbols = ['_Z5applyIiEviT_', '_Z7applyToi', 'scale', '_ZN2at6native18elementwise_kernelILi4EEEvi'];
+
+  it("names a kernel by its function, demangled and mangled names", () => {
+    expect(kernelNames('_Z5applyIiEviT_')).toEqual({ mangled: '_Z5applyIiEviT_', demangled: 'void apply<int>(int, int)', function: 'apply' });
+    expect(kernelNames('scale')).toEqual({ mangled: 'scale', demangled: 'scale', function: 'scale' });
+    expect(kernelNames('_ZN2at6native18elementwise_kernelILi4EEEvi').function).toBe('elementwise_kernel');
+  });
+
+  it('matches a name whole and regex: searched, in the name the base names', () => {
+    expect(matchKernelNames({ name: 'apply', base: 'function' }, symbols)).toEqual([true, false, false, false]);
+    expect(matchKernelNames({ name: 'app', base: 'function' }, symbols)).toEqual([false, false, false, false]);
+    expect(matchKernelNames({ name: 'regex:^app', base: 'function' }, symbols)).toEqual([true, true, false, false]);
+    expect(matchKernelNames({ name: 'elementwise_kernel', base: 'function' }, symbols)).toEqual([false, false, false, true]);
+    expect(matchKernelNames({ name: 'void apply<int>(int, int)', base: 'demangled' }, symbols)).toEqual([true, false, false, false]);
+    expect(matchKernelNames({ name: 'regex:at::native', base: 'demangled' }, symbols)).toEqual([false, false, false, true]);
+    expect(matchKernelNames({ name: '_Z7applyToi', base: 'mangled' }, symbols)).toEqual([false, true, false, false]);
+    expect(matchKernelNames({ name: 'applyTo', base: 'mangled' }, symbols)).toEqual([false, false, false, false]);
+  });
+
+  it("refuses a regex: expression std::regex cannot compile, and no other name", () => {
+    expect(kernelNameFilterProblem('(literal')).toBeNull();
+    expect(kernelNameFilterProblem('regex:(?<=_)scale')).toMatch(/cannot compile it/);
+    expect(kernelNameFilterProblem('')).toBe('it is empty');
+    expect(() => matchKernelNames({ name: 'regex:(unclosed', base: 'function' }, symbols)).toThrow(/\[native\] \[capture\] --kernel-name regex:\(unclosed cannot be used/);
+    expect(() => matchKernelNames({ name: 'scale', base: 'symbol' as never }, symbols)).toThrow(/function, demangled or mangled/);
   });
 });

@@ -161,6 +161,8 @@ export interface NativeRuntime {
   openCheckpoint(queue: NativeQueue): Promise<NativeCheckpoint | NativeFailure>;
   /** Why counters cannot be collected here (loads the library once), or null when they can. */
   profilerUnavailableReason(): string | null;
+  /** The chip CUPTI knows an agent by (GH100), or why it cannot say. */
+  profilerChipName(agentId: number): string | NativeFailure;
   createProfiler(agentId: number, metrics: readonly string[], range: ProfilerRange): Promise<NativeProfiler | NativeFailure>;
   dispose(): Promise<void>;
 }
@@ -184,12 +186,26 @@ export interface NativeUnavailable {
   readonly unavailable: { readonly driver: DriverName; readonly reason: string; readonly fix: string };
 }
 
+/** One metric as CUPTI's host API describes it. */
+export interface NativeCuptiMetric {
+  readonly name: string;
+  readonly type: string;
+  readonly unit: string;
+  readonly hardwareUnit: string;
+  readonly description: string;
+  readonly subMetrics: readonly string[];
+}
+
 export interface NativeBinding {
   readonly version: string;
   /** The capture subsystem's module-image reader; throws an Error with the reader's message when malformed. */
   readModuleImage(bytes: Uint8Array): Omit<ModuleImage, 'hasPtx'>;
   /** The capture library's check of a kernel-name pattern (C++ std::regex): why it is rejected, or null. */
   kernelNamePatternProblem(pattern: string): string | null;
+  /** A kernel symbol's demangled and function names, as the capture library computes them. */
+  kernelNames(symbol: string): { readonly demangled: string; readonly function: string };
+  /** Which symbols the capture library's kernel-name filter selects; throws for an expression std::regex rejects. */
+  kernelNameFilterMatches(name: string, base: string, symbols: readonly string[]): boolean[];
   /**
    * Placeholders over `ranges` (`[address, bytes, ...]`), each widened to `granule`; synchronous, so
    * that they are in place before a driver opened afterwards initializes.
@@ -198,6 +214,8 @@ export interface NativeBinding {
   reserveAddresses(ranges: Float64Array, granule: number, device?: Uint8Array): NativeReservations;
   /** CUPTI's host API without a device: what `metrics` need on `chip`. */
   planCuptiMetrics(chip: string, metrics: readonly string[]): Promise<NativeProfilerPlan | NativeFailure>;
+  /** CUPTI's host API without a device: every base metric of `chip` (names null), or the named ones with their sub-metrics. */
+  queryCuptiMetrics(chip: string, names: readonly string[] | null): Promise<NativeCuptiMetric[] | NativeFailure>;
   openRuntime(
     driver: DriverChoice,
     agents: number,

@@ -4,6 +4,7 @@ import { DriverError } from './errors/driver-error.js';
 import { UnsupportedError } from './errors/unsupported-error.js';
 import { openRuntime } from './open-runtime.js';
 import { planCuptiMetrics } from './profiler.js';
+import { queryCuptiMetrics } from './cupti-metric-catalog.js';
 
 const speedOfLight = [
   'gpu__time_duration.sum',
@@ -45,6 +46,14 @@ describe.skipIf(!cupti.available)(`planCuptiMetrics with CUPTI's host API${cupti
     expect(plan.passCount).toBeGreaterThan(1);
     expect(plan.configImageBytes).toBeGreaterThan(duration.configImageBytes);
     expect(plan.units).toEqual(['nanosecond', 'percent', 'percent', 'percent', 'percent', 'percent']);
+  });
+
+  it("lists the chip's metrics with CUPTI's units, and a metric's sub-metrics", async () => {
+    const metrics = await queryCuptiMetrics({ chip: 'GH100' });
+    expect(metrics.length).toBeGreaterThan(100);
+    expect(metrics.find((metric) => metric.name === 'gpu__time_duration')).toMatchObject({ type: 'counter', unit: 'nanosecond' });
+    const [duration] = await queryCuptiMetrics({ chip: 'GH100', metrics: ['gpu__time_duration'] });
+    expect(duration!.subMetrics).toContain('.sum');
   });
 
   it('names an unknown metric and an unknown chip', async () => {

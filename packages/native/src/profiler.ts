@@ -1,10 +1,9 @@
 import type { Agent } from './agent.js';
 import { DisposedError } from './errors/disposed-error.js';
-import { DriverError } from './errors/driver-error.js';
 import { nativeMessage } from './errors/native-message.js';
-import { UnsupportedError } from './errors/unsupported-error.js';
 import { loadBinding } from './load-binding.js';
-import type { NativeFailure, NativeProfiler, NativeProfilerPlan } from './native-binding.js';
+import type { NativeProfiler, NativeProfilerPlan } from './native-binding.js';
+import { profilerFailure as failureError } from './profiler-failure.js';
 import { nativeQueueOf, Queue } from './queue.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { ProfilerRange } from './runtime-types.js';
@@ -13,7 +12,6 @@ import { argumentError, requireArray, requireChoice, requireInteger, requireKnow
 const component = 'profiler';
 /** The most dispatches one pass of a range may run (CUPTI sizes its counter data for each). */
 const maxDispatchesPerPass = 10_000;
-const installFix = "Install CUPTI (the CUDA toolkit's extras/CUPTI, CUDA 13.0 or newer), or set KREPLAY_CUPTI_LIBRARY_DIR to the folder holding libcupti.so, libnvperf_host.so and libnvperf_target.so";
 
 /** What a list of metrics needs on a chip, from CUPTI's host API. */
 export interface ProfilerPlan {
@@ -58,18 +56,6 @@ function requireMetrics(value: unknown): readonly string[] {
   return [...new Set(metrics as string[])];
 }
 
-function failureError(failure: NativeFailure, driver: 'cuda' | 'host' | 'hsa', agentId: number | null, what: string): Error {
-  if (failure.code === 'cupti-unavailable') {
-    return new UnsupportedError({ packageName: 'native', component, driver, feature: 'counters', message: nativeMessage(component, `CUPTI is not available: ${failure.message}`, installFix) });
-  }
-  const fix =
-    failure.code === 'CUPTI_ERROR_INVALID_METRIC_NAME'
-      ? 'Check the name (ncu --query-metrics lists them) and its rollup suffix (.sum, .avg.pct_of_peak_sustained_elapsed, ...)'
-      : failure.code === 'CUPTI_ERROR_INSUFFICIENT_PRIVILEGES'
-        ? 'Run as root, or load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0'
-        : 'Check that no other profiler (ncu, nsys) holds the device and that CUPTI matches the driver';
-  return new DriverError({ packageName: 'native', component, driver, agentId, operation: what, code: failure.code, message: nativeMessage(component, `${what} failed with ${failure.code}: ${failure.message}`, fix) });
-}
 
 /**
  * What `metrics` need on `chip` (e.g. `GH100`: passes, config image, units), computed by CUPTI's host
@@ -274,6 +260,22 @@ export class Profilers {
     this.#core.assertLive(component, 'runtime.profiler.unavailableReason()');
     if (this.#reason === undefined) this.#reason = this.#core.native.profilerUnavailableReason();
     return this.#reason;
+  }
+
+  /**
+   * The chip CUPTI knows agent `agentId` (default 0) by, e.g. `GH100`: what {@link planCuptiMetrics}
+   * and {@link queryCuptiMetrics} take.
+   * @throws {ArgumentError} for an agent that does not exist.
+   * @throws {UnsupportedError} when CUPTI cannot be loaded.
+   * @throws {DriverError} when CUPTI cannot name the device's chip.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  chipName(agentId = 0): string {
+    this.#core.assertLive(component, 'runtime.profiler.chipName()');
+    const agent = requireInteger(component, 'agentId', agentId, 0, this.#agents.length - 1);
+    const chip = this.#core.native.profilerChipName(agent);
+    if (typeof chip !== 'string') throw failureError(chip, this.#core.driver, agent, 'naming the chip');
+    return chip;
   }
 
   /**

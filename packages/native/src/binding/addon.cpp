@@ -5,6 +5,7 @@
 #include "binding/address-reservations-binding.hpp"
 #include "binding/capture-kernel-name-binding.hpp"
 #include "binding/checkpoint-wrap.hpp"
+#include "binding/cupti-metric-catalog-binding.hpp"
 #include "binding/event-wrap.hpp"
 #include "binding/module-image-binding.hpp"
 #include "binding/open-runtime.hpp"
@@ -27,9 +28,12 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   exports.Set("openRuntime", Napi::Function::New<openRuntime>(env, "openRuntime"));
   exports.Set("reserveAddresses", Napi::Function::New<reserveAddresses>(env, "reserveAddresses"));
   exports.Set("planCuptiMetrics", Napi::Function::New<planCuptiMetrics>(env, "planCuptiMetrics"));
+  exports.Set("queryCuptiMetrics", Napi::Function::New<queryCuptiMetrics>(env, "queryCuptiMetrics"));
   exports.Set("readModuleImage", Napi::Function::New<readModuleImage>(env, "readModuleImage"));
   exports.Set("kernelNamePatternProblem",
               Napi::Function::New<kernelNamePatternProblem>(env, "kernelNamePatternProblem"));
+  exports.Set("kernelNames", Napi::Function::New<kernelNames>(env, "kernelNames"));
+  exports.Set("kernelNameFilterMatches", Napi::Function::New<kernelNameFilterMatches>(env, "kernelNameFilterMatches"));
   return exports;
 }
 

@@ -62,6 +62,7 @@ Napi::Function RuntimeWrap::define(Napi::Env env) {
           InstanceMethod<&RuntimeWrap::checkpointUnavailableReason>("checkpointUnavailableReason"),
           InstanceMethod<&RuntimeWrap::openCheckpoint>("openCheckpoint"),
           InstanceMethod<&RuntimeWrap::profilerUnavailableReason>("profilerUnavailableReason"),
+          InstanceMethod<&RuntimeWrap::profilerChipName>("profilerChipName"),
           InstanceMethod<&RuntimeWrap::createProfiler>("createProfiler"),
           InstanceMethod<&RuntimeWrap::dispose>("dispose"),
       });
@@ -394,6 +395,20 @@ Napi::Value RuntimeWrap::openCheckpoint(const Napi::CallbackInfo& info) {
 Napi::Value RuntimeWrap::profilerUnavailableReason(const Napi::CallbackInfo& info) {
   const std::string reason = driverCall(info.Env(), [&] { return driver_->profilerUnavailableReason(); });
   return reason.empty() ? info.Env().Null() : Napi::String::New(info.Env(), reason);
+}
+
+// profilerChipName(agent) -> string | { code, message }: the chip CUPTI knows the agent by.
+Napi::Value RuntimeWrap::profilerChipName(const Napi::CallbackInfo& info) {
+  requireArguments(info, 1);
+  const std::uint32_t agent = agentOf(info[0]);
+  try {
+    return Napi::String::New(info.Env(), driver_->profilerChipName(agent));
+  } catch (const OperationFailure& failure) {
+    Napi::Object object = Napi::Object::New(info.Env());
+    object.Set("code", failure.code());
+    object.Set("message", failure.what());
+    return object;
+  }
 }
 
 // createProfiler(agent, metrics: string[], range: 'kernel' | 'dispatch') -> Promise<NativeProfiler |

@@ -38,6 +38,7 @@ class RuntimeWrap : public Napi::ObjectWrap<RuntimeWrap> {
   Napi::Value checkpointUnavailableReason(const Napi::CallbackInfo& info);
   Napi::Value openCheckpoint(const Napi::CallbackInfo& info);
   Napi::Value profilerUnavailableReason(const Napi::CallbackInfo& info);
+  Napi::Value profilerChipName(const Napi::CallbackInfo& info);
   Napi::Value createProfiler(const Napi::CallbackInfo& info);
   Napi::Value dispose(const Napi::CallbackInfo& info);
 

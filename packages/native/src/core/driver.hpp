@@ -108,6 +108,14 @@ class Driver {
     return std::string("the ") + name() + " driver has no counter profiler";
   }
   /**
+   * The chip name the counter profiler knows `agent` by (cuda: CUPTI's, e.g. "GH100"), for planning
+   * and listing metrics without a session.
+   * @throws OperationFailure when the profiler is not available.
+   */
+  virtual std::string profilerChipName(std::uint32_t agent) {
+    throw std::logic_error(std::string("the ") + name() + " driver has no counter profiler");
+  }
+  /**
    * A counter profiler session on `agent` for `metrics` (off the JS thread: it computes the plan),
    * measuring each dispatch over `range`.
    * @throws OperationFailure when the profiler is not available or a metric is unknown.

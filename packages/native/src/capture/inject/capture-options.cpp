@@ -144,6 +144,11 @@ CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>&
   options.directory = directory;
   if (const char* name = lookup("KREPLAY_CAPTURE_KERNEL_NAME"); name != nullptr && *name != '\0')
     options.kernelName = name;
+  if (const char* base = lookup("KREPLAY_CAPTURE_KERNEL_NAME_BASE"); base != nullptr && *base != '\0') {
+    const std::optional<KernelNameBase> parsed = parseKernelNameBase(base);
+    if (!parsed) refuse("KREPLAY_CAPTURE_KERNEL_NAME_BASE", base, "function, demangled or mangled");
+    options.kernelNameBase = *parsed;
+  }
   options.launchSkip = readCount(lookup, "KREPLAY_CAPTURE_LAUNCH_SKIP");
   options.launchCount = readCount(lookup, "KREPLAY_CAPTURE_LAUNCH_COUNT");
   if (const char* every = lookup("KREPLAY_CAPTURE_EVERY_LAUNCH"); every != nullptr && *every != '\0') {

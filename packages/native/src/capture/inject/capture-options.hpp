@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "capture/capture-writer.hpp"
+#include "capture/kernel-name-filter.hpp"
 
 namespace kreplay::capture {
 
@@ -19,7 +20,10 @@ struct CaptureOptionsError : std::runtime_error {
 
 struct CaptureOptions {
   std::string directory;                     ///< KREPLAY_CAPTURE_DIR (required)
-  std::optional<std::string> kernelName;     ///< KREPLAY_CAPTURE_KERNEL_NAME: ECMAScript regex, searched
+  /** KREPLAY_CAPTURE_KERNEL_NAME: a name matched whole, or `regex:EXPRESSION` (ECMAScript), searched. */
+  std::optional<std::string> kernelName;
+  /** KREPLAY_CAPTURE_KERNEL_NAME_BASE (`function`, default, `demangled` or `mangled`): the name matched. */
+  KernelNameBase kernelNameBase = KernelNameBase::Function;
   std::optional<std::uint64_t> launchSkip;   ///< KREPLAY_CAPTURE_LAUNCH_SKIP
   std::optional<std::uint64_t> launchCount;  ///< KREPLAY_CAPTURE_LAUNCH_COUNT
   bool everyLaunch = false;                  ///< KREPLAY_CAPTURE_EVERY_LAUNCH=1

@@ -1,27 +1,15 @@
 #include "capture/inject/launch-selection.hpp"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
-#include <memory>
-
 #include "capture/kernel-name-pattern.hpp"
 
 namespace kreplay::capture {
-
-std::string demangledName(const std::string& mangled) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
-                                              std::free);
-  return status == 0 && text ? std::string(text.get()) : mangled;
-}
 
 LaunchSelection::LaunchSelection(const CaptureOptions& options)
     : skip_(options.launchSkip), count_(options.launchCount), everyLaunch_(options.everyLaunch) {
   firstPerKernel_ = !everyLaunch_ && !skip_ && !count_;
   if (options.kernelName) {
     try {
-      filter_.emplace(compileKernelNamePattern(*options.kernelName));
+      filter_.emplace(*options.kernelName, options.kernelNameBase);
     } catch (const KernelNamePatternError& error) {
       throw CaptureOptionsError("[kreplay capture] KREPLAY_CAPTURE_KERNEL_NAME=" + *options.kernelName +
                                 " is not a valid regular expression for the capture library: " +
@@ -34,8 +22,7 @@ bool LaunchSelection::matches(const std::string& function) {
   if (!filter_) return true;
   const auto cached = matchCache_.find(function);
   if (cached != matchCache_.end()) return cached->second;
-  const bool match =
-      std::regex_search(function, *filter_) || std::regex_search(demangledName(function), *filter_);
+  const bool match = filter_->matches(function);
   matchCache_.emplace(function, match);
   return match;
 }

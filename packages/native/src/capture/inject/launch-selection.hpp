@@ -1,25 +1,23 @@
-// Which launches to capture, with ncu's semantics: a name filter (an ECMAScript regex searched in
-// the mangled and the demangled name), then --launch-skip / --launch-count over the launches that
-// match it; with neither (and not every launch), the first launch of each distinct kernel.
+// Which launches to capture, with ncu's semantics: a name filter (kernel-name-filter.hpp: a name
+// matched whole, or `regex:` searched, in the function's, demangled or mangled name), then
+// --launch-skip / --launch-count over the launches that match it; with neither (and not every
+// launch), the first launch of each distinct kernel.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <regex>
 #include <set>
 #include <string>
 
 #include "capture/inject/capture-options.hpp"
+#include "capture/kernel-name-filter.hpp"
 
 namespace kreplay::capture {
 
-/** The demangled name of a C++ symbol, or the name itself when it is not mangled. */
-std::string demangledName(const std::string& mangled);
-
 class LaunchSelection {
  public:
-  /** Throws CaptureOptionsError when the name filter is not a valid regex. */
+  /** Throws CaptureOptionsError when the name filter's `regex:` expression does not compile. */
   explicit LaunchSelection(const CaptureOptions& options);
 
   /** Whether the kernel's name passes the filter (cached per name). */
@@ -36,7 +34,7 @@ class LaunchSelection {
   bool exhausted() const;
 
  private:
-  std::optional<std::regex> filter_;
+  std::optional<KernelNameFilter> filter_;
   std::optional<std::uint64_t> skip_;
   std::optional<std::uint64_t> count_;
   bool everyLaunch_;

@@ -134,26 +134,74 @@ TEST("capture options: the environment's variables, and a bad value named with i
   values.erase("KREPLAY_CAPTURE_DIR");
   CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_DIR is not set");
   CaptureOptions badRegex;
-  badRegex.kernelName = "(unclosed";
+  badRegex.kernelName = "regex:(unclosed";
   CHECK_THROWS(LaunchSelection{badRegex},
-               "KREPLAY_CAPTURE_KERNEL_NAME=(unclosed is not a valid regular expression");
+               "KREPLAY_CAPTURE_KERNEL_NAME=regex:(unclosed is not a valid regular expression");
+  CaptureOptions literal;
+  literal.kernelName = "(unclosed";  // a name, matched whole: no regular expression to compile
+  CHECK(!LaunchSelection{literal}.matches("scale"));
+  values["KREPLAY_CAPTURE_KERNEL_NAME_BASE"] = "demangled";
+  values["KREPLAY_CAPTURE_DIR"] = "/tmp/x";
+  CHECK(readCaptureOptions(lookup).kernelNameBase == KernelNameBase::Demangled);
+  values["KREPLAY_CAPTURE_KERNEL_NAME_BASE"] = "symbol";
+  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_KERNEL_NAME_BASE");
 }
 
-TEST("launch selection: a regex on the mangled or the demangled name, searched, not anchored") {
+TEST("launch selection: a name matched whole, as ncu reads --kernel-name, on the function's name by default") {
   CaptureOptions options;
-  options.kernelName = "^void apply<";
-  LaunchSelection demangled(options);
-  CHECK(demangled.matches("_Z5applyIiEviT_"));
-  CHECK(!demangled.matches("apply"));
-  options.kernelName = "Z5app";
-  LaunchSelection mangled(options);
-  CHECK(mangled.matches("_Z5applyIiEviT_"));
-  options.kernelName = "axpy";
+  options.kernelName = "apply";
+  LaunchSelection function(options);
+  CHECK(function.matches("_Z5applyIiEviT_"));  // void apply<int>(int, int)
+  CHECK(function.matches("apply"));
+  CHECK(!function.matches("_Z7applyToi"));  // applyTo(int): not the whole name
+  options.kernelName = "app";
+  LaunchSelection part(options);
+  CHECK(!part.matches("_Z5applyIiEviT_"));
+  CHECK(!part.matches("apply"));
+}
+
+TEST("launch selection: regex: searches the name, the base names which name") {
+  CaptureOptions options;
+  options.kernelName = "regex:^app";
   LaunchSelection searched(options);
-  CHECK(searched.matches("kreplay_capture_fixture_axpy"));
-  CHECK(!searched.matches("scale"));
+  CHECK(searched.matches("_Z5applyIiEviT_"));
+  CHECK(!searched.matches("_Z4scalePfi"));
+  options.kernelName = "regex:^void apply<";
+  CHECK(!LaunchSelection(options).matches("_Z5applyIiEviT_"));  // the function's name has no return type
+  options.kernelNameBase = KernelNameBase::Demangled;
+  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
+  options.kernelName = "void apply<int>(int, int)";
+  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
+  options.kernelNameBase = KernelNameBase::Mangled;
+  options.kernelName = "_Z5applyIiEviT_";
+  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
+  options.kernelName = "apply";
+  CHECK(!LaunchSelection(options).matches("_Z5applyIiEviT_"));
+  options.kernelName = "regex:Z5app";
+  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
   CHECK_EQ(demangledName("_Z5applyIiEviT_"), std::string("void apply<int>(int, int)"));
   CHECK_EQ(demangledName("scale"), std::string("scale"));
+}
+
+TEST("kernel names: the function's name drops return type, scope, template arguments and parameters") {
+  CHECK_EQ(functionName("void apply<int>(int, int)"), std::string("apply"));
+  CHECK_EQ(functionName("scale"), std::string("scale"));
+  CHECK_EQ(functionName("scale(float*, int)"), std::string("scale"));
+  CHECK_EQ(functionName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                        "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)"),
+           std::string("vectorized_elementwise_kernel"));
+  CHECK_EQ(functionName("void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align1>("
+                        "cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align1::Params)"),
+           std::string("Kernel2"));
+  CHECK_EQ(functionName("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::"
+                        "AddFunctor<float> >(at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::"
+                        "{lambda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >("
+                        "at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1})"),
+           std::string("elementwise_kernel"));
+  CHECK_EQ(kernelName("_Z5applyIiEviT_", KernelNameBase::Function), std::string("apply"));
+  CHECK_EQ(kernelName("_Z5applyIiEviT_", KernelNameBase::Mangled), std::string("_Z5applyIiEviT_"));
+  CHECK(parseKernelNameBase("demangled") == KernelNameBase::Demangled);
+  CHECK(!parseKernelNameBase("Function"));
 }
 
 TEST("launch selection: by default the first launch of each kernel, until one is captured") {

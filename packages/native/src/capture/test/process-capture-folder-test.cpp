@@ -60,13 +60,13 @@ TEST("kernel-name pattern: std::regex's complaint and what it lacks; the session
   CaptureOptions options;
   options.directory = claimProcessFolder(temporaryFolder(), 4100);
   options.command = {"program"};
-  options.kernelName = "(?<=_)scale";
+  options.kernelName = "regex:(?<=_)scale";
   FakeDeviceMemory device;
   std::ostringstream log;
   CHECK_THROWS(
       CaptureSession(options, device, log),
-      "KREPLAY_CAPTURE_KERNEL_NAME=(?<=_)scale is not a valid regular expression for the capture library");
+      "KREPLAY_CAPTURE_KERNEL_NAME=regex:(?<=_)scale is not a valid regular expression for the capture library");
   const std::string manifest = readFile(options.directory + "/manifest.json");
-  CHECK(contains(manifest, R"("selectionError":"KREPLAY_CAPTURE_KERNEL_NAME=(?<=_)scale is not a valid)"));
+  CHECK(contains(manifest, R"("selectionError":"KREPLAY_CAPTURE_KERNEL_NAME=regex:(?<=_)scale is not a valid)"));
   CHECK(contains(manifest, R"("complete":false)"));
 }

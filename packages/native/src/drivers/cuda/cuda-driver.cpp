@@ -2,6 +2,7 @@
 
 #include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-check.hpp"
+#include "drivers/cuda/cupti-device-chip.hpp"
 
 namespace kreplay::cuda {
 
@@ -78,6 +79,12 @@ std::shared_ptr<CheckpointSession> CudaDriver::openCheckpoint(const std::shared_
 
 std::string CudaDriver::profilerUnavailableReason() {
   return loadCuptiProfiler().failure;
+}
+
+std::string CudaDriver::profilerChipName(std::uint32_t agent) {
+  const CuptiProfilerLoad& loaded = loadCuptiProfiler();
+  if (!loaded.library) throw OperationFailure("cupti-unavailable", loaded.failure);
+  return cuptiDeviceChipName(*loaded.library, *context_->devices.at(agent));
 }
 
 std::shared_ptr<ProfilerSession> CudaDriver::createProfilerSession(std::uint32_t agent,

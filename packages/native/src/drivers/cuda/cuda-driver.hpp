@@ -56,6 +56,7 @@ class CudaDriver : public Driver {
   std::shared_ptr<CheckpointSession> openCheckpoint(const std::shared_ptr<Queue>& queue) override;
   bool offersProfiler() const override { return true; }
   std::string profilerUnavailableReason() override;
+  std::string profilerChipName(std::uint32_t agent) override;
   std::shared_ptr<ProfilerSession> createProfilerSession(std::uint32_t agent,
                                                          const std::vector<std::string>& metrics,
                                                          ProfilerRange range) override;

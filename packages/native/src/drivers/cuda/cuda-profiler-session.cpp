@@ -5,6 +5,7 @@
 
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-launch.hpp"
+#include "drivers/cuda/cupti-device-chip.hpp"
 #include "drivers/cuda/profiler-l2-flush.hpp"
 #include "drivers/cuda/profiler-setting.hpp"
 #include "kernels-cuda/kernel-abi.h"
@@ -144,9 +145,7 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
   const CuptiProfilerApi& api = library_->api;
   const CudaApi& cuda = device_->api();
   device_->context()->makeCurrent();
-  auto initialize = cuptiParams<CuptiProfilerInitializeParams>(
-      KREPLAY_CUPTI_STRUCT_SIZE(CuptiProfilerInitializeParams, pPriv));
-  api.check(api.cuptiProfilerInitialize(&initialize), "cuptiProfilerInitialize");
+  initializeCuptiProfiler(api);
   auto supported =
       cuptiParams<CuptiDeviceSupportedParams>(KREPLAY_CUPTI_STRUCT_SIZE(CuptiDeviceSupportedParams, api));
   supported.cuDevice = device_->context()->device();
@@ -156,10 +155,7 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
     throw OperationFailure("CUPTI_ERROR_NOT_SUPPORTED",
                            "CUPTI cannot profile this device: " + supportProblem(supported));
   }
-  auto chip = cuptiParams<CuptiDeviceGetChipNameParams>(
-      KREPLAY_CUPTI_STRUCT_SIZE(CuptiDeviceGetChipNameParams, pChipName));
-  chip.deviceIndex = static_cast<std::size_t>(device_->context()->ordinal());
-  api.check(api.cuptiDeviceGetChipName(&chip), "cuptiDeviceGetChipName");
+  const std::string chip = cuptiDeviceChipName(*library_, *device_);
   auto availability = cuptiParams<CuptiGetCounterAvailabilityParams>(
       KREPLAY_CUPTI_STRUCT_SIZE(CuptiGetCounterAvailabilityParams, pCounterAvailabilityImage));
   availability.ctx = device_->context()->handle();
@@ -167,8 +163,7 @@ CudaProfilerSession::CudaProfilerSession(std::shared_ptr<const CuptiProfilerLibr
   std::vector<std::uint8_t> image(availability.counterAvailabilityImageSize);
   availability.pCounterAvailabilityImage = image.data();
   api.check(api.cuptiProfilerGetCounterAvailability(&availability), "cuptiProfilerGetCounterAvailability");
-  config_ = std::make_unique<CuptiMetricConfig>(library_, chip.pChipName ? chip.pChipName : "",
-                                                std::move(image), metrics);
+  config_ = std::make_unique<CuptiMetricConfig>(library_, chip, std::move(image), metrics);
   plan_ = config_->plan();
   if (cuptiReplaysKernel_) plan_.passCount = 1;
   // The L2 flush: a buffer twice the L2 (at least 8 MiB) read by the driver's XOR-reduction kernel,

@@ -62,6 +62,10 @@ CuptiProfilerLoad openProfilerLibrary() {
   }
   api.cuptiGetErrorMessage =
       reinterpret_cast<decltype(api.cuptiGetErrorMessage)>(library.symbol("cuptiGetErrorMessage"));
+  api.cuptiProfilerHostGetBaseMetrics = reinterpret_cast<decltype(api.cuptiProfilerHostGetBaseMetrics)>(
+      library.symbol("cuptiProfilerHostGetBaseMetrics"));
+  api.cuptiProfilerHostGetSubMetrics = reinterpret_cast<decltype(api.cuptiProfilerHostGetSubMetrics)>(
+      library.symbol("cuptiProfilerHostGetSubMetrics"));
   return {loaded, ""};
 }
 

@@ -37,6 +37,9 @@ constexpr int CUPTI_KernelReplay = 2;                      // CUpti_ProfilerRepl
 constexpr int CUPTI_UserReplay = 3;                        // CUpti_ProfilerReplayMode
 constexpr int CUPTI_PROFILER_CONFIGURATION_SUPPORTED = 3;  // CUpti_Profiler_Support_Level
 constexpr int CUPTI_PROFILER_RANGE_PROFILING = 0;          // CUpti_Profiler_API
+constexpr int CUPTI_METRIC_TYPE_COUNTER = 0;               // CUpti_MetricType
+constexpr int CUPTI_METRIC_TYPE_RATIO = 1;                 // CUpti_MetricType
+constexpr int CUPTI_METRIC_TYPE_THROUGHPUT = 2;            // CUpti_MetricType
 
 // cupti_profiler_host.h
 struct CuptiHostInitializeParams {
@@ -61,6 +64,23 @@ struct CuptiHostGetMetricPropertiesParams {
   const char* pHwUnit;
   const char* pDimUnit;
   int metricType;
+};
+struct CuptiHostGetBaseMetricsParams {
+  std::size_t structSize;
+  void* pPriv;
+  CuptiHostObject* pHostObject;
+  int metricType;
+  const char** ppMetricNames;
+  std::size_t numMetrics;
+};
+struct CuptiHostGetSubMetricsParams {
+  std::size_t structSize;
+  void* pPriv;
+  CuptiHostObject* pHostObject;
+  int metricType;
+  const char* pMetricName;
+  std::size_t numOfSubmetrics;
+  const char** ppSubMetrics;
 };
 struct CuptiHostEvaluateToGpuValuesParams {
   std::size_t structSize;
@@ -231,6 +251,10 @@ struct CuptiProfilerApi {
   CUptiResult (*cuptiRangeProfilerGetCounterDataSize)(CuptiRangeGetCounterDataSizeParams*);
   CUptiResult (*cuptiRangeProfilerCounterDataImageInitialize)(CuptiRangeCounterDataImageInitializeParams*);
   CUptiResult (*cuptiRangeProfilerGetCounterDataInfo)(CuptiRangeGetCounterDataInfoParams*);
+  /** May be null (CUPTI before the metric enumeration of its host API): listing metrics then fails. */
+  CUptiResult (*cuptiProfilerHostGetBaseMetrics)(CuptiHostGetBaseMetricsParams*);
+  /** May be null, as cuptiProfilerHostGetBaseMetrics. */
+  CUptiResult (*cuptiProfilerHostGetSubMetrics)(CuptiHostGetSubMetricsParams*);
 
   /** The failure of `call`, with CUPTI's own message when it has one. */
   OperationFailure failure(CUptiResult result, const char* call) const;

@@ -108,12 +108,12 @@ describe.skipIf(skip !== '')(`the capture library in a CUDA program${skip ? ` ($
     expect(capture.launches.every((launch) => launch.module === first!.module)).toBe(true);
   });
 
-  it('by default the first launch of each kernel; a regex on the demangled name selects by it', async () => {
+  it('by default the first launch of each kernel; regex: on the demangled name selects by it', async () => {
     const byDefault = await readCaptureFolder(run('default', {}).directory);
     expect(byDefault.launches.map((launch) => launch.function)).toEqual(['kreplay_capture_fixture_axpy', affineName]);
-    const named = await readCaptureFolder(run('named', { KREPLAY_CAPTURE_KERNEL_NAME: '\\(Affine\\)$' }).directory);
+    const named = await readCaptureFolder(run('named', { KREPLAY_CAPTURE_KERNEL_NAME: 'regex:\\(Affine\\)$', KREPLAY_CAPTURE_KERNEL_NAME_BASE: 'demangled' }).directory);
     expect(named.launches.map((launch) => launch.function)).toEqual([affineName]);
-    const skipped = await readCaptureFolder(run('skipped', { KREPLAY_CAPTURE_KERNEL_NAME: 'axpy', KREPLAY_CAPTURE_LAUNCH_SKIP: '1', KREPLAY_CAPTURE_LAUNCH_COUNT: '1' }).directory);
+    const skipped = await readCaptureFolder(run('skipped', { KREPLAY_CAPTURE_KERNEL_NAME: 'regex:axpy', KREPLAY_CAPTURE_LAUNCH_SKIP: '1', KREPLAY_CAPTURE_LAUNCH_COUNT: '1' }).directory);
     expect(skipped.launches).toHaveLength(1);
     expect(view(skipped.launches[0]!).getFloat32(16, true)).toBe(3);
   });

@@ -26,6 +26,12 @@ SAME_OFFSET(CuptiHostInitializeParams, CUpti_Profiler_Host_Initialize_Params, pC
 SAME_SIZE(CuptiHostDeinitializeParams, CUpti_Profiler_Host_Deinitialize_Params, pHostObject);
 SAME_SIZE(CuptiHostGetMetricPropertiesParams, CUpti_Profiler_Host_GetMetricProperties_Params, metricType);
 SAME_OFFSET(CuptiHostGetMetricPropertiesParams, CUpti_Profiler_Host_GetMetricProperties_Params, pDimUnit);
+SAME_SIZE(CuptiHostGetBaseMetricsParams, CUpti_Profiler_Host_GetBaseMetrics_Params, numMetrics);
+SAME_OFFSET(CuptiHostGetBaseMetricsParams, CUpti_Profiler_Host_GetBaseMetrics_Params, metricType);
+SAME_OFFSET(CuptiHostGetBaseMetricsParams, CUpti_Profiler_Host_GetBaseMetrics_Params, ppMetricNames);
+SAME_SIZE(CuptiHostGetSubMetricsParams, CUpti_Profiler_Host_GetSubMetrics_Params, ppSubMetrics);
+SAME_OFFSET(CuptiHostGetSubMetricsParams, CUpti_Profiler_Host_GetSubMetrics_Params, pMetricName);
+SAME_OFFSET(CuptiHostGetSubMetricsParams, CUpti_Profiler_Host_GetSubMetrics_Params, numOfSubmetrics);
 SAME_SIZE(CuptiHostEvaluateToGpuValuesParams, CUpti_Profiler_Host_EvaluateToGpuValues_Params, pMetricValues);
 SAME_OFFSET(CuptiHostEvaluateToGpuValuesParams, CUpti_Profiler_Host_EvaluateToGpuValues_Params, rangeIndex);
 SAME_SIZE(CuptiHostConfigAddMetricsParams, CUpti_Profiler_Host_ConfigAddMetrics_Params, numMetrics);
@@ -72,6 +78,9 @@ static_assert(k::CUPTI_UserReplay == CUPTI_UserReplay, "CUPTI_UserReplay");
 static_assert(k::CUPTI_PROFILER_CONFIGURATION_SUPPORTED == CUPTI_PROFILER_CONFIGURATION_SUPPORTED,
               "supported");
 static_assert(k::CUPTI_PROFILER_RANGE_PROFILING == CUPTI_PROFILER_RANGE_PROFILING, "range profiling api");
+static_assert(k::CUPTI_METRIC_TYPE_COUNTER == CUPTI_METRIC_TYPE_COUNTER, "counter metric type");
+static_assert(k::CUPTI_METRIC_TYPE_RATIO == CUPTI_METRIC_TYPE_RATIO, "ratio metric type");
+static_assert(k::CUPTI_METRIC_TYPE_THROUGHPUT == CUPTI_METRIC_TYPE_THROUGHPUT, "throughput metric type");
 static_assert(k::CUPTI_CHECKPOINT_OPT_TRANSFER == NV::Cupti::Checkpoint::CUPTI_CHECKPOINT_OPT_TRANSFER,
               "opt transfer");
 
