@@ -40,17 +40,18 @@ describe('kreplay capture', () => {
     process.env['KREPLAY_CAPTURE_EVERY_LAUNCH'] = '1';
     const io = recordingIo();
     const command = [process.execPath, fakeProgram, seen];
-    const code = await runCli(['capture', '--kernel-name', 'axpy|gemm', '--launch-skip', '1', '--launch-count', '2', '--library', library, '-o', out, '--', ...command], io);
+    const code = await runCli(['capture', '--kernel-name', 'regex:axpy|gemm', '--launch-skip', '1', '--launch-count', '2', '--library', library, '-o', out, '--', ...command], io);
     expect(code, io.err()).toBe(0);
     expect(seenBy(seen).environment).toEqual({
       CUDA_INJECTION64_PATH: library,
       KREPLAY_CAPTURE_DIR: resolve(out),
       KREPLAY_CAPTURE_COMMAND: JSON.stringify(command),
-      KREPLAY_CAPTURE_KERNEL_NAME: 'axpy|gemm',
+      KREPLAY_CAPTURE_KERNEL_NAME: 'regex:axpy|gemm',
+      KREPLAY_CAPTURE_KERNEL_NAME_BASE: 'function',
       KREPLAY_CAPTURE_LAUNCH_SKIP: '1',
       KREPLAY_CAPTURE_LAUNCH_COUNT: '2',
     });
-    expect(io.err()).toContain('capturing every launch of every kernel matching /axpy|gemm/, after skipping 1, at most 2');
+    expect(io.err()).toContain('capturing every launch of every kernel whose function name matches /axpy|gemm/, after skipping 1, at most 2');
     const text = io.out();
     expect(text).toContain(`captured 3 launches of 2 kernels on Fake GPU (sm_90) into ${processFolder(out, seen)}\n`);
     expect(text).toMatch(/ {2}\d+(\.\d+)? (B|KiB) stored in 2 blobs\n/);
@@ -160,10 +161,12 @@ describe('kreplay capture', () => {
     const cases: [string[], RegExp][] = [
       [['capture', '--library', library, ...program], /required option '-o, --out <dir>'/],
       [['capture', '--library', library, '-o', out], /missing required argument 'command'/],
-      [['capture', '--kernel-name', '(gemm', '--library', library, '-o', out, ...program], /"\(gemm" is not a regular expression/],
+      [['capture', '--kernel-name', 'regex:(gemm', '--library', library, '-o', out, ...program], /option '--kernel-name <name>' argument 'regex:\(gemm' is invalid\. "regex:\(gemm" cannot select kernels: C\+\+ std::regex/],
       // JavaScript accepts these; the capture library's std::regex does not, and would capture nothing.
-      [['capture', '--kernel-name', '(?<=_)gemm', '--library', library, '-o', out, ...program], /--kernel-name "\(\?<=_\)gemm" is not a regular expression the capture library can use: C\+\+ std::regex \(ECMAScript grammar\) cannot compile it: .+; it has no lookbehind .*named groups/],
-      [['capture', '--kernel-name', '\\p{L}+gemm', '--library', library, '-o', out, ...program], /--kernel-name "\\p\{L\}\+gemm" is not a regular expression the capture library can use/],
+      [['capture', '--kernel-name', 'regex:(?<=_)gemm', '--library', library, '-o', out, ...program], /"regex:\(\?<=_\)gemm" cannot select kernels: C\+\+ std::regex \(ECMAScript grammar\) cannot compile it: .+; it has no lookbehind .*named groups/],
+      [['capture', '--kernel-name', 'regex:\\p{L}+gemm', '--library', library, '-o', out, ...program], /"regex:\\p\{L\}\+gemm" cannot select kernels/],
+      [['capture', '--kernel-name', '', '--library', library, '-o', out, ...program], /"" cannot select kernels: it is empty/],
+      [['capture', '--kernel-name', 'gemm', '--kernel-name-base', 'symbol', '--library', library, '-o', out, ...program], /--kernel-name-base <base>' argument 'symbol' is invalid\. Allowed choices are function, demangled, mangled/],
       [['capture', '--launch-skip', '-1', '--library', library, '-o', out, ...program], /--launch-skip/],
       [['capture', '--launch-count', '0', '--library', library, '-o', out, ...program], /--launch-count/],
       [['capture', '--library', library, '-o', taken, ...program], /--out .*taken already holds a capture/],

@@ -1,9 +1,13 @@
 import { resolve } from 'node:path';
+import type { KernelNameBase } from '@kreplay/native';
+import { describeKernelName } from './kernel-name-option.js';
 
 /** The selection of `kreplay capture`, as the capture library reads it (KREPLAY_CAPTURE_*). */
 export interface CaptureSelection {
-  /** A regular expression (as C++ std::regex compiles it, ECMAScript grammar) searched in the mangled and the demangled name. */
+  /** A kernel name, matched whole, or `regex:EXPRESSION` (C++ std::regex, ECMAScript grammar), searched. */
   readonly kernelName?: string;
+  /** The name kernelName matches (ncu's --kernel-name-base); absent: the function's. */
+  readonly kernelNameBase?: KernelNameBase;
   readonly launchSkip?: number;
   readonly launchCount?: number;
   readonly everyLaunch?: boolean;
@@ -28,6 +32,7 @@ export function captureEnvironment(
   environment['KREPLAY_CAPTURE_DIR'] = resolve(options.directory);
   environment['KREPLAY_CAPTURE_COMMAND'] = JSON.stringify(options.command);
   if (selection.kernelName !== undefined) environment['KREPLAY_CAPTURE_KERNEL_NAME'] = selection.kernelName;
+  if (selection.kernelNameBase !== undefined) environment['KREPLAY_CAPTURE_KERNEL_NAME_BASE'] = selection.kernelNameBase;
   if (selection.launchSkip !== undefined) environment['KREPLAY_CAPTURE_LAUNCH_SKIP'] = String(selection.launchSkip);
   if (selection.launchCount !== undefined) environment['KREPLAY_CAPTURE_LAUNCH_COUNT'] = String(selection.launchCount);
   if (selection.everyLaunch === true) environment['KREPLAY_CAPTURE_EVERY_LAUNCH'] = '1';
@@ -35,9 +40,9 @@ export function captureEnvironment(
   return environment;
 }
 
-/** In words, what a selection captures: `the first launch of each kernel matching /gemm/`. */
+/** In words, what a selection captures: `the first launch of each kernel whose function name matches /gemm/`. */
 export function describeSelection(selection: CaptureSelection): string {
-  const matching = selection.kernelName === undefined ? 'kernel' : `kernel matching /${selection.kernelName}/`;
+  const matching = selection.kernelName === undefined ? 'kernel' : `kernel whose ${describeKernelName(selection.kernelName, selection.kernelNameBase ?? 'function')}`;
   const skip = selection.launchSkip ? `, after skipping ${selection.launchSkip}` : '';
   const count = selection.launchCount === undefined ? '' : `, at most ${selection.launchCount}`;
   const span = selection.profileFromStart === false ? ', between cuProfilerStart and cuProfilerStop' : '';

@@ -75,15 +75,19 @@ describe('kreplay replay --capture', () => {
     // One process's capture is a folder of its own: it gets past reading (to the selection here).
     const io = recordingIo();
     expect(await runCli(['replay', '--capture', join(processes, 'processes', '4100'), '--driver', 'cuda', '--kernel-name', 'gemm'], io)).toBe(2);
-    expect(io.err()).toMatch(/no captured launch of .*4100 matches --kernel-name gemm; it holds axpy/);
+    expect(io.err()).toMatch(/no captured launch of .*4100 matches --kernel-name gemm \(--kernel-name-base function\); it holds axpy/);
   });
 
   it('selects launches by kernel name, skip and count only of a capture, and says when none is left (exit 2 before a driver opens)', async () => {
     const cases: [string[], RegExp][] = [
       [['replay', '--kernel-name', 'axpy'], /\[replay\] --kernel-name selects launches of a capture, and there is no --capture\. Pass --capture DIR, or leave out --kernel-name\./],
-      [['replay', '--capture', capture, '--driver', 'cuda', '--kernel-name', 'gemm'], /no captured launch of .*capture matches --kernel-name gemm; it holds axpy\. Change the selection/],
+      [['replay', '--capture', capture, '--driver', 'cuda', '--kernel-name', 'gemm'], /no captured launch of .*capture matches --kernel-name gemm \(--kernel-name-base function\); it holds axpy\. Change the selection/],
+      // ncu's --kernel-name: the whole name, unless regex:.
+      [['replay', '--capture', capture, '--driver', 'cuda', '--kernel-name', 'axp'], /no captured launch of .*capture matches --kernel-name axp /],
+      [['replay', '--capture', capture, '--driver', 'cuda', '--kernel-name', 'regex:^_Z', '--kernel-name-base', 'mangled'], /no captured launch of .*capture matches --kernel-name regex:\^_Z \(--kernel-name-base mangled\); it holds axpy/],
+      [['replay', '--kernel-name-base', 'demangled'], /\[replay\] --kernel-name-base selects launches of a capture, and there is no --capture/],
       [['replay', '--capture', capture, '--driver', 'cuda', '--launch-skip', '1'], /--launch-skip 1 passes over all 1 matching launches of .*capture/],
-      [['replay', '--capture', capture, '--kernel-name', '(unclosed'], /"\(unclosed" is not a regular expression/],
+      [['replay', '--capture', capture, '--kernel-name', 'regex:(unclosed'], /"regex:\(unclosed" cannot select kernels/],
       [['profile', 'scatter', '--metrics', 'gpu__time_duration.sum', '--launch-count', '1'], /\[profile\] --launch-count selects launches of a capture, and the workload is scatter/],
       [['profile', `capture:${capture}`, '--metrics', 'gpu__time_duration.sum', '--kernel-name', '^gemm$'], /\[profile\] no captured launch of .*capture matches --kernel-name \^gemm\$/],
     ];

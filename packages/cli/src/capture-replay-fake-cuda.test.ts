@@ -119,7 +119,7 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
 
   it('replays only the launches --kernel-name, --launch-skip and --launch-count select, each from its own memory', async () => {
     const capture = axpyCapture('selected', 0x3f4000000000, axpy, 3);
-    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--verify', 'full', '--kernel-name', 'axpy$', '--launch-skip', '1', '--launch-count', '1', '--json']);
+    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--verify', 'full', '--kernel-name', 'regex:axpy$', '--launch-skip', '1', '--launch-count', '1', '--json']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as CaptureReplayReport;
     expect(report.launches.map((launch) => [launch.sequence, launch.outcome])).toEqual([[1, 'reproduced']]);

@@ -30,9 +30,9 @@ describe('kreplay --help', () => {
 
   it('capture: the selection options, the program after --, an example and the default selection', async () => {
     const text = await help('capture');
-    for (const option of ['--kernel-name <regex>', '--launch-skip <n>', '--launch-count <n>', '--every-launch', '--library <path>']) expect(text).toContain(option);
+    for (const option of ['--kernel-name <name>', '--kernel-name-base <base>', '--launch-skip <n>', '--launch-count <n>', '--every-launch', '--library <path>']) expect(text).toContain(option);
     expect(text).toContain('Usage: kreplay capture [options] <command...>');
-    expect(text).toContain('kreplay capture --kernel-name gemm -o gemm-capture -- python train.py --steps 1');
+    expect(text).toContain('kreplay capture --kernel-name regex:gemm -o gemm-capture -- python train.py --steps 1');
     expect(text).toContain('Default selection: the first launch of each distinct kernel.');
   });
 });

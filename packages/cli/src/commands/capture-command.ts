@@ -2,13 +2,15 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { captureKernelNameProblem, captureLibraryPath, KreplayError } from '@kreplay/native';
+import { captureLibraryPath, KreplayError } from '@kreplay/native';
+import type { KernelNameBase } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
 import { parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
 import { captureEnvironment, describeSelection, type CaptureSelection } from '../capture-environment.js';
 import type { CaptureSummary } from '../capture-summary.js';
 import { describeCapturedProcesses, summarizeCapturedProcesses, type CapturedProcesses } from '../captured-processes.js';
 import { watchCaptureProgress } from '../capture-progress.js';
+import { kernelNameBaseOption, kernelNameHelp, parseKernelNameFilter } from '../kernel-name-option.js';
 import { checkOutputPath } from '../output-path.js';
 import { ProgramExitError } from '../program-exit-error.js';
 import { runProgram, type ProgramExit } from '../run-program.js';
@@ -16,6 +18,7 @@ import { UsageError } from '../usage-error.js';
 
 interface CaptureOptions {
   readonly kernelName?: string;
+  readonly kernelNameBase: KernelNameBase;
   readonly launchSkip?: number;
   readonly launchCount?: number;
   readonly everyLaunch?: boolean;
@@ -50,7 +53,8 @@ export function captureCommand(io: CliIo): Command {
   return new Command('capture')
     .description('run a CUDA program and capture its kernel launches (module, parameters, memory before and after) into a folder')
     .argument('<command...>', 'the program and its arguments, after --')
-    .option('--kernel-name <regex>', 'capture only kernels whose mangled or demangled name matches (searched, not anchored; C++ std::regex, ECMAScript grammar: no lookbehind, named groups or \\p{...})')
+    .option('--kernel-name <name>', `capture only these kernels: ${kernelNameHelp}`, parseKernelNameFilter)
+    .addOption(kernelNameBaseOption('with --kernel-name'))
     .option('--launch-skip <n>', 'skip the first n matching launches (then capture every launch, as ncu)', parseNonNegativeInteger)
     .option('--launch-count <n>', 'capture at most n matching launches (then capture every launch, as ncu)', parsePositiveInteger)
     .option('--every-launch', 'capture every matching launch, not only the first of each kernel')
@@ -62,9 +66,8 @@ export function captureCommand(io: CliIo): Command {
     .requiredOption('-o, --out <dir>', 'the capture folder to write (new, or empty)')
     .option('--library <path>', 'the capture library to inject (default: the one @kreplay/native built)')
     .option('--json', 'print one JSON object')
-    .addHelpText('after', '\nExample:\n  kreplay capture --kernel-name gemm -o gemm-capture -- python train.py --steps 1\n\nDefault selection: the first launch of each distinct kernel.')
+    .addHelpText('after', '\nExample:\n  kreplay capture --kernel-name regex:gemm -o gemm-capture -- python train.py --steps 1\n\nDefault selection: the first launch of each distinct kernel.')
     .action(async (command: string[], options: CaptureOptions) => {
-      if (options.kernelName !== undefined) checkKernelName(options.kernelName);
       await checkCaptureFolder(options.out);
       const libraryPath = options.library ?? captureLibraryPath();
       if (!existsSync(libraryPath)) {
@@ -76,7 +79,7 @@ export function captureCommand(io: CliIo): Command {
         });
       }
       const selection: CaptureSelection = {
-        ...(options.kernelName !== undefined && { kernelName: options.kernelName }),
+        ...(options.kernelName !== undefined && { kernelName: options.kernelName, kernelNameBase: options.kernelNameBase }),
         ...(options.launchSkip !== undefined && { launchSkip: options.launchSkip }),
         ...(options.launchCount !== undefined && { launchCount: options.launchCount }),
         ...(options.everyLaunch === true && { everyLaunch: true }),
@@ -98,13 +101,6 @@ export function captureCommand(io: CliIo): Command {
       const failure = programFailure(exit, captures, options.out);
       if (failure !== undefined) throw failure;
     });
-}
-
-/** --kernel-name must compile as the capture library compiles it (C++ std::regex), or nothing would be captured. */
-function checkKernelName(pattern: string): void {
-  const problem = captureKernelNameProblem(pattern);
-  if (problem === null) return;
-  throw new UsageError('capture', `--kernel-name "${pattern}" is not a regular expression the capture library can use: ${problem}`, 'Rewrite the pattern without those constructs');
 }
 
 /**
