@@ -1,4 +1,4 @@
-import { openCapture } from '@kreplay/native';
+import { capturedKernelCode, openCapture } from '@kreplay/native';
 import type { CaptureFolder, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { strategyByName } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
@@ -7,6 +7,7 @@ import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { copyPathWhileOpen } from './copy-path-while-open.js';
 import { profileRow, type CollectedMetrics, type ProfileRow } from './profile-dispatches.js';
+import { capturedLaunch } from './profile-launch.js';
 import { profileSamples } from './profile-samples.js';
 
 /**
@@ -58,6 +59,8 @@ export interface ProfiledCapture {
   readonly device: string;
   readonly driver: string;
   readonly chip: string;
+  /** The device's architecture (`sm_90`). */
+  readonly architecture: string;
   readonly strategy: string;
   readonly measure: ProfilerRange;
   readonly cacheControl: ProfilerCacheControl;
@@ -95,13 +98,15 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
     await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
     await using queue = agent.createQueue();
     const rows: ProfileRow[] = [];
+    const code = await capturedKernelCode(folder);
     const profiledAt = performance.now();
     for (const launch of folder.launches) {
       const row = await profileSamples(sampleCount, async () => {
         // Each sample starts from the launch's captured memory: prepare writes back what the last pass changed.
         const dispatch = await replay.prepare(launch);
         const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
-        return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function };
+        const shape = capturedLaunch(launch, code.get(launch.function)?.registers ?? null);
+        return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function, launch: shape };
       });
       rows.push(row);
       options.onLaunch?.(rows.length);
@@ -110,6 +115,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       device: agent.info.name,
       driver: runtime.driver,
       chip: session.plan.chip,
+      architecture: agent.info.architecture,
       strategy: strategy.name,
       measure: session.range,
       cacheControl: session.cacheControl,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTestCapture } from '@kreplay/native/test';
 import { describe, expect, it } from 'vitest';
-import { describeProfile } from './commands/profile-command.js';
+import { describeProfile } from './profile-details-page.js';
 import { parseDeclaredArgument, parseDimensions } from './profile-workload.js';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
@@ -16,9 +16,17 @@ describe('kreplay profile', () => {
     expect(io.err().split('\n')).toHaveLength(2);
   });
 
-  it('needs --metrics, and refuses malformed arguments and shapes', async () => {
+  it('collects the basic set without --metrics, --section or --set, and refuses malformed arguments and shapes', async () => {
     const io = recordingIo();
-    expect(await runCli(['profile', '--driver', 'host'], io)).toBe(2);
+    expect(await runCli(['profile', '--driver', 'host'], io)).toBe(1);
+    expect(io.err()).toMatch(/CUPTI counters need the cuda driver, not host/);
+    const both = recordingIo();
+    expect(await runCli(['profile', '--metrics', 'x', '--json', '--csv'], both)).toBe(2);
+    expect(both.err()).toMatch(/--json and --csv both choose what is printed/);
+    const section = recordingIo();
+    expect(await runCli(['profile', '--section', 'SourceCounters'], section)).toBe(2);
+    expect(section.err()).toMatch(/^kreplay: \[cli\] \[profile\] --section SourceCounters: kreplay leaves out ncu's SourceCounters/);
+    expect(await runCli(['profile', '--set', 'everything'], recordingIo())).toBe(2);
     expect(await runCli(['profile', '--metrics', 'x', '--arg', 'data=pointer:sideways:1MiB'], recordingIo())).toBe(2);
     const badRange = recordingIo();
     expect(await runCli(['profile', '--metrics', 'x', '--range', 'everything'], badRange)).toBe(2);
@@ -41,7 +49,7 @@ describe('kreplay profile', () => {
     expect(() => parseDimensions('0,1')).toThrow();
   });
 
-  it('prints one block per dispatch with units', () => {
+  it('prints one block per dispatch, its metrics in ncu\'s table of --metrics with ncu\'s units', () => {
     const text = describeProfile({
       driver: 'cuda',
       device: 'NVIDIA H200',
@@ -54,7 +62,10 @@ describe('kreplay profile', () => {
       passes: 9,
       warmRuns: 0,
       samples: 1,
+      architecture: 'sm_90',
       metrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
+      sections: [],
+      commandLineMetrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
       units: { 'gpu__time_duration.sum': 'nanosecond', 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 'percent' },
       setupMs: 12,
       wallMs: 30.5,
@@ -62,9 +73,10 @@ describe('kreplay profile', () => {
       ranges: [],
     });
     expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel measured; CUPTI setup 12.0 ms; 30.50 ms per dispatch');
-    expect(text).toContain('dispatch 0: 9 passes, 30.50 ms wall, 1.0 KiB copied');
-    expect(text).toContain('gpu__time_duration.sum                            198.400 us');
-    expect(text).toContain('17.28 %');
+    expect(text).toContain('  dispatch 0, Device 0, CC 9.0\n    Replay: dispatch 0, 9 passes, 30.50 ms wall, 1.0 KiB copied');
+    expect(text).toContain('    Section: Command line profiler metrics');
+    expect(text).toMatch(/\n {4}gpu__time_duration\.sum +us +198\.40\n/);
+    expect(text).toMatch(/\n {4}sm__throughput\.avg\.pct_of_peak_sustained_elapsed +% +17\.28\n/);
   });
 
   it('refuses a bad workload or workload option with exit 2 before opening the driver (cuda is absent here)', async () => {
@@ -136,7 +148,10 @@ describe('kreplay profile', () => {
       passes: 1,
       warmRuns: 1,
       samples: 3,
+      architecture: 'sm_90',
       metrics: ['gpu__time_duration.sum'],
+      sections: [],
+      commandLineMetrics: ['gpu__time_duration.sum'],
       units: { 'gpu__time_duration.sum': 'nanosecond' },
       setupMs: 1,
       wallMs: 2,
@@ -144,6 +159,6 @@ describe('kreplay profile', () => {
       ranges: [],
     });
     expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages');
-    expect(text).toContain('launch 3 _Z4gemmPfS_: 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
+    expect(text).toContain('  gemm(float*, float*), Device 0, CC 9.0\n    Replay: launch 3, 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
   });
 });

@@ -1,6 +1,7 @@
 import type { Queue } from '@kreplay/native';
 import type { DispatchResult, ReplayEngine } from '@kreplay/replay';
 import type { ByteAccount, StagingTier } from '@kreplay/snapshot';
+import { dispatchLaunch, type ProfileLaunch } from './profile-launch.js';
 import type { ProfileWorkload } from './profile-workload.js';
 
 /** What one dispatch's pass provider collected, as `kreplay profile` reads it. */
@@ -14,6 +15,8 @@ export interface ProfileRow {
   readonly dispatch: number;
   /** The kernel's name, for a captured launch (`profile capture:DIR`); absent for the generated workloads. */
   readonly kernel?: string;
+  /** The kernel (its symbol) and the launch's shape, where known: what ncu prints beside a result, and its launch statistics. */
+  readonly launch?: ProfileLaunch;
   /** The range the dispatch ran in (an index into `ranges`), or null when it ran on its own. */
   readonly range: number | null;
   readonly replayed: boolean;
@@ -75,7 +78,7 @@ export async function profileDispatches(
     });
     if (options.range === 1) {
       const result = await engine.dispatch({ queue, ...launches[0]! });
-      rows.push(profileRow(first, null, result, result.collected as CollectedMetrics | undefined, 1));
+      rows.push({ ...profileRow(first, null, result, result.collected as CollectedMetrics | undefined, 1), launch: dispatchLaunch(launches[0]!.kernel, launches[0]!.launch) });
     } else {
       const result = await engine.dispatchRange({ queue, dispatches: launches });
       const index = ranges.length;
@@ -91,7 +94,9 @@ export async function profileDispatches(
         ...(result.declineReason && { declineReason: result.declineReason }),
         ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
       });
-      result.dispatches.forEach((dispatch, offset) => rows.push(profileRow(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count)));
+      result.dispatches.forEach((dispatch, offset) =>
+        rows.push({ ...profileRow(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count), launch: dispatchLaunch(launches[offset]!.kernel, launches[offset]!.launch) }),
+      );
     }
     options.onProgress?.(first + count);
   }

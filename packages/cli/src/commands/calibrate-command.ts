@@ -8,8 +8,9 @@ import type { RuntimeCommandOptions } from '../runtime-options.js';
 import { describeByteSize, parseByteSize } from '../byte-size.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
+import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOptions } from '../json-output-file.js';
 
-interface CalibrateOptions extends RuntimeCommandOptions {
+interface CalibrateOptions extends RuntimeCommandOptions, JsonOutputOptions {
   readonly json?: boolean;
   readonly planBytes: number;
 }
@@ -44,30 +45,31 @@ async function measureAll(runtime: Runtime, planBytes: number, progress: Progres
 
 /** `kreplay calibrate`: what a native call and a copy plan cost on this machine. */
 export function calibrateCommand(io: CliIo): Command {
-  return withRuntimeOptions(
-    new Command('calibrate').description('measure what a native call, a copy plan and a replay window cost'),
-  )
+  return withJsonOutput(withRuntimeOptions(new Command('calibrate').description('measure what a native call, a copy plan and a replay window cost')))
     .addOption(new Option('--plan-bytes <bytes>', 'bytes per copy plan (at least 1MiB)').argParser(parsePlanBytes).default(64 * 2 ** 20, describeByteSize(64 * 2 ** 20)))
     .option('--json', 'print one JSON object')
     .action(async (options: CalibrateOptions) => {
+      await checkJsonOutput('calibrate', options);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       // Steps: the native calls, then each round of window timings.
       const progress = createProgress(io, { label: 'calibrate', total: 1 + windowRepetitions + 1, unit: 'steps' });
       const { result, window } = await measureAll(runtime, options.planBytes, progress).finally(() => progress.done());
+      const report = { ...result, window };
       if (options.json) {
-        io.stdout(`${JSON.stringify({ ...result, window })}\n`);
+        await writeJsonThenPrint(io, options, report, `${JSON.stringify(report)}\n`);
         return;
       }
-      io.stdout(`${result.driver} / ${result.agent}\n`);
-      io.stdout(`  empty copy plan: ${result.emptyPlanEnqueueMicroseconds.toFixed(2)} us enqueued, `);
-      io.stdout(`${result.emptyPlanRoundTripMicroseconds.toFixed(1)} us with a wait\n`);
+      let text = `${result.driver} / ${result.agent}\n`;
+      text += `  empty copy plan: ${result.emptyPlanEnqueueMicroseconds.toFixed(2)} us enqueued, `;
+      text += `${result.emptyPlanRoundTripMicroseconds.toFixed(1)} us with a wait\n`;
       for (const plan of result.copyPlans) {
-        io.stdout(`  copy plan ${formatBytes(plan.bytes)} in ${plan.segments} segment(s): ${formatRate(plan.bytesPerSecond)}\n`);
+        text += `  copy plan ${formatBytes(plan.bytes)} in ${plan.segments} segment(s): ${formatRate(plan.bytesPerSecond)}\n`;
       }
-      io.stdout(`  bare dispatch (tiny kernel, waited for): ${window.bareDispatchMicroseconds.toFixed(1)} us\n`);
+      text += `  bare dispatch (tiny kernel, waited for): ${window.bareDispatchMicroseconds.toFixed(1)} us\n`;
       for (const cost of window.strategies) {
-        io.stdout(`  replay window, ${cost.strategy}, 2 passes${cost.phaseTimings ? ', phases timed' : ''}: ${cost.windowMicroseconds.toFixed(1)} us `);
-        io.stdout(`(fixed ${cost.fixedMicroseconds.toFixed(1)} us beyond its two passes; ${cost.ratioToBareDispatch.toFixed(2)}x a bare dispatch)\n`);
+        text += `  replay window, ${cost.strategy}, 2 passes${cost.phaseTimings ? ', phases timed' : ''}: ${cost.windowMicroseconds.toFixed(1)} us `;
+        text += `(fixed ${cost.fixedMicroseconds.toFixed(1)} us beyond its two passes; ${cost.ratioToBareDispatch.toFixed(2)}x a bare dispatch)\n`;
       }
+      await writeJsonThenPrint(io, options, report, text);
     });
 }

@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
-import { formatBytes, strategyByName, strategyNames } from '@kreplay/bench';
+import { strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
@@ -17,10 +17,17 @@ import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
+import { collectValues } from '../repeatable-option.js';
+import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOptions } from '../json-output-file.js';
+import { chooseMetrics, resolveMetricChoice, type MetricChoice, type MetricChoiceOptions } from '../profile-metric-choice.js';
+import { describeProfile, type PrintUnits, type ProfilePage } from '../profile-details-page.js';
+import { profileCsv } from '../profile-csv.js';
+import { describeQueriedMetrics, describeSectionList, describeSetList, queryMetrics, type QueryMetricsMode } from '../profile-listing.js';
+import { sectionSetNames } from '../sections/sections.js';
+import type { ProfileSection } from '../sections/resolve-sections.js';
 
-interface ProfileOptions {
+interface ProfileOptions extends MetricChoiceOptions, JsonOutputOptions {
   readonly driver: DriverChoice;
-  readonly metrics: string;
   /** Dispatches per range, or the old spelling of --measure. */
   readonly range: number | ProfilerRange;
   readonly measure: ProfilerRange;
@@ -40,6 +47,15 @@ interface ProfileOptions {
   readonly grid?: [number, number, number];
   readonly block?: [number, number, number];
   readonly json?: boolean;
+  readonly csv?: boolean;
+  readonly page: ProfilePage;
+  /** ncu's --print-units; absent: scaled on the details page, base units in CSV (as ncu 2025.3 prints them). */
+  readonly printUnits?: PrintUnits;
+  readonly listSections?: boolean;
+  readonly listSets?: boolean;
+  readonly queryMetrics?: boolean;
+  readonly queryMetricsMode: QueryMetricsMode;
+  readonly chip?: string;
 }
 
 type ProfileCommandOptions = ProfileOptions & CapturedLaunchSelection;
@@ -51,6 +67,8 @@ export interface ProfileReport {
   readonly driver: string;
   readonly device: string;
   readonly chip: string;
+  /** The device's architecture (`sm_90`): which metrics each section collects, and ncu's `CC`. */
+  readonly architecture: string;
   readonly workload: string;
   readonly strategy: string;
   /** What each pass measured: the dispatch's kernel, or a range pushed around the dispatch. */
@@ -65,7 +83,12 @@ export interface ProfileReport {
   readonly warmRuns: number;
   /** Times each dispatch was profiled, all its passes each time; its metrics are their medians. */
   readonly samples: number;
+  /** The metrics CUPTI collected (the sections' and --metrics'), each once. */
   readonly metrics: readonly string[];
+  /** The sections collected (--section, --set; `basic` when nothing was named), as their tables print. */
+  readonly sections: readonly ProfileSection[];
+  /** The metrics named with --metrics. */
+  readonly commandLineMetrics: readonly string[];
   readonly units: Readonly<Record<string, string>>;
   /** Host milliseconds to load CUPTI and plan the metrics. */
   readonly setupMs: number;
@@ -90,7 +113,17 @@ export function profileCommand(io: CliIo): Command {
   const command = new Command('profile')
     .description('collect CUPTI metrics per dispatch on NVIDIA, replaying each dispatch once per pass CUPTI needs')
     .argument('[workload]', 'scatter (default), ptx:<file>:<kernel>, or capture:<dir> (every launch of a kreplay capture folder)', 'scatter')
-    .requiredOption('--metrics <a,b,c>', 'CUPTI metric names, comma separated')
+    .option('--section <identifier>', "collect one of ncu's sections (repeatable; regex:EXPRESSION names every section it matches); --list-sections lists them", collectValues)
+    .addOption(new Option('--set <name>', "collect ncu's set of sections (basic when neither --section, --set nor --metrics is given)").choices([...sectionSetNames]))
+    .option('--metrics <a,b,c>', 'CUPTI metric names, comma separated (alone, or besides --section and --set)')
+    .option('--list-sections', 'list the sections --section knows, and those of ncu it leaves out')
+    .option('--list-sets', 'list the sets --set knows and their sections')
+    .option('--query-metrics', "list the metrics this device's chip supports, with units and descriptions (CUPTI's host API)")
+    .addOption(new Option('--query-metrics-mode <mode>', 'with --query-metrics: base metrics, the suffixes of the --metrics named, or every metric with its suffixes').choices(['base', 'suffix', 'all']).default('base'))
+    .option('--chip <name>', 'with --query-metrics: list the metrics of this chip (e.g. GH100) rather than the device\'s; needs no GPU')
+    .option('--csv', "print CSV with the columns of ncu's --csv (--page details: one row per metric; raw: one row per launch)")
+    .addOption(new Option('--page <page>', "ncu's page: each section's table (details) or every metric (raw)").choices(['details', 'raw']).default('details'))
+    .addOption(new Option('--print-units <units>', 'scale values as ncu does (auto) or keep base units (default: auto for tables, base for --csv, as ncu)').choices(['auto', 'base']))
     .addOption(driverOption().default('cuda' as DriverChoice))
     .option('--range <K>', 'replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time)', parseRange, 1)
     .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
@@ -108,11 +141,21 @@ export function profileCommand(io: CliIo): Command {
     .option('--grid <x,y,z>', 'ptx: grid dimensions', parseDimensions)
     .option('--block <x,y,z>', 'ptx: block dimensions', parseDimensions)
     .option('--json', 'print one JSON object');
-  return withCapturedLaunchSelection(command, 'capture:')
+  return withCapturedLaunchSelection(withJsonOutput(command), 'capture:')
     .action(async (workloadSpec: string, options: ProfileCommandOptions, command: Command) => {
+      if (options.listSections || options.listSets) {
+        io.stdout(options.listSections ? describeSectionList() : describeSetList());
+        return;
+      }
+      if (options.queryMetrics) {
+        const commandLine = options.metrics?.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '') ?? [];
+        const queried = await queryMetrics({ ...(options.chip !== undefined && { chip: options.chip }), mode: options.queryMetricsMode, metrics: commandLine });
+        io.stdout(options.json ? `${JSON.stringify(queried)}\n` : describeQueriedMetrics(queried));
+        return;
+      }
       // Everything the user gave is checked before the driver opens (which may fail for its own reasons).
-      const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
-      if (metrics.length === 0) throw new UsageError('profile', `--metrics names no metric ("${options.metrics}")`, 'Pass CUPTI metric names separated by commas, e.g. --metrics gpu__time_duration.sum');
+      if (options.json && options.csv) throw new UsageError('profile', '--json and --csv both choose what is printed', 'Pass one of them (-o FILE writes the JSON besides --csv)');
+      const choice = chooseMetrics(options);
       const plan = await planProfileWorkload(workloadSpec, options, (flag) => wasGiven(command, flag));
       if (plan.kind === 'capture' && options.driver !== 'cuda') {
         throw new UsageError('profile', `a capture is replayed on the cuda driver, not --driver ${options.driver}`, 'Leave out --driver');
@@ -122,15 +165,24 @@ export function profileCommand(io: CliIo): Command {
         throw new UsageError('profile', `--samples applies to capture:, whose launches start each sample from their captured memory, and the workload is ${workloadSpec}`, 'Leave out --samples, or profile a capture');
       }
       if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
+      await checkJsonOutput('profile', options, { '<workload>': plan.kind === 'capture' ? undefined : workloadSpec.replace(/^ptx:(.+):[^:]+$/, '$1'), '--args': options.args });
       const report =
         plan.kind === 'capture'
-          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
-          : await profile(plan, metrics, options, io);
-      io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
+          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
+          : await profile(plan, choice, options, io);
+      await writeJsonThenPrint(io, options, report, printedProfile(report, options));
     });
 }
 
-async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+/** What `kreplay profile` prints: JSON, CSV with ncu's columns, or ncu's page as a table. */
+function printedProfile(report: ProfileReport, options: ProfileOptions): string {
+  if (options.json) return `${JSON.stringify(report)}\n`;
+  if (options.csv) return profileCsv(report, options.page, options.printUnits ?? 'base');
+  return describeProfile(report, { units: options.printUnits ?? 'auto', page: options.page });
+}
+
+async function profileCaptureReport(spec: string, folder: CaptureFolder, choice: MetricChoice, options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+  const { metrics, sections, commandLineMetrics } = resolveMetricChoice(choice, folder.manifest.device.architecture);
   const measure = typeof options.range === 'number' ? options.measure : options.range;
   const progress = createProgress(io, { label: 'profile', total: folder.launches.length, unit: 'launches' });
   const profiled = await profileCapture(folder, {
@@ -148,6 +200,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     driver: profiled.driver,
     device: profiled.device,
     chip: profiled.chip,
+    architecture: profiled.architecture,
     workload: `${spec} (${folder.launches.length} launches)`,
     strategy: profiled.strategy,
     measure: profiled.measure,
@@ -157,6 +210,8 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     warmRuns: profiled.warmRuns,
     samples: profiled.samples,
     metrics,
+    sections,
+    commandLineMetrics,
     units: profiled.units,
     setupMs: profiled.setupMs,
     wallMs: profiled.wallMs,
@@ -165,12 +220,13 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
   };
 }
 
-async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, choice: MetricChoice, options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
   // `--range kernel|dispatch` is the spelling of --measure from before ranges.
   const measure = typeof options.range === 'number' ? options.measure : options.range;
   const rangeLength = typeof options.range === 'number' ? options.range : 1;
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
+  const { metrics, sections, commandLineMetrics } = resolveMetricChoice(choice, agent.info.architecture);
   const started = performance.now();
   const warmRuns = options.warmRuns ?? 0;
   const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, cacheControl: options.cacheControl, warmRuns });
@@ -197,6 +253,7 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
       driver: runtime.driver,
       device: agent.info.name,
       chip: session.plan.chip,
+      architecture: agent.info.architecture,
       workload: workload.description,
       strategy: strategy.name,
       measure: session.range,
@@ -206,6 +263,8 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
       warmRuns,
       samples: 1,
       metrics,
+      sections,
+      commandLineMetrics,
       units: Object.fromEntries(metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
       wallMs,
@@ -216,39 +275,4 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
     workload?.free();
     await passes.dispose();
   }
-}
-
-function formatValue(value: number, unit: string): string {
-  if (unit === 'nanosecond') return `${(value / 1000).toFixed(3)} us`;
-  if (unit === 'percent') return `${value.toFixed(2)} %`;
-  if (Math.abs(value) >= 1e6) return `${value.toExponential(4)} ${unit}`;
-  return `${Number(value.toFixed(4))} ${unit}`;
-}
-
-/** The terminal form of a profile report: one block per dispatch. */
-export function describeProfile(report: ProfileReport): string {
-  const width = Math.max(...report.metrics.map((metric) => metric.length));
-  const ranged = report.range > 1 ? `, ranges of ${report.range} dispatches (cache control ${report.cacheControl})` : '';
-  const warm = report.warmRuns > 0 ? ` after ${report.warmRuns} unprofiled run${report.warmRuns === 1 ? '' : 's'}` : '';
-  const sampled = report.samples > 1 ? `, medians of ${report.samples} samples` : '';
-  const perKernel = report.dispatches.length > 0 ? `; ${(report.wallMs / report.dispatches.length).toFixed(2)} ms per dispatch` : '';
-  const lines = [
-    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}${sampled}, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
-  ];
-  for (const range of report.ranges) {
-    lines.push(`range of dispatches ${range.first}-${range.first + range.dispatches - 1}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall, ${formatBytes(range.bytesCopied)} copied${range.replayed ? '' : ' (not replayed)'}`);
-    if (range.declineReason) lines.push(`  declined: ${range.declineReason}`);
-    if (range.error) lines.push(`  error: ${range.error}`);
-  }
-  for (const row of report.dispatches) {
-    const where = row.range === null ? `${row.wallMs.toFixed(2)} ms wall, ${formatBytes(row.bytesCopied)} copied` : `in range ${row.range}`;
-    lines.push(`${row.kernel === undefined ? 'dispatch' : 'launch'} ${row.dispatch}${row.kernel === undefined ? '' : ` ${row.kernel}`}: ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`);
-    if (row.declineReason) lines.push(`  declined: ${row.declineReason}`);
-    if (row.error) lines.push(`  error: ${row.error}`);
-    for (const metric of report.metrics) {
-      const value = row.metrics?.[metric];
-      lines.push(`  ${metric.padEnd(width)}  ${value === undefined ? '-' : formatValue(value, report.units[metric] ?? '')}`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
 }

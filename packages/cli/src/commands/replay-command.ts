@@ -14,9 +14,10 @@ import { wasGiven } from '../option-dependencies.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
+import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOptions } from '../json-output-file.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 
-interface ReplayOptions extends RuntimeCommandOptions {
+interface ReplayOptions extends RuntimeCommandOptions, JsonOutputOptions {
   readonly footprint: number;
   readonly writeFraction: number;
   readonly dispatches: number;
@@ -57,7 +58,7 @@ export function replayCommand(io: CliIo): Command {
     .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
     .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver)')
     .option('--json', 'print one JSON object');
-  return withCapturedLaunchSelection(command, 'with --capture')
+  return withCapturedLaunchSelection(withJsonOutput(command), 'with --capture')
     .action(async (options: ReplayCommandOptions, command: Command) => {
       if (options.capture !== undefined) {
         await replayCaptureCommand(options.capture, options, command, io);
@@ -65,6 +66,7 @@ export function replayCommand(io: CliIo): Command {
       }
       const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
       if (selecting !== undefined) throw new UsageError('replay', `${selecting} selects launches of a capture, and there is no --capture`, `Pass --capture DIR, or leave out ${selecting}`);
+      await checkJsonOutput('replay', options);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
@@ -81,7 +83,7 @@ export function replayCommand(io: CliIo): Command {
         ...(options.range === undefined ? {} : { range: options.range }),
         onDispatch: (index) => progress.update(index + 1),
       }).finally(() => progress.done());
-      io.stdout(options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
+      await writeJsonThenPrint(io, options, result, options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
       const failed = verificationFailure(result);
       if (failed !== undefined) throw failed;
     });
@@ -104,6 +106,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
     throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');
   }
   const folder = selectCapturedLaunches(wholeFolder, options, 'replay');
+  await checkJsonOutput('replay', options, { '--capture': directory });
   const progress = createProgress(io, { label: 'replay', total: folder.launches.length, unit: 'launches' });
   const report = await replayCapture(folder, {
     strategy: options.strategy,
@@ -114,7 +117,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
     ...(options.hostLimit !== undefined && { hostBytesLimit: options.hostLimit }),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
-  io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeCaptureReplay(report));
+  await writeJsonThenPrint(io, options, report, options.json ? `${JSON.stringify(report)}\n` : describeCaptureReplay(report));
   const failure = captureReplayFailure(report);
   if (failure !== undefined) throw failure;
 }
