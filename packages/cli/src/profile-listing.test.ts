@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+import { binPath } from './test-spawn-cli.js';
+import { recordingIo } from './test-io.js';
+
+// The fake libcupti.so of @kreplay/native's tests: CUPTI's profiler host API for a chip FK100.
+const fakeCupti = fileURLToPath(new URL('../../native/build/tests/fake-cupti', import.meta.url));
+const fakeBuilt = existsSync(`${fakeCupti}/libcupti.so`) && existsSync(binPath);
+
+/** The built kreplay with CUPTI taken from the fake's folder. */
+function kreplayWithFakeCupti(args: readonly string[]) {
+  return spawnSync(process.execPath, [binPath, ...args], { encoding: 'utf8', env: { ...process.env, KREPLAY_CUPTI_LIBRARY_DIR: fakeCupti } });
+}
+
+describe("kreplay profile's lists", () => {
+  it('--list-sections: each section, its sets and metrics, then those of ncu it leaves out and why', async () => {
+    const io = recordingIo();
+    expect(await runCli(['profile', '--list-sections'], io)).toBe(0);
+    expect(io.out()).toMatch(/\nIdentifier +Display Name +Sets +Metrics\n/);
+    expect(io.out()).toMatch(/\nSpeedOfLight +GPU Speed Of Light Throughput +basic, detailed, full, roofline +10\n/);
+    expect(io.out()).toMatch(/\nSchedulerStats +Scheduler Statistics +full +6\n/);
+    expect(io.out()).toContain("ncu's sections kreplay leaves out:\n  MemoryWorkloadAnalysis_Chart (detailed, full): ");
+    expect(io.out()).toContain('  SourceCounters (detailed, full): its metrics come from SASS instrumentation or PC sampling');
+  });
+
+  it('--list-sets: each set and its sections', async () => {
+    const io = recordingIo();
+    expect(await runCli(['profile', '--list-sets'], io)).toBe(0);
+    expect(io.out()).toMatch(/\nbasic +SpeedOfLight, LaunchStats, Occupancy, WorkloadDistribution +\d+ +-\n/);
+    expect(io.out()).toMatch(/\nfull +SpeedOfLight, SpeedOfLight_RooflineChart, .*MemoryWorkloadAnalysis_Chart/);
+  });
+
+  it('--query-metrics without a CUDA device or --chip says so in one line (exit 1)', async () => {
+    const io = recordingIo();
+    expect(await runCli(['profile', '--query-metrics', '--driver', 'cuda'], io)).toBe(1);
+    expect(io.err()).toMatch(/^kreplay: \[cli\] \[profile\] --query-metrics lists the metrics of this machine's GPU, and it has none CUPTI can name \(.+\)\. Run it on a machine with an NVIDIA GPU and CUPTI, or pass --chip \(e\.g\. --chip GH100\) to list a chip's metrics without one\.\n$/);
+  });
+
+  it('--query-metrics-mode suffix needs --metrics (exit 2)', async () => {
+    const io = recordingIo();
+    expect(await runCli(['profile', '--query-metrics', '--query-metrics-mode', 'suffix', '--chip', 'GH100'], io)).toBe(2);
+    expect(io.err()).toMatch(/--query-metrics-mode suffix lists the suffixes of the metrics --metrics names, and it names none/);
+  });
+});
+
+describe.skipIf(!fakeBuilt)("kreplay profile --query-metrics (CUPTI's host API of the fake libcupti)", () => {
+  it("lists a chip's metrics with their types, units and descriptions", () => {
+    const result = kreplayWithFakeCupti(['profile', '--query-metrics', '--chip', 'FK100']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^Device FK100\n-+ -+ -+ -+\nMetric Name +Metric Type +Metric Unit +Metric Description\n/);
+    expect(result.stdout).toMatch(/\ngpu__time_duration +counter +nanosecond +total duration in nanoseconds\n/);
+    expect(result.stdout).toMatch(/\nsm__throughput +throughput +SM throughput assuming ideal load balancing\n/);
+  });
+
+  it('lists the suffixes of the metrics --metrics names, and prints JSON with --json', () => {
+    const suffixes = kreplayWithFakeCupti(['profile', '--query-metrics', '--chip', 'FK100', '--query-metrics-mode', 'suffix', '--metrics', 'gpu__time_duration']);
+    expect(suffixes.status, suffixes.stderr).toBe(0);
+    expect(suffixes.stdout).toMatch(/\ngpu__time_duration\.sum +counter +nanosecond /);
+    const json = kreplayWithFakeCupti(['profile', '--query-metrics', '--chip', 'FK100', '--json']);
+    const parsed = JSON.parse(json.stdout) as { chip: string; metrics: { name: string }[] };
+    expect(parsed.chip).toBe('FK100');
+    expect(parsed.metrics.map((metric) => metric.name)).toContain('dram__bytes');
+  });
+
+  it('names an unknown chip in one line (exit 1)', () => {
+    const result = kreplayWithFakeCupti(['profile', '--query-metrics', '--chip', 'XX999']);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/CUPTI_ERROR_INVALID_CHIP_NAME/);
+  });
+});
