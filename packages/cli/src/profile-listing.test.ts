@@ -26,6 +26,14 @@ describe("kreplay profile's lists", () => {
     expect(io.out()).toContain('  SourceCounters (detailed, full): its metrics come from SASS instrumentation or PC sampling');
   });
 
+  it('--list-sections --json: the definitions, with what each leaves out, and the sets', async () => {
+    const io = recordingIo();
+    expect(await runCli(['profile', '--list-sections', '--json'], io)).toBe(0);
+    const listed = JSON.parse(io.out()) as { sections: { identifier: string; leftOut: { names: string[] }[] }[]; sets: Record<string, string[]> };
+    expect(listed.sections.find((section) => section.identifier === 'SpeedOfLight')?.leftOut[0]?.names).toEqual(['launch__waves_per_multiprocessor']);
+    expect(listed.sets['basic']).toEqual(['SpeedOfLight', 'LaunchStats', 'Occupancy', 'WorkloadDistribution']);
+  });
+
   it('--list-sets: each set and its sections', async () => {
     const io = recordingIo();
     expect(await runCli(['profile', '--list-sets'], io)).toBe(0);

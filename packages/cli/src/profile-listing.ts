@@ -19,6 +19,11 @@ export function describeSectionList(): string {
   return `${columns(['Identifier', 'Display Name', 'Sets', 'Metrics'], rows)}\n\nncu's sections kreplay leaves out:\n${missing.join('\n')}\n`;
 }
 
+/** `--list-sections --json` and `--list-sets --json`: the definitions themselves, and ncu's sections left out. */
+export function sectionListJson(): string {
+  return `${JSON.stringify({ sections, missing: missingSections, sets: Object.fromEntries(sectionSetNames.map((set) => [set, sectionsOfSet(set).map((section) => section.identifier)])) })}\n`;
+}
+
 /** `kreplay profile --list-sets`: each of ncu's sets and the sections kreplay collects for it. */
 export function describeSetList(): string {
   const rows = sectionSetNames.map((set) => {

@@ -22,7 +22,7 @@ import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOpt
 import { chooseMetrics, resolveMetricChoice, type MetricChoice, type MetricChoiceOptions } from '../profile-metric-choice.js';
 import { describeProfile, type PrintUnits, type ProfilePage } from '../profile-details-page.js';
 import { profileCsv } from '../profile-csv.js';
-import { describeQueriedMetrics, describeSectionList, describeSetList, queryMetrics, type QueryMetricsMode } from '../profile-listing.js';
+import { describeQueriedMetrics, describeSectionList, describeSetList, queryMetrics, sectionListJson, type QueryMetricsMode } from '../profile-listing.js';
 import { sectionSetNames } from '../sections/sections.js';
 import type { ProfileSection } from '../sections/resolve-sections.js';
 
@@ -144,7 +144,7 @@ export function profileCommand(io: CliIo): Command {
   return withCapturedLaunchSelection(withJsonOutput(command), 'capture:')
     .action(async (workloadSpec: string, options: ProfileCommandOptions, command: Command) => {
       if (options.listSections || options.listSets) {
-        io.stdout(options.listSections ? describeSectionList() : describeSetList());
+        io.stdout(options.json ? sectionListJson() : options.listSections ? describeSectionList() : describeSetList());
         return;
       }
       if (options.queryMetrics) {
