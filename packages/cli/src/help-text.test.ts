@@ -28,6 +28,15 @@ describe('kreplay --help', () => {
     for (const command of ['info', 'demo', 'capture', 'replay', 'profile', 'calibrate', 'overhead', 'bench', 'compare', 'report']) expect(await help(command), command).toContain('--json');
   });
 
+  it("profile: ncu's sections, sets, lists, CSV pages and -o/-f, with examples", async () => {
+    const text = await help('profile');
+    for (const option of ['--section <identifier>', '--set <name>', '--list-sections', '--list-sets', '--query-metrics', '--chip <name>', '--csv', '--page <page>', '--print-units <units>', '-o, --out <file>', '-f, --force-overwrite', '--kernel-name-base <base>']) {
+      expect(text).toContain(option);
+    }
+    expect(text).toContain('kreplay profile --section SpeedOfLight capture:step');
+    expect(text).toContain('With neither --section, --set nor --metrics: the set basic, as ncu.');
+  });
+
   it('capture: the selection options, the program after --, an example and the default selection', async () => {
     const text = await help('capture');
     for (const option of ['--kernel-name <name>', '--kernel-name-base <base>', '--launch-skip <n>', '--launch-count <n>', '--every-launch', '--library <path>']) expect(text).toContain(option);

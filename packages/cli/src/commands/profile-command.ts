@@ -140,7 +140,11 @@ export function profileCommand(io: CliIo): Command {
     .option('--args <file.json>', 'ptx: declared arguments from a JSON file [{ name, type, access?, value }]')
     .option('--grid <x,y,z>', 'ptx: grid dimensions', parseDimensions)
     .option('--block <x,y,z>', 'ptx: block dimensions', parseDimensions)
-    .option('--json', 'print one JSON object');
+    .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  kreplay profile --section SpeedOfLight capture:step\n  kreplay profile --set full --csv --page raw -o step.json capture:step\n  kreplay profile --query-metrics --chip GH100\n\nWith neither --section, --set nor --metrics: the set basic, as ncu.',
+    );
   return withCapturedLaunchSelection(withJsonOutput(command), 'capture:')
     .action(async (workloadSpec: string, options: ProfileCommandOptions, command: Command) => {
       if (options.listSections || options.listSets) {
