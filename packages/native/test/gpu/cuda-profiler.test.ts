@@ -5,7 +5,7 @@
  * once per pass. Skips without a CUDA device.
  */
 import { describe, expect, it } from 'vitest';
-import { ArgumentError, openRuntime, UnsupportedError } from '../../src/index.js';
+import { ArgumentError, openRuntime, queryCuptiMetrics, UnsupportedError } from '../../src/index.js';
 import type { Runtime } from '../../src/index.js';
 import { probeCudaForTests } from './cuda-availability.js';
 
@@ -66,6 +66,16 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
     await expect(runtime.profiler!.createSession({ metrics: [] })).rejects.toBeInstanceOf(ArgumentError);
     const unknownRange = runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'everything' as never });
     await expect(unknownRange).rejects.toThrow(/options.range is "everything", not one of kernel, dispatch/);
+  });
+
+  it.skipIf(profilerReason !== null || cuda.fake)("names the device's chip as a session's plan does, and lists its metrics", async () => {
+    await using runtime = await openRuntime({ driver: 'cuda' });
+    const chip = runtime.profiler!.chipName();
+    await using session = await runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'] });
+    expect(chip).toBe(session.plan.chip);
+    const metrics = await queryCuptiMetrics({ chip });
+    expect(metrics.find((metric) => metric.name === 'gpu__time_duration')).toMatchObject({ type: 'counter', unit: 'nanosecond' });
+    expect(() => runtime.profiler!.chipName(99)).toThrow(/agentId/);
   });
 
   for (const range of ['kernel', 'dispatch'] as const) {
