@@ -54,6 +54,9 @@ describe('kreplay replay --capture', () => {
     const missing = recordingIo();
     expect(await runCli(['replay', '--capture', notCapture, '--driver', 'cuda'], missing)).toBe(2);
     expect(missing.err()).toMatch(/--capture .*not-a-capture: .*holds no readable manifest\.json .*\. Pass the folder that `kreplay capture -o` wrote\. See kreplay replay --help\.\n$/);
+    const emptyPath = recordingIo();
+    expect(await runCli(['replay', '--capture', '', '--driver', 'cuda'], emptyPath)).toBe(2);
+    expect(emptyPath.err()).toMatch(/^kreplay: \[cli\] \[replay\] --capture names no folder: the path is empty\. Pass the folder that `kreplay capture -o` wrote\.\n$/);
     const none = recordingIo();
     expect(await runCli(['replay', '--capture', empty, '--driver', 'cuda'], none)).toBe(2);
     expect(none.err()).toMatch(/--capture .*empty holds no complete launch\. Capture the program again\./);
@@ -110,6 +113,7 @@ describe('kreplay replay --capture', () => {
       reproduced: 1,
       mismatched: ['1 kernel1'],
       failed: [],
+      declined: [],
       damaged: [],
       seconds: 0.5,
     };
@@ -121,5 +125,95 @@ describe('kreplay replay --capture', () => {
     expect(text).toContain('  reproduced 1/2; mismatch 1: 1 kernel1; 0.500 s');
     expect(captureReplayFailure(report)?.message).toMatch(/^\[cli\] \[replay\] 1 of 2 captured launches did not reproduce the program: 1 kernel1 \(mismatch\)\./);
     expect(captureReplayFailure({ ...report, launches: [row(0, 'reproduced')], mismatched: [] })).toBeUndefined();
+  });
+
+  it('counts declined and damaged launches apart from the reproduced ones, and fails on a damaged one', () => {
+    const declined: CaptureLaunchRow = {
+      sequence: 0,
+      function: 'gemm',
+      outcome: 'declined',
+      replayed: false,
+      passes: 1,
+      verification: 'not-run',
+      nondeterministic: false,
+      bytesCopied: 0,
+      bytesPrepared: 4096,
+      relocatedRegions: 0,
+      wallMs: 1,
+      postLaunch: { reproduced: true, pagesCompared: 4, pagesMismatched: 0, mismatches: [] },
+      declineReason: 'no staging for 8192 bytes',
+      notes: [],
+    };
+    const report: CaptureReplayReport = {
+      capture: '/captures/train',
+      driver: 'cuda',
+      device: 'NVIDIA H200',
+      strategy: 'full',
+      tier: 'auto',
+      passes: 3,
+      verify: 'full',
+      relocations: [],
+      launches: [declined],
+      reproduced: 0,
+      mismatched: [],
+      failed: [],
+      declined: ['0 gemm: no staging for 8192 bytes'],
+      damaged: [],
+      seconds: 0.5,
+    };
+    const text = describeCaptureReplay(report);
+    expect(text).toContain("  declined   0 gemm: run once, verification not-run; memory after = the program's (4 pages)\n    declined: no staging for 8192 bytes\n");
+    expect(text).toContain('  reproduced 0/1; declined 1 (run once, not replayed); 0.500 s');
+    expect(captureReplayFailure(report)).toBeUndefined();
+    const damaged = { ...report, damaged: ['launches/00000001.json is not valid JSON (Unexpected end of JSON input); it was cut short or overwritten'] };
+    const damagedText = describeCaptureReplay(damaged);
+    expect(damagedText).toContain('  reproduced 0/2; declined 1 (run once, not replayed); damaged 1 (not replayed); 0.500 s\n  damaged, not replayed: launches/00000001.json is not valid JSON');
+    expect(captureReplayFailure(damaged)?.message).toBe(
+      '[cli] [replay] 1 of 2 captured launches did not reproduce the program: 1 damaged record not replayed (each listed with its reason). Capture the program again for the damaged launches (kreplay capture -o a new folder).',
+    );
+  });
+
+  it('prints the control characters of captured names escaped, and keeps them exact in JSON', () => {
+    const row: CaptureLaunchRow = {
+      sequence: 0,
+      function: 'evil\u001b]0;owned\u0007\u001b[2Jname\u202e',
+      outcome: 'mismatch',
+      replayed: true,
+      passes: 2,
+      verification: 'mismatch',
+      nondeterministic: false,
+      bytesCopied: 0,
+      bytesPrepared: 0,
+      relocatedRegions: 0,
+      wallMs: 1,
+      postLaunch: null,
+      error: 'bad \u001b[31mred',
+      notes: [],
+    };
+    const report: CaptureReplayReport = {
+      capture: '/c',
+      driver: 'cuda',
+      device: 'GPU\u001b[0m',
+      strategy: 'full',
+      tier: 'auto',
+      passes: 2,
+      verify: 'restore',
+      relocations: [],
+      launches: [row],
+      reproduced: 0,
+      mismatched: [`0 ${row.function}`],
+      failed: [],
+      declined: [],
+      damaged: ['launches/00000001.json: function \u001b[1mx'],
+      seconds: 0,
+    };
+    const text = describeCaptureReplay(report);
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain('0 evil\\x1b]0;owned\\x07\\x1b[2Jname\\u202e: 2 passes');
+    expect(text).toContain('(GPU\\x1b[0m, tier auto)');
+    expect(text).toContain('error: bad \\x1b[31mred');
+    expect(text).toContain('damaged, not replayed: launches/00000001.json: function \\x1b[1mx');
+    expect(captureReplayFailure(report)?.message).toContain('0 evil\\x1b]0;owned\\x07\\x1b[2Jname\\u202e (mismatch)');
+    expect(JSON.parse(JSON.stringify(report)).launches[0].function).toBe(row.function);
   });
 });

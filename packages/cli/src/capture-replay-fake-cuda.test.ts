@@ -1,8 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captureBlobPath } from '@kreplay/native';
 import { captureFixtureAxpyParameters, writeTestCapture } from '@kreplay/native/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureReplayReport } from './capture-replay-run.js';
@@ -48,6 +49,12 @@ function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Flo
 }
 
 const axpy = (y: Float32Array, x: Float32Array) => y.map((value, index) => Math.fround(Math.fround(3 * x[index]!) + value));
+
+/** The path of the blob of launch `sequence`'s first memory range before the launch (its own y). */
+function yBlobOf(capture: string, sequence: number): string {
+  const record = JSON.parse(readFileSync(join(capture, `launches/${String(sequence).padStart(8, '0')}.json`), 'utf8')) as { memory: { pagesBefore: string[] }[] };
+  return join(capture, captureBlobPath(record.memory[0]!.pagesBefore[0]!));
+}
 
 function kreplay(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env, KREPLAY_CUDA_LIBRARY: fakeCuda, KREPLAY_CUPTI_LIBRARY_DIR: join(nativeDirectory, 'build/fake-cuda') };
@@ -98,5 +105,49 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     expect(stdout).toMatch(/ {2}mismatch {3}0 kreplay_capture_fixture_axpy: .*memory after differs from the program's in 1 of 2 pages/);
     expect(stdout).toContain('differs: device at 0x3f2000000000 (16384 bytes), pages 0');
     expect(stderr).toMatch(/kreplay: \[cli\] \[replay\] 1 of 1 captured launches did not reproduce the program: 0 kreplay_capture_fixture_axpy \(mismatch\)/);
+  }, 120_000);
+
+  it('lists each damaged launch with its reason and exits 1: a flipped byte in a blob, a missing blob, a truncated record', async () => {
+    const capture = axpyCapture('damaged', 0x3f5000000000, axpy, 4);
+    const flipped = yBlobOf(capture, 1);
+    const bytes = readFileSync(flipped);
+    bytes[100] = bytes[100]! ^ 0xff;
+    writeFileSync(flipped, bytes);
+    rmSync(yBlobOf(capture, 2));
+    truncateSync(join(capture, 'launches/00000003.json'), 40);
+    const args = ['replay', '--capture', capture, '--driver', 'cuda', '--verify', 'full'];
+    const text = await kreplay(args);
+    expect(text.code, text.stderr).toBe(1);
+    expect(text.stdout).toMatch(/ {2}reproduced 0 kreplay_capture_fixture_axpy: /);
+    expect(text.stdout).toMatch(/reproduced 1\/4; damaged 3 \(not replayed\)/);
+    expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000001\.json: .*names a damaged blob/);
+    expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000002\.json: .*is missing/);
+    expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000003\.json is not valid JSON/);
+    expect(text.stderr).toMatch(/kreplay: \[cli\] \[replay\] 3 of 4 captured launches did not reproduce the program: 3 damaged records not replayed \(each listed with its reason\)\. Capture the program again/);
+    const json = await kreplay([...args, '--json']);
+    expect(json.code, json.stderr).toBe(1);
+    const report = JSON.parse(json.stdout) as CaptureReplayReport;
+    expect(report.reproduced).toBe(1);
+    expect(report.damaged).toHaveLength(3);
+    expect(report.damaged[0]).toMatch(/^launches\/00000001\.json: /);
+  }, 120_000);
+
+  it('counts a launch --host-limit kept from being replayed as declined (run once, with the reason), never as reproduced', async () => {
+    const capture = axpyCapture('declined', 0x3f6000000000, axpy, 2);
+    const args = ['replay', '--capture', capture, '--driver', 'cuda', '--strategy', 'full', '--tier', 'host-pinned', '--host-limit', '4KiB', '--verify', 'full'];
+    const text = await kreplay(args);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/ {2}declined {3}0 kreplay_capture_fixture_axpy: run once, .*memory after = the program's/);
+    expect(text.stdout).toMatch(/ {4}declined: .*host limit/);
+    expect(text.stdout).toMatch(/reproduced 0\/2; declined 2 \(run once, not replayed\)/);
+    expect(text.stdout).not.toMatch(/reproduced 2\/2/);
+    const json = await kreplay([...args, '--json']);
+    const report = JSON.parse(json.stdout) as CaptureReplayReport;
+    expect(report.reproduced).toBe(0);
+    expect(report.launches.map((launch) => [launch.outcome, launch.replayed])).toEqual([
+      ['declined', false],
+      ['declined', false],
+    ]);
+    expect(report.declined).toEqual([expect.stringMatching(/^0 kreplay_capture_fixture_axpy: .*host limit/), expect.stringMatching(/^1 kreplay_capture_fixture_axpy: /)]);
   }, 120_000);
 });

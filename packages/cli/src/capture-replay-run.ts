@@ -6,6 +6,7 @@ import type { QuiesceMode, VerificationStatus, VerifyMode } from '@kreplay/repla
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
+import { terminalText } from './terminal-text.js';
 
 /** How `kreplay replay --capture` replays. */
 export interface CaptureReplayOptions {
@@ -22,9 +23,11 @@ export interface CaptureReplayOptions {
 /**
  * What a launch's replay came to: `reproduced` (with `--verify full`: its memory after equals the
  * program's, and its passes agree), `mismatch` (it does not, or passes differed), `failed` (it could
- * not be made or run), `unchecked` (no post-launch check without `--verify full`).
+ * not be made or run), `declined` (the engine ran it once instead of replaying it, e.g. its snapshot
+ * did not fit `--host-limit`: `declineReason` says why; its memory after, when checked, equals the
+ * program's), `unchecked` (no post-launch check without `--verify full`).
  */
-export type CaptureLaunchOutcome = 'reproduced' | 'mismatch' | 'failed' | 'unchecked';
+export type CaptureLaunchOutcome = 'reproduced' | 'mismatch' | 'failed' | 'declined' | 'unchecked';
 
 /** One captured launch's row of `kreplay replay --capture`. */
 export interface CaptureLaunchRow {
@@ -61,12 +64,15 @@ export interface CaptureReplayReport {
   readonly launches: readonly CaptureLaunchRow[];
   /** The memory regions not at their captured addresses: where they went and why. */
   readonly relocations: readonly CaptureRelocation[];
+  /** Launches replayed (all their passes) whose memory after, with `--verify full`, equals the program's. */
   readonly reproduced: number;
   /** `sequence function` of each launch that mismatched. */
   readonly mismatched: readonly string[];
   /** `sequence function: error` of each launch that failed. */
   readonly failed: readonly string[];
-  /** Records of the folder that are damaged (not replayed). */
+  /** `sequence function: reason` of each launch run once instead of replayed. */
+  readonly declined: readonly string[];
+  /** The reason of each damaged record of the folder (not replayed), led by its file. */
   readonly damaged: readonly string[];
   readonly seconds: number;
 }
@@ -99,7 +105,8 @@ export async function replayCapture(folder: CaptureFolder, options: CaptureRepla
       const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
       const postLaunch = options.verify === 'full' && result.failure === undefined ? await checkPostLaunchHashes(queue, dispatch.expectedPageHashes) : null;
       const mismatch = result.verification.status === 'mismatch' || postLaunch?.reproduced === false;
-      const outcome: CaptureLaunchOutcome = result.failure !== undefined ? 'failed' : mismatch ? 'mismatch' : postLaunch === null ? 'unchecked' : 'reproduced';
+      const outcome: CaptureLaunchOutcome =
+        result.failure !== undefined ? 'failed' : mismatch ? 'mismatch' : result.declineReason !== undefined ? 'declined' : postLaunch === null ? 'unchecked' : 'reproduced';
       rows.push({
         ...base,
         outcome,
@@ -137,30 +144,35 @@ export async function replayCapture(folder: CaptureFolder, options: CaptureRepla
     reproduced: rows.filter((row) => row.outcome === 'reproduced').length,
     mismatched: rows.filter((row) => row.outcome === 'mismatch').map(name),
     failed: rows.filter((row) => row.outcome === 'failed').map((row) => `${name(row)}: ${row.error}`),
+    declined: rows.filter((row) => row.outcome === 'declined').map((row) => `${name(row)}: ${row.declineReason}`),
     damaged: folder.damaged.map((damaged) => damaged.reason),
     seconds: (performance.now() - started) / 1000,
   };
 }
 
-/** The terminal form: one line per launch, then the counts. */
+/** The terminal form: one line per launch, then the counts, then each damaged record. Capture-supplied text is escaped ({@link terminalText}). */
 export function describeCaptureReplay(report: CaptureReplayReport): string {
-  const lines = [`${report.strategy} on ${report.driver} (${report.device}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}`];
+  const lines = [`${report.strategy} on ${report.driver} (${terminalText(report.device)}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}`];
   for (const row of report.launches) {
     const post = row.postLaunch === null ? '' : row.postLaunch.reproduced ? `; memory after = the program's (${row.postLaunch.pagesCompared} pages)` : `; memory after differs from the program's in ${row.postLaunch.pagesMismatched} of ${row.postLaunch.pagesCompared} pages`;
     const moved = row.relocatedRegions > 0 ? `, ${row.relocatedRegions} region${row.relocatedRegions === 1 ? '' : 's'} relocated` : '';
     const passes = `${row.replayed ? `${row.passes} passes, ${formatBytes(row.bytesCopied)} copied` : 'run once'}${moved}`;
-    lines.push(`  ${row.outcome.padEnd(10)} ${row.sequence} ${row.function}: ${passes}, verification ${row.verification}${row.nondeterministic ? ' (nondeterministic)' : ''}${post}`);
+    lines.push(`  ${row.outcome.padEnd(10)} ${row.sequence} ${terminalText(row.function)}: ${passes}, verification ${row.verification}${row.nondeterministic ? ' (nondeterministic)' : ''}${post}`);
     for (const mismatch of row.postLaunch?.mismatches ?? []) {
       const shown = mismatch.pages.slice(0, 8).join(', ');
-      lines.push(`    differs: ${mismatch.kind}${mismatch.label ? ` ${mismatch.label}` : ''} at 0x${mismatch.address.toString(16)} (${mismatch.bytes} bytes), pages ${shown}${mismatch.pages.length > 8 ? `, ... (${mismatch.pages.length})` : ''}`);
+      lines.push(`    differs: ${mismatch.kind}${mismatch.label ? ` ${terminalText(mismatch.label)}` : ''} at 0x${mismatch.address.toString(16)} (${mismatch.bytes} bytes), pages ${shown}${mismatch.pages.length > 8 ? `, ... (${mismatch.pages.length})` : ''}`);
     }
-    if (row.declineReason) lines.push(`    declined: ${row.declineReason}`);
-    if (row.error) lines.push(`    error: ${row.error}`);
+    if (row.declineReason) lines.push(`    declined: ${terminalText(row.declineReason)}`);
+    if (row.error) lines.push(`    error: ${terminalText(row.error)}`);
   }
-  const checked = report.verify === 'full' ? `reproduced ${report.reproduced}/${report.launches.length}` : `${report.launches.length} replayed without a post-launch check (--verify full checks)`;
-  const mismatched = report.mismatched.length > 0 ? `; mismatch ${report.mismatched.length}: ${report.mismatched.join(', ')}` : '';
+  const total = report.launches.length + report.damaged.length;
+  const unchecked = report.launches.filter((row) => row.outcome === 'unchecked').length;
+  const checked = report.verify === 'full' ? `reproduced ${report.reproduced}/${total}` : `${unchecked} replayed without a post-launch check (--verify full checks)`;
+  const mismatched = report.mismatched.length > 0 ? `; mismatch ${report.mismatched.length}: ${terminalText(report.mismatched.join(', '))}` : '';
   const failed = report.failed.length > 0 ? `; failed ${report.failed.length}` : '';
-  lines.push(`  ${checked}${mismatched}${failed}; ${report.seconds.toFixed(3)} s`);
-  for (const damaged of report.damaged) lines.push(`  damaged, not replayed: ${damaged}`);
+  const declined = report.declined.length > 0 ? `; declined ${report.declined.length} (run once, not replayed)` : '';
+  const damaged = report.damaged.length > 0 ? `; damaged ${report.damaged.length} (not replayed)` : '';
+  lines.push(`  ${checked}${mismatched}${failed}${declined}${damaged}; ${report.seconds.toFixed(3)} s`);
+  for (const reason of report.damaged) lines.push(`  damaged, not replayed: ${terminalText(reason)}`);
   return `${lines.join('\n')}\n`;
 }

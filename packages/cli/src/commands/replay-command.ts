@@ -12,6 +12,7 @@ import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunc
 import type { CaptureReplayReport } from '../capture-replay-run.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProgress } from '../progress.js';
+import { terminalText } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -55,7 +56,7 @@ export function replayCommand(io: CliIo): Command {
     .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
     .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
-    .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver)')
+    .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver); exits 1 when a launch mismatches, fails or is damaged, and counts a launch run once instead of replayed (declined) apart')
     .option('--json', 'print one JSON object');
   return withCapturedLaunchSelection(command, 'with --capture')
     .action(async (options: ReplayCommandOptions, command: Command) => {
@@ -100,7 +101,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
   }
   const wholeFolder = await readCaptureArgument(directory, 'replay', `--capture ${directory}`);
   if (wholeFolder.launches.length === 0) {
-    const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${wholeFolder.damaged[0]!.reason})` : '';
+    const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${terminalText(wholeFolder.damaged[0]!.reason)})` : '';
     throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');
   }
   const folder = selectCapturedLaunches(wholeFolder, options, 'replay');
@@ -119,14 +120,25 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
   if (failure !== undefined) throw failure;
 }
 
-/** The error of a capture replay in which a launch mismatched or failed; undefined when none did. */
+/**
+ * The error of a capture replay in which a launch mismatched or failed, or a record of the folder
+ * was damaged (not replayed); undefined when none was. A launch declined (run once, not replayed)
+ * is no failure: the summary counts it apart, and its memory after, when checked, was the program's.
+ */
 export function captureReplayFailure(report: CaptureReplayReport): KreplayError | undefined {
-  const bad = report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${row.function} (${row.outcome})`);
-  if (bad.length === 0) return undefined;
+  const bad = report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${terminalText(row.function)} (${row.outcome})`);
+  const damaged = report.damaged.length;
+  if (bad.length === 0 && damaged === 0) return undefined;
+  const total = report.launches.length + damaged;
+  const which = [...bad, ...(damaged > 0 ? [`${damaged} damaged record${damaged === 1 ? '' : 's'} not replayed (each listed with its reason)`] : [])].join(', ');
+  const fixes = [
+    ...(bad.length > 0 ? ["Run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel"] : []),
+    ...(damaged > 0 ? ['Capture the program again for the damaged launches (kreplay capture -o a new folder)'] : []),
+  ];
   return new KreplayError({
     packageName: 'cli',
     component: 'replay',
-    message: `[cli] [replay] ${bad.length} of ${report.launches.length} captured launches did not reproduce the program: ${bad.join(', ')}. Run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel.`,
+    message: `[cli] [replay] ${bad.length + damaged} of ${total} captured launches did not reproduce the program: ${which}. ${fixes.join('; ')}.`,
   });
 }
 
