@@ -169,7 +169,7 @@ describe('kreplay replay --capture', () => {
     const damagedText = describeCaptureReplay(damaged);
     expect(damagedText).toContain('  reproduced 0/2; declined 1 (run once, not replayed); damaged 1 (not replayed); 0.500 s\n  damaged, not replayed: launches/00000001.json is not valid JSON');
     expect(captureReplayFailure(damaged)?.message).toBe(
-      '[cli] [replay] 1 of 2 captured launches did not reproduce the program: 1 damaged record not replayed (each listed with its reason). Capture the program again for the damaged launches (kreplay capture -o a new folder).',
+      '[cli] [replay] 1 of 2 captured launches did not reproduce the program: 1 damaged record (each listed with its reason). Capture the program again for the damaged launches (kreplay capture -o a new folder).',
     );
   });
 

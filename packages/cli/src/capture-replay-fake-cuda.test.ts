@@ -123,7 +123,7 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000001\.json: .*names a damaged blob/);
     expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000002\.json: .*is missing/);
     expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000003\.json is not valid JSON/);
-    expect(text.stderr).toMatch(/kreplay: \[cli\] \[replay\] 3 of 4 captured launches did not reproduce the program: 3 damaged records not replayed \(each listed with its reason\)\. Capture the program again/);
+    expect(text.stderr).toMatch(/kreplay: \[cli\] \[replay\] 3 of 4 captured launches did not reproduce the program: 3 damaged records \(each listed with its reason\)\. Capture the program again/);
     const json = await kreplay([...args, '--json']);
     expect(json.code, json.stderr).toBe(1);
     const report = JSON.parse(json.stdout) as CaptureReplayReport;

@@ -1,5 +1,5 @@
-import { openCapture } from '@kreplay/native';
-import type { CaptureFolder, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
+import { openCapture, UnsupportedError } from '@kreplay/native';
+import type { CaptureFolder, CaptureLaunch, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { strategyByName } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
@@ -67,15 +67,46 @@ export interface ProfiledCapture {
   readonly units: Readonly<Record<string, string>>;
   readonly setupMs: number;
   readonly wallMs: number;
-  /** One row per captured launch, `dispatch` being its sequence and `kernel` its function. */
+  /** One row per captured launch, `dispatch` being its sequence and `kernel` its function; a launch that failed has its `error` and no metrics. */
   readonly rows: readonly ProfileRow[];
+  /** The reason of each damaged record of the folder (not profiled), led by its file. */
+  readonly damaged: readonly string[];
+}
+
+/**
+ * Profiles each launch with `profileLaunch`, one after another. A launch that fails (it cannot be
+ * prepared or loaded, its run fails) gets a row with its error and no metrics, and the profile goes
+ * on with the next launch, as `kreplay replay --capture` does. Calls `onLaunch` with the launches
+ * done after each.
+ * @throws {UnsupportedError} when the capture cannot run on this device at all (another
+ *   architecture): said once, not for every launch.
+ */
+export async function profileEachLaunch(
+  launches: readonly CaptureLaunch[],
+  profileLaunch: (launch: CaptureLaunch) => Promise<ProfileRow>,
+  onLaunch?: (done: number) => void,
+): Promise<ProfileRow[]> {
+  const rows: ProfileRow[] = [];
+  for (const launch of launches) {
+    try {
+      rows.push(await profileLaunch(launch));
+    } catch (error) {
+      if (error instanceof UnsupportedError) throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      rows.push({ dispatch: launch.sequence, kernel: launch.function, range: null, replayed: false, passes: 0, wallMs: 0, bytesCopied: 0, metrics: null, error: message });
+    }
+    onLaunch?.(rows.length);
+  }
+  return rows;
 }
 
 /**
  * CUPTI metrics of every complete launch of a capture: each launch's memory made as it was before
  * the program's launch (openCapture), then the launch replayed through the engine once per pass
- * CUPTI needs, on the cuda driver.
+ * CUPTI needs, on the cuda driver. A launch that fails gets a row with its error
+ * ({@link profileEachLaunch}); the folder's damaged records are listed in `damaged`.
  * @throws what openCapture and cuptiPasses throw (no cuda driver, an address that cannot be had, CUPTI missing).
+ * @throws {UnsupportedError} when the capture's modules cannot run on this device's architecture.
  */
 export async function profileCapture(folder: CaptureFolder, options: ProfileCaptureOptions): Promise<ProfiledCapture> {
   using _copyPath = options.restoreByCopyEngines ? copyPathWhileOpen('api') : undefined;
@@ -94,18 +125,18 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
     using strategy = strategyByName(options.strategy, { tier: options.tier });
     await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
     await using queue = agent.createQueue();
-    const rows: ProfileRow[] = [];
     const profiledAt = performance.now();
-    for (const launch of folder.launches) {
-      const row = await profileSamples(sampleCount, async () => {
-        // Each sample starts from the launch's captured memory: prepare writes back what the last pass changed.
-        const dispatch = await replay.prepare(launch);
-        const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
-        return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function };
-      });
-      rows.push(row);
-      options.onLaunch?.(rows.length);
-    }
+    const rows = await profileEachLaunch(
+      folder.launches,
+      (launch) =>
+        profileSamples(sampleCount, async () => {
+          // Each sample starts from the launch's captured memory: prepare writes back what the last pass changed.
+          const dispatch = await replay.prepare(launch);
+          const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
+          return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function };
+        }),
+      options.onLaunch,
+    );
     return {
       device: agent.info.name,
       driver: runtime.driver,
@@ -120,6 +151,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       setupMs,
       wallMs: performance.now() - profiledAt,
       rows,
+      damaged: folder.damaged.map((record) => record.reason),
     };
   } finally {
     await passes.dispose();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTestCapture } from '@kreplay/native/test';
 import { describe, expect, it } from 'vitest';
-import { describeProfile } from './commands/profile-command.js';
+import { captureProfileFailure, describeProfile, type ProfileReport } from './commands/profile-command.js';
 import { parseDeclaredArgument, parseDimensions } from './profile-workload.js';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
@@ -145,5 +145,43 @@ describe('kreplay profile', () => {
     });
     expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages');
     expect(text).toContain('launch 3 _Z4gemmPfS_: 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
+  });
+
+  it('capture:: lists each damaged launch and each launch that failed, and fails (exit 1) when one did', () => {
+    const report: ProfileReport = {
+      driver: 'cuda',
+      device: 'NVIDIA H200',
+      chip: 'GH100',
+      workload: 'capture:step (2 launches)',
+      strategy: 'dirty-pages',
+      measure: 'kernel',
+      cacheControl: 'all',
+      range: 1,
+      passes: 1,
+      warmRuns: 2,
+      samples: 1,
+      metrics: ['gpu__time_duration.sum'],
+      units: { 'gpu__time_duration.sum': 'nanosecond' },
+      setupMs: 1,
+      wallMs: 2,
+      dispatches: [
+        { dispatch: 0, kernel: 'gemm', range: null, replayed: true, passes: 1, wallMs: 1, bytesCopied: 0, metrics: { 'gpu__time_duration.sum': 1000 } },
+        { dispatch: 2, kernel: 'relu\u001b[2J', range: null, replayed: false, passes: 0, wallMs: 0, bytesCopied: 0, metrics: null, error: 'the launch failed: illegal address' },
+      ],
+      ranges: [],
+      damaged: ['launches/00000001.json: memory[0].pagesBefore[0] names a damaged blob: blobs/ab/ab-4096 is missing'],
+    };
+    const text = describeProfile(report);
+    expect(text).toContain('launch 2 relu\\x1b[2J: 0 passes, 0.00 ms wall, 0 B copied (not replayed)\n  error: the launch failed: illegal address\n');
+    expect(text).toContain('profiled 1/3 captured launches; failed 1: 2 relu\\x1b[2J; damaged 1 (not profiled)\n');
+    expect(text).toContain('damaged, not profiled: launches/00000001.json: memory[0].pagesBefore[0] names a damaged blob: blobs/ab/ab-4096 is missing\n');
+    expect(captureProfileFailure(report)?.message).toBe(
+      "[cli] [profile] 2 of 3 captured launches were not profiled: 2 relu\\x1b[2J (failed), 1 damaged record (each listed with its reason). See each launch's error above (kreplay replay --capture DIR runs the launches without counters); capture the program again for the damaged launches (kreplay capture -o a new folder).",
+    );
+    const whole = { ...report, dispatches: [report.dispatches[0]!], damaged: [] };
+    expect(captureProfileFailure(whole)).toBeUndefined();
+    expect(describeProfile(whole)).toContain('profiled 1/1 captured launches\n');
+    // A workload that is no capture is judged as before.
+    expect(captureProfileFailure({ ...report, damaged: undefined })).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
+import type { KreplayError } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { formatBytes, strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
@@ -13,9 +14,11 @@ import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
+import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { createProgress } from '../progress.js';
+import { terminalText } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 
 interface ProfileOptions {
@@ -74,6 +77,8 @@ export interface ProfileReport {
   readonly dispatches: readonly ProfileRow[];
   /** With --range K > 1: each range, in order; empty otherwise. */
   readonly ranges: readonly ProfileRange[];
+  /** `capture:` only: the reason of each damaged record of the folder (not profiled), led by its file. */
+  readonly damaged?: readonly string[];
 }
 
 /** Parses --range: dispatches per range, or `kernel` / `dispatch` (the spelling of --measure before ranges). */
@@ -127,6 +132,8 @@ export function profileCommand(io: CliIo): Command {
           ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
           : await profile(plan, metrics, options, io);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
+      const failure = captureProfileFailure(report);
+      if (failure !== undefined) throw failure;
     });
 }
 
@@ -162,6 +169,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     wallMs: profiled.wallMs,
     dispatches: profiled.rows,
     ranges: [],
+    damaged: profiled.damaged,
   };
 }
 
@@ -242,13 +250,44 @@ export function describeProfile(report: ProfileReport): string {
   }
   for (const row of report.dispatches) {
     const where = row.range === null ? `${row.wallMs.toFixed(2)} ms wall, ${formatBytes(row.bytesCopied)} copied` : `in range ${row.range}`;
-    lines.push(`${row.kernel === undefined ? 'dispatch' : 'launch'} ${row.dispatch}${row.kernel === undefined ? '' : ` ${row.kernel}`}: ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`);
-    if (row.declineReason) lines.push(`  declined: ${row.declineReason}`);
-    if (row.error) lines.push(`  error: ${row.error}`);
+    lines.push(`${row.kernel === undefined ? 'dispatch' : 'launch'} ${row.dispatch}${row.kernel === undefined ? '' : ` ${terminalText(row.kernel)}`}: ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`);
+    if (row.declineReason) lines.push(`  declined: ${terminalText(row.declineReason)}`);
+    if (row.error) lines.push(`  error: ${terminalText(row.error)}`);
     for (const metric of report.metrics) {
       const value = row.metrics?.[metric];
       lines.push(`  ${metric.padEnd(width)}  ${value === undefined ? '-' : formatValue(value, report.units[metric] ?? '')}`);
     }
   }
+  if (report.damaged !== undefined) {
+    const failed = report.dispatches.filter(notProfiled);
+    const total = report.dispatches.length + report.damaged.length;
+    const failedText = failed.length > 0 ? `; failed ${failed.length}: ${failed.map(launchName).join(', ')}` : '';
+    const damagedText = report.damaged.length > 0 ? `; damaged ${report.damaged.length} (not profiled)` : '';
+    lines.push(`profiled ${report.dispatches.length - failed.length}/${total} captured launches${failedText}${damagedText}`);
+    for (const reason of report.damaged) lines.push(`damaged, not profiled: ${terminalText(reason)}`);
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/** Whether a launch's row holds no metrics: it failed, was declined, or collected nothing (its `error` says which). */
+const notProfiled = (row: ProfileRow) => row.metrics === null || row.error !== undefined;
+
+/** `sequence kernel` of a captured launch's row, escaped for the terminal. */
+const launchName = (row: ProfileRow) => `${row.dispatch} ${terminalText(row.kernel ?? '')}`;
+
+/**
+ * The error of a `capture:` profile in which a launch was not profiled (it failed, was declined or
+ * collected nothing) or a record of the folder was damaged; undefined when every launch was
+ * profiled, and for the other workloads.
+ */
+export function captureProfileFailure(report: ProfileReport): KreplayError | undefined {
+  if (report.damaged === undefined) return undefined;
+  return capturedLaunchFailure({
+    command: 'profile',
+    what: 'were not profiled',
+    launches: report.dispatches.filter(notProfiled).map((row) => `${launchName(row)} (failed)`),
+    launchFix: "see each launch's error above (kreplay replay --capture DIR runs the launches without counters)",
+    damaged: report.damaged.length,
+    ran: report.dispatches.length,
+  });
 }

@@ -8,6 +8,7 @@ import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
 import { readCaptureArgument } from '../capture-argument.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
+import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import type { CaptureReplayReport } from '../capture-replay-run.js';
 import { wasGiven } from '../option-dependencies.js';
@@ -126,19 +127,13 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
  * is no failure: the summary counts it apart, and its memory after, when checked, was the program's.
  */
 export function captureReplayFailure(report: CaptureReplayReport): KreplayError | undefined {
-  const bad = report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${terminalText(row.function)} (${row.outcome})`);
-  const damaged = report.damaged.length;
-  if (bad.length === 0 && damaged === 0) return undefined;
-  const total = report.launches.length + damaged;
-  const which = [...bad, ...(damaged > 0 ? [`${damaged} damaged record${damaged === 1 ? '' : 's'} not replayed (each listed with its reason)`] : [])].join(', ');
-  const fixes = [
-    ...(bad.length > 0 ? ["Run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel"] : []),
-    ...(damaged > 0 ? ['Capture the program again for the damaged launches (kreplay capture -o a new folder)'] : []),
-  ];
-  return new KreplayError({
-    packageName: 'cli',
-    component: 'replay',
-    message: `[cli] [replay] ${bad.length + damaged} of ${total} captured launches did not reproduce the program: ${which}. ${fixes.join('; ')}.`,
+  return capturedLaunchFailure({
+    command: 'replay',
+    what: 'did not reproduce the program',
+    launches: report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${terminalText(row.function)} (${row.outcome})`),
+    launchFix: "run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel",
+    damaged: report.damaged.length,
+    ran: report.launches.length,
   });
 }
 
