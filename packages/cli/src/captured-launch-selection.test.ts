@@ -22,4 +22,9 @@ describe('selectCapturedLaunches', () => {
     expect(sequences(selectCapturedLaunches(folder, { launchSkip: 3 }, 'replay'))).toEqual({ launches: [6], damaged: [] });
     expect(sequences(selectCapturedLaunches(folder, { kernelName: 'gemm', launchSkip: 1 }, 'replay'))).toEqual({ launches: [4, 6], damaged: [5] });
   });
+
+  it('names the functions a capture holds with their control characters escaped when none matches', () => {
+    const odd = { ...folder, launches: [launch(0, 'evil\u001b[2J')], damaged: [] } as unknown as CaptureFolder;
+    expect(() => selectCapturedLaunches(odd, { kernelName: 'gemm' }, 'replay')).toThrow(/it holds evil\\x1b\[2J\. Change the selection/);
+  });
 });

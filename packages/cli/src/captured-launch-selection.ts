@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CaptureFolder } from '@kreplay/native';
 import { parseNonNegativeInteger, parsePositiveInteger } from './byte-size.js';
+import { terminalText } from './terminal-text.js';
 import { UsageError } from './usage-error.js';
 
 /** Which launches of a capture to replay or profile, as ncu selects kernels (all of them by default). */
@@ -52,7 +53,7 @@ export function selectCapturedLaunches(folder: CaptureFolder, selection: Capture
     return { ...folder, launches: selected, damaged: folder.damaged.filter((record) => record.sequence > first && record.sequence < last) };
   }
   const names = [...new Set(folder.launches.map((launch) => launch.function))];
-  const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? `, ... (${names.length} functions)` : ''}`;
+  const shown = `${names.slice(0, 5).map(terminalText).join(', ')}${names.length > 5 ? `, ... (${names.length} functions)` : ''}`;
   const what =
     matching.length === 0
       ? `no captured launch of ${folder.directory} matches --kernel-name ${selection.kernelName}; it holds ${shown}`
