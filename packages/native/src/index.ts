@@ -66,6 +66,9 @@ export type {
   ProfilerRange,
 } from './runtime-types.js';
 
+export { describeHostStagingBudget, hostStagingBudget } from './host-memory-limit.js';
+export type { HostStagingBudget } from './host-memory-limit.js';
+
 export { readModuleImage } from './capture-module-image.js';
 export type {
   ModuleCubin,

@@ -54,7 +54,7 @@ export function replayCommand(io: CliIo): Command {
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .addOption(new Option('--verify <mode>', 'verification').choices(['off', 'restore', 'full']).default('off'))
     .addOption(new Option('--quiesce <scope>', 'what to drain before a window').choices(['queue', 'agent']).default('queue'))
-    .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
+    .option('--host-limit <bytes>', "host bytes staging may hold, shared by all agents (default: this machine's memory less a reserve of max(1 GiB, 10%) and, on the host driver, its device memory)", parseByteSize)
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
     .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
     .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver); exits 1 when a launch mismatches, fails or is damaged, and counts a launch run once instead of replayed (declined) apart')
