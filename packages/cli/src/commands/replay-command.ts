@@ -11,6 +11,7 @@ import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
 import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import type { CaptureReplayReport } from '../capture-replay-run.js';
+import { checkDeviceMemoryFits } from '../device-memory-fit.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProgress } from '../progress.js';
 import { terminalText } from '../terminal-text.js';
@@ -68,6 +69,8 @@ export function replayCommand(io: CliIo): Command {
       const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
       if (selecting !== undefined) throw new UsageError('replay', `${selecting} selects launches of a capture, and there is no --capture`, `Pass --capture DIR, or leave out ${selecting}`);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const agents = options.allAgents ? runtime.agents : undefined;
+      checkDeviceMemoryFits(runtime, { command: 'replay', flag: '--footprint', given: `--footprint ${describeByteSize(options.footprint)}`, bytes: options.footprint, ...(agents && { agents }) });
       const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
         strategy: options.strategy,
