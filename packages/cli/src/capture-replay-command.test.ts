@@ -125,6 +125,8 @@ describe('kreplay replay --capture', () => {
     expect(text).toContain('  reproduced 1/2; mismatch 1: 1 kernel1; 0.500 s');
     expect(captureReplayFailure(report)?.message).toMatch(/^\[cli\] \[replay\] 1 of 2 captured launches did not reproduce the program: 1 kernel1 \(mismatch\)\./);
     expect(captureReplayFailure({ ...report, launches: [row(0, 'reproduced')], mismatched: [] })).toBeUndefined();
+    const failed = { ...report, launches: [row(0, 'failed', { error: 'load: no kernel' })], mismatched: [], failed: ['0 kernel0: load: no kernel'] };
+    expect(captureReplayFailure(failed)?.message).toBe("[cli] [replay] 1 of 1 captured launches did not reproduce the program: 0 kernel0 (failed). See each failed launch's error above (under failed with --json).");
   });
 
   it('counts declined and damaged launches apart from the reproduced ones, and fails on a damaged one', () => {

@@ -25,7 +25,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
  * A capture of `launches` axpy launches over 4096 floats at `base`, each starting from what the one
  * before left in y; `after` is what the "program" left in y after each.
  */
-function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Float32Array) => Float32Array, launches = 1): string {
+function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Float32Array) => Float32Array, launches = 1, module: { readonly ptx: Uint8Array; readonly architecture: string } = { ptx, architecture: 'sm_90' }): string {
   const count = 4096;
   const y = Float32Array.from({ length: count }, (_, index) => index * 0.5);
   const x = Float32Array.from({ length: count }, (_, index) => (index % 13) - 6);
@@ -33,10 +33,10 @@ function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Flo
   const states: Float32Array[] = [y];
   for (let index = 0; index < launches; index += 1) states.push(after(states[index]!, x));
   return writeTestCapture(join(root, name), {
-    device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
+    device: { name: 'Fake CUDA device (CPU)', architecture: module.architecture },
     launches: Array.from({ length: launches }, (_, index) => ({
       function: 'kreplay_capture_fixture_axpy',
-      module: ptx,
+      module: module.ptx,
       grid: [16, 1, 1] as const,
       block: [256, 1, 1] as const,
       parameters: captureFixtureAxpyParameters(base, base + 2 ** 21, 3, count),
@@ -149,5 +149,24 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
       ['declined', false],
     ]);
     expect(report.declined).toEqual([expect.stringMatching(/^0 kreplay_capture_fixture_axpy: .*host limit/), expect.stringMatching(/^1 kreplay_capture_fixture_axpy: /)]);
+  }, 120_000);
+
+  it('refuses PTX of a newer target than the device, naming both, and PTX newer than the driver, naming its ISA: never "malformed"', async () => {
+    const text = ptx.toString('utf8');
+    const newerTarget = axpyCapture('ptx-sm100', 0x3f7000000000, axpy, 1, { ptx: Buffer.from(text.replace('.target sm_90', '.target sm_100')), architecture: 'sm_100' });
+    const refused = await kreplay(['replay', '--capture', newerTarget, '--driver', 'cuda', '--verify', 'full']);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(/the capture was taken on sm_100 and this device is sm_90; module [\da-f]+-\d+ is PTX for \.target sm_100 \(PTX ISA 9\.0\), which the driver compiles for sm_100 and newer architectures only, not for sm_90/);
+    expect(refused.stderr).not.toMatch(/malformed/);
+    // PTX of an older target is compiled for the newer device.
+    const older = axpyCapture('ptx-sm80', 0x3f8000000000, axpy, 1, { ptx: Buffer.from(text.replace('.target sm_90', '.target sm_80')), architecture: 'sm_80' });
+    const compiled = await kreplay(['replay', '--capture', older, '--driver', 'cuda', '--verify', 'full']);
+    expect(compiled.code, compiled.stderr).toBe(0);
+    expect(compiled.stdout).toMatch(/reproduced 1\/1/);
+    const newerIsa = axpyCapture('ptx-isa', 0x3f9000000000, axpy, 1, { ptx: Buffer.from(text.replace('.version 9.0', '.version 9.9')), architecture: 'sm_90' });
+    const unloaded = await kreplay(['replay', '--capture', newerIsa, '--driver', 'cuda', '--verify', 'full']);
+    expect(unloaded.code, unloaded.stderr).toBe(1);
+    expect(unloaded.stdout).toMatch(/error: .*module [\da-f]+-\d+ is PTX for \.target sm_90 \(PTX ISA 9\.9\), and the driver could not compile it for sm_90: .*CUDA_ERROR_UNSUPPORTED_PTX_VERSION.*\. PTX of a newer ISA than the driver takes needs a newer driver/);
+    expect(unloaded.stdout + unloaded.stderr).not.toMatch(/malformed/);
   }, 120_000);
 });

@@ -134,7 +134,9 @@ export function captureReplayFailure(report: CaptureReplayReport): KreplayError 
     command: 'replay',
     what: 'did not reproduce the program',
     launches: report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${terminalText(row.function)} (${row.outcome})`),
-    launchFix: "run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel",
+    launchFix: report.launches.some((row) => row.outcome === 'mismatch')
+      ? "run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel"
+      : "see each failed launch's error above (under failed with --json)",
     damaged: report.damaged.length,
     ran: report.launches.length,
   });

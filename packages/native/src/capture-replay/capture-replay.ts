@@ -2,8 +2,10 @@ import type { Agent } from '../agent.js';
 import type { Allocation } from '../allocation.js';
 import type { CaptureFolder, CaptureLaunch, CaptureMemoryRange } from '../capture-folder-types.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
+import { DriverError } from '../errors/driver-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 import { UnsupportedError } from '../errors/unsupported-error.js';
+import { readPtxHeader } from '../ptx-module.js';
 import type { Queue } from '../queue.js';
 import type { Runtime } from '../runtime.js';
 import type { KernelArguments, KernelDescriptor, KernelLaunch } from '../runtime-types.js';
@@ -231,16 +233,46 @@ export class CaptureReplay implements AsyncDisposable {
         const image = await readBlob(this.folder.directory, record.module);
         await this.#checkArchitecture(record.module, image);
         const size = record.parameterBuffer.length;
-        return this.runtime.loadKernel({
-          image,
-          name: record.function,
-          parameters: size === 0 ? [] : [{ name: 'parameters', type: 'bytes', size, indirect: true }],
-        });
+        return this.runtime
+          .loadKernel({
+            image,
+            name: record.function,
+            parameters: size === 0 ? [] : [{ name: 'parameters', type: 'bytes', size, indirect: true }],
+          })
+          .catch((error: unknown) => {
+            throw this.#ptxLoadError(record.module, image, error);
+          });
       })();
       kernel.catch(() => this.#kernels.delete(key));
       this.#kernels.set(key, kernel);
     }
     return kernel;
+  }
+
+  /**
+   * A module that is PTX text and failed to load: the driver could not compile it (a PTX ISA newer
+   * than the driver takes, most often), said with the PTX's target and ISA and the device's
+   * architecture. Other failures pass through as they are.
+   */
+  #ptxLoadError(moduleId: string, image: Uint8Array, error: unknown): unknown {
+    const header = readPtxHeader(image);
+    if (!(error instanceof DriverError) || header === null || 'problem' in header) return error;
+    // The driver's own words (loadKernel's message between "could not be loaded: " and its fix), with the JIT's log.
+    const said = /could not be loaded: (.*?)\. Check that the file/s.exec(error.message)?.[1] ?? error.code;
+    return new DriverError({
+      packageName: 'native',
+      component,
+      driver: error.driver,
+      agentId: this.agent.id,
+      operation: error.operation,
+      code: error.code,
+      cause: error,
+      message: nativeMessage(
+        component,
+        `${this.folder.directory}: module ${moduleId} is PTX for .target ${header.target} (PTX ISA ${header.version}), and the driver could not compile it for ${this.agent.info.architecture}: ${said}`,
+        `PTX of a newer ISA than the driver takes needs a newer driver (the PTX ISA of each CUDA release: docs.nvidia.com/cuda/parallel-thread-execution); replay on a machine whose driver is at least as new as the capture's, or update this one`,
+      ),
+    });
   }
 
   #checkArchitecture(moduleId: string, image: Uint8Array): Promise<void> {
@@ -254,7 +286,7 @@ export class CaptureReplay implements AsyncDisposable {
           component,
           driver: this.runtime.driver,
           feature: 'replay of a capture from another architecture',
-          message: nativeMessage(component, `${this.folder.directory} cannot be replayed on agent ${this.agent.id}: ${problem}`, `Replay it on a ${this.folder.manifest.device.architecture} device, or capture a program built with PTX (nvcc -gencode ...,code=compute_XX)`),
+          message: nativeMessage(component, `${this.folder.directory} cannot be replayed on agent ${this.agent.id}: ${problem}`, `Replay it on a ${this.folder.manifest.device.architecture} device, or capture a program built with PTX for ${this.agent.info.architecture} or an older architecture (nvcc -gencode arch=compute_XX,code=compute_XX)`),
         });
       })();
       this.#checkedModules.set(moduleId, check);
