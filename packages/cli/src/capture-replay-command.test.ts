@@ -27,6 +27,44 @@ const capture = writeTestCapture(join(root, 'capture'), {
 });
 const empty = writeTestCapture(join(root, 'empty'), { launches: [] });
 
+/** A launch's row of a capture replay; `extra` overrides. */
+const row = (sequence: number, outcome: CaptureLaunchRow['outcome'], extra: Partial<CaptureLaunchRow> = {}): CaptureLaunchRow => ({
+  sequence,
+  function: `kernel${sequence}`,
+  outcome,
+  replayed: true,
+  passes: 3,
+  verification: outcome === 'mismatch' ? 'mismatch' : 'verified',
+  nondeterministic: false,
+  bytesCopied: 8192,
+  bytesPrepared: 4096,
+  relocatedRegions: 0,
+  wallMs: 1,
+  postLaunch: { reproduced: outcome === 'reproduced', pagesCompared: 4, pagesMismatched: outcome === 'reproduced' ? 0 : 1, mismatches: [] },
+  notes: [],
+  ...extra,
+});
+
+/** A capture replay's report of no launch; `extra` overrides. */
+const replayReport = (extra: Partial<CaptureReplayReport>): CaptureReplayReport => ({
+  capture: '/captures/train',
+  driver: 'cuda',
+  device: 'NVIDIA H200',
+  strategy: 'dirty-pages',
+  tier: 'auto',
+  passes: 3,
+  verify: 'full',
+  relocations: [],
+  launches: [],
+  reproduced: 0,
+  mismatched: [],
+  failed: [],
+  declined: [],
+  damaged: [],
+  seconds: 0.5,
+  ...extra,
+});
+
 describe('kreplay replay --capture', () => {
   it('needs the cuda driver: another driver is a usage error (exit 2) before anything opens', async () => {
     for (const driver of ['host', 'hsa']) {
@@ -80,43 +118,11 @@ describe('kreplay replay --capture', () => {
   });
 
   it('reports each launch and the counts, and fails when one mismatched', () => {
-    const row = (sequence: number, outcome: CaptureLaunchRow['outcome'], extra: Partial<CaptureLaunchRow> = {}): CaptureLaunchRow => ({
-      sequence,
-      function: `kernel${sequence}`,
-      outcome,
-      replayed: true,
-      passes: 3,
-      verification: outcome === 'mismatch' ? 'mismatch' : 'verified',
-      nondeterministic: false,
-      bytesCopied: 8192,
-      bytesPrepared: 4096,
-      relocatedRegions: 0,
-      wallMs: 1,
-      postLaunch: { reproduced: outcome === 'reproduced', pagesCompared: 4, pagesMismatched: outcome === 'reproduced' ? 0 : 1, mismatches: [] },
-      notes: [],
-      ...extra,
-    });
     const mismatching = row(1, 'mismatch', {
       relocatedRegions: 3,
       postLaunch: { reproduced: false, pagesCompared: 4, pagesMismatched: 2, mismatches: [{ address: 0x7f0000000000, bytes: 131072, kind: 'device', label: '', pages: [0, 1] }] },
     });
-    const report: CaptureReplayReport = {
-      capture: '/captures/train',
-      driver: 'cuda',
-      device: 'NVIDIA H200',
-      strategy: 'dirty-pages',
-      tier: 'auto',
-      passes: 3,
-      verify: 'full',
-      relocations: [],
-      launches: [row(0, 'reproduced'), mismatching],
-      reproduced: 1,
-      mismatched: ['1 kernel1'],
-      failed: [],
-      declined: [],
-      damaged: [],
-      seconds: 0.5,
-    };
+    const report = replayReport({ launches: [row(0, 'reproduced'), mismatching], reproduced: 1, mismatched: ['1 kernel1'] });
     const text = describeCaptureReplay(report);
     expect(text).toContain('dirty-pages on cuda (NVIDIA H200, tier auto): 2 captured launches of /captures/train, 3 passes each, verify full');
     expect(text).toContain("  reproduced 0 kernel0: 3 passes, 8.0 KiB copied, verification verified; memory after = the program's (4 pages)");
@@ -130,39 +136,16 @@ describe('kreplay replay --capture', () => {
   });
 
   it('counts declined and damaged launches apart from the reproduced ones, and fails on a damaged one', () => {
-    const declined: CaptureLaunchRow = {
-      sequence: 0,
+    const declined = row(0, 'declined', {
       function: 'gemm',
-      outcome: 'declined',
       replayed: false,
       passes: 1,
       verification: 'not-run',
-      nondeterministic: false,
       bytesCopied: 0,
-      bytesPrepared: 4096,
-      relocatedRegions: 0,
-      wallMs: 1,
       postLaunch: { reproduced: true, pagesCompared: 4, pagesMismatched: 0, mismatches: [] },
       declineReason: 'no staging for 8192 bytes',
-      notes: [],
-    };
-    const report: CaptureReplayReport = {
-      capture: '/captures/train',
-      driver: 'cuda',
-      device: 'NVIDIA H200',
-      strategy: 'full',
-      tier: 'auto',
-      passes: 3,
-      verify: 'full',
-      relocations: [],
-      launches: [declined],
-      reproduced: 0,
-      mismatched: [],
-      failed: [],
-      declined: ['0 gemm: no staging for 8192 bytes'],
-      damaged: [],
-      seconds: 0.5,
-    };
+    });
+    const report = replayReport({ strategy: 'full', launches: [declined], declined: ['0 gemm: no staging for 8192 bytes'] });
     const text = describeCaptureReplay(report);
     expect(text).toContain("  declined   0 gemm: run once, verification not-run; memory after = the program's (4 pages)\n    declined: no staging for 8192 bytes\n");
     expect(text).toContain('  reproduced 0/1; declined 1 (run once, not replayed); 0.500 s');
@@ -176,39 +159,8 @@ describe('kreplay replay --capture', () => {
   });
 
   it('prints the control characters of captured names escaped, and keeps them exact in JSON', () => {
-    const row: CaptureLaunchRow = {
-      sequence: 0,
-      function: 'evil\u001b]0;owned\u0007\u001b[2Jname\u202e',
-      outcome: 'mismatch',
-      replayed: true,
-      passes: 2,
-      verification: 'mismatch',
-      nondeterministic: false,
-      bytesCopied: 0,
-      bytesPrepared: 0,
-      relocatedRegions: 0,
-      wallMs: 1,
-      postLaunch: null,
-      error: 'bad \u001b[31mred',
-      notes: [],
-    };
-    const report: CaptureReplayReport = {
-      capture: '/c',
-      driver: 'cuda',
-      device: 'GPU\u001b[0m',
-      strategy: 'full',
-      tier: 'auto',
-      passes: 2,
-      verify: 'restore',
-      relocations: [],
-      launches: [row],
-      reproduced: 0,
-      mismatched: [`0 ${row.function}`],
-      failed: [],
-      declined: [],
-      damaged: ['launches/00000001.json: function \u001b[1mx'],
-      seconds: 0,
-    };
+    const evil = row(0, 'mismatch', { function: 'evil\u001b]0;owned\u0007\u001b[2Jname\u202e', passes: 2, bytesCopied: 0, postLaunch: null, error: 'bad \u001b[31mred' });
+    const report = replayReport({ device: 'GPU\u001b[0m', verify: 'restore', launches: [evil], mismatched: [`0 ${evil.function}`], damaged: ['launches/00000001.json: function \u001b[1mx'] });
     const text = describeCaptureReplay(report);
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
     expect(text).toContain('0 evil\\x1b]0;owned\\x07\\x1b[2Jname\\u202e: 2 passes');
@@ -216,6 +168,6 @@ describe('kreplay replay --capture', () => {
     expect(text).toContain('error: bad \\x1b[31mred');
     expect(text).toContain('damaged, not replayed: launches/00000001.json: function \\x1b[1mx');
     expect(captureReplayFailure(report)?.message).toContain('0 evil\\x1b]0;owned\\x07\\x1b[2Jname\\u202e (mismatch)');
-    expect(JSON.parse(JSON.stringify(report)).launches[0].function).toBe(row.function);
+    expect(JSON.parse(JSON.stringify(report)).launches[0].function).toBe(evil.function);
   });
 });
