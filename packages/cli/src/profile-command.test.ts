@@ -105,6 +105,10 @@ describe('kreplay profile', () => {
       launches: [{ function: 'k', module: new Uint8Array([1]), grid: [1, 1, 1], block: [1, 1, 1], parameters: new Uint8Array(8), memory: [{ base: 0x7f0000000000, kind: 'device', before: new Uint8Array(64) }] }],
     });
     const empty = writeTestCapture(join(directory, 'empty'), { launches: [] });
+    const allDamaged = writeTestCapture(join(directory, 'all-damaged'), {
+      launches: [{ function: 'k', module: new Uint8Array([1]), grid: [1, 1, 1], block: [1, 1, 1], parameters: new Uint8Array(8), memory: [{ base: 0x7f0000000000, kind: 'device', before: new Uint8Array(64) }] }],
+    });
+    await writeFile(join(allDamaged, 'launches', '00000000.json'), '{"cut');
     const metrics = ['--metrics', 'gpu__time_duration.sum'];
     for (const [args, pattern] of [
       [[`capture:${capture}`, '--dispatches', '3'], /^kreplay: \[cli\] \[profile\] --dispatches does not apply to a capture: every captured launch is profiled, with its own shape and memory/],
@@ -114,6 +118,7 @@ describe('kreplay profile', () => {
       [['capture:'], /"capture:" names no folder; use capture:<dir>/],
       [[`capture:${join(directory, 'none')}`], /capture:.*none: .*holds no readable manifest\.json .*\. Pass the folder that `kreplay capture -o` wrote\. See kreplay profile --help\./],
       [[`capture:${empty}`], /capture:.*empty holds no complete launch/],
+      [[`capture:${allDamaged}`], /capture:.*all-damaged holds no complete launch \(1 damaged: launches\/00000000\.json is not valid JSON/],
       [[`capture:${capture}`, '--driver', 'host'], /a capture is replayed on the cuda driver, not --driver host/],
     ] as const) {
       const io = recordingIo();
