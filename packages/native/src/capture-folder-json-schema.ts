@@ -28,7 +28,7 @@ export const captureFolderJsonSchema = {
     dimension: arrayOf({ type: 'integer', minimum: 1, maximum: 4294967295 }, { minItems: 3, maxItems: 3 }),
     manifest: objectOf({
       format: { const: 'kreplay-capture' },
-      formatVersion: { const: 1 },
+      formatVersion: { enum: [1, 2] },
       writer: objectOf({ name: string, version: string }),
       driver: { type: 'string', minLength: 1 },
       device: objectOf({ name: string, architecture: string }),
@@ -56,7 +56,7 @@ export const captureFolderJsonSchema = {
       },
     }),
     launch: objectOf({
-      formatVersion: { const: 1 },
+      formatVersion: { enum: [1, 2] },
       sequence: count,
       function: { type: 'string', minLength: 1 },
       module: ref('blobId'),
