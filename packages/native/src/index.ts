@@ -109,7 +109,7 @@ export type { OpenCaptureOptions } from './capture-replay/open-capture.js';
 export { CaptureReplay } from './capture-replay/capture-replay.js';
 export type { CaptureAddressPolicy } from './capture-replay/capture-replay.js';
 export type { CaptureRelocation } from './capture-replay/capture-relocation.js';
-export type { CaptureDispatch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export type { CaptureDispatch, CaptureRange, CaptureRangeCheck, CaptureRangeLaunch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
 export { captureSequences } from './capture-replay/capture-sequences.js';
 export type { CaptureSequence, CaptureSequences, CaptureSequenceStart } from './capture-replay/capture-sequences.js';
 export { captureRegions, captureReservations } from './capture-replay/capture-regions.js';
