@@ -7,16 +7,17 @@ import { UnsupportedError } from '../errors/unsupported-error.js';
 import type { Queue } from '../queue.js';
 import type { Runtime } from '../runtime.js';
 import { pageHash } from '../page-hash.js';
-import type { KernelArguments, KernelDescriptor, KernelLaunch } from '../runtime-types.js';
+import type { KernelDescriptor } from '../runtime-types.js';
 import { argumentError, describeValue, formatAddress } from '../validate.js';
 import { architectureProblem } from './capture-architecture.js';
 import type { CaptureDispatch, CaptureRange, CaptureRangeCheck, CaptureReplayRange } from './capture-dispatch.js';
 import { CapturePageState } from './capture-memory.js';
 import { planRangePages, type PlacedCaptureRange } from './capture-range-plan.js';
 import { CaptureRangeStaging } from './capture-range-staging.js';
-import { checkPostLaunchHashes, type PostLaunchCheck } from './post-launch-hashes.js';
+import { checkRangeRun } from './capture-range-check.js';
+import { dispatchOf, type PlacedLaunch } from './capture-placed-launch.js';
 import { relocatedAddress, relocateParameterWords, type AddressMove, type CaptureRelocation } from './capture-relocation.js';
-import { contiguousRuns, pagesOf, readBlob, runBytes, WRITE_BYTES, type CapturePage } from './capture-pages.js';
+import { pagesOf, readBlob, type CapturePage } from './capture-pages.js';
 import { captureRegions, placementOf, placementOrder, type CaptureAddressReservation, type CaptureRegion } from './capture-regions.js';
 
 const component = 'capture';
@@ -134,28 +135,7 @@ export class CaptureReplay implements AsyncDisposable {
    */
   async checkRange(launches: readonly (number | CaptureLaunch)[], queue: Queue): Promise<CaptureRangeCheck> {
     const { range, placed } = await this.#prepareRange(launches);
-    const wrong = new Map<string, CapturePage>();
-    const checks: PostLaunchCheck[] = [];
-    let pagesRepaired = 0;
-    for (const [index, launch] of range.launches.entries()) {
-      const repair = placed[index]!.pages.flat().filter((page) => [...wrong.values()].some((bad) => pagesOverlap(bad, page)));
-      for (const run of contiguousRuns(repair, WRITE_BYTES)) await this.agent.write(run[0]!.address, await runBytes(this.folder.directory, run));
-      for (const [key, bad] of wrong) if (repair.some((page) => pagesOverlap(bad, page))) wrong.delete(key);
-      pagesRepaired += repair.length;
-      for (const segment of launch.before) queue.enqueueCopy([segment]);
-      const { kernel, args, launch: shape } = launch.dispatch;
-      queue.enqueueKernel(kernel, args, shape);
-      const check = await checkPostLaunchHashes(queue, launch.dispatch.expectedPageHashes);
-      for (const mismatch of check.mismatches) {
-        const { pageBytes } = launch.dispatch.expectedPageHashes;
-        for (const page of mismatch.pages) {
-          const address = mismatch.address + page * pageBytes;
-          wrong.set(`${address}`, { address, bytes: Math.min(pageBytes, mismatch.bytes - page * pageBytes), blob: '', range: mismatch.address });
-        }
-      }
-      checks.push(check);
-    }
-    return Object.freeze({ launches: Object.freeze(checks), pagesRepaired });
+    return checkRangeRun(range, placed.map((launch) => launch.pages.flat()), { agent: this.agent, directory: this.folder.directory, queue });
   }
 
   async #prepareRange(launches: readonly (number | CaptureLaunch)[]): Promise<{ readonly range: CaptureRange; readonly placed: readonly PlacedLaunch[] }> {
@@ -381,50 +361,4 @@ export class CaptureReplay implements AsyncDisposable {
     }
     return Number(global.address);
   }
-}
-
-/** A launch placed for replay (see CaptureReplay's #placeLaunch): what its dispatch is made of. */
-interface PlacedLaunch {
-  readonly record: CaptureLaunch;
-  readonly kernel: KernelDescriptor;
-  readonly memory: readonly CaptureReplayRange[];
-  /** The pages of each range, as `memory` orders them. */
-  readonly pages: readonly (readonly CapturePage[])[];
-  /** The parameter buffer, its pointers following relocated memory. */
-  readonly parameters: Uint8Array;
-  readonly relocatedRegions: number;
-  readonly notes: readonly string[];
-}
-
-/** The dispatch of a placed launch, with what was written to make its memory. */
-function dispatchOf(placed: PlacedLaunch, writes: { readonly pagesWritten: number; readonly bytesWritten: number }): CaptureDispatch {
-  const { record, memory } = placed;
-  const { shape } = record;
-  const launchShape: KernelLaunch = Object.freeze({
-    grid: shape.grid,
-    block: shape.block,
-    sharedBytes: shape.dynamicSharedBytes,
-    ...(shape.clusterDims === null ? {} : { clusterDims: shape.clusterDims }),
-  });
-  return Object.freeze({
-    sequence: record.sequence,
-    function: record.function,
-    kernel: placed.kernel,
-    args: Object.freeze(record.parameterBuffer.length === 0 ? {} : { parameters: placed.parameters }) as KernelArguments,
-    relocatedRegions: placed.relocatedRegions,
-    launch: launchShape,
-    memory: Object.freeze([...memory]),
-    expectedPageHashes: Object.freeze({
-      pageBytes: record.pageBytes,
-      ranges: Object.freeze(memory.map((range, index) => Object.freeze({ ...range, hashes: record.memory[index]!.pageHashesAfter }))),
-    }),
-    pagesWritten: writes.pagesWritten,
-    bytesWritten: writes.bytesWritten,
-    notes: Object.freeze([...placed.notes]),
-  });
-}
-
-/** Whether two pages share a byte. */
-function pagesOverlap(left: { readonly address: number; readonly bytes: number }, right: { readonly address: number; readonly bytes: number }): boolean {
-  return left.address < right.address + right.bytes && right.address < left.address + left.bytes;
 }
