@@ -26,8 +26,8 @@ const bytes = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
 const initialY = () => Float32Array.from({ length: count }, (_, index) => index * 0.5);
 const initialX = () => Float32Array.from({ length: count }, (_, index) => (index % 13) - 6);
 
-/** One axpy launch (a = 3) over y at `base` and x 2 MiB above: y before and after it, x before it (unchanged by it). */
-function axpyLaunch(base: number, y: Float32Array, after: Float32Array, x: Float32Array): TestCaptureLaunch {
+/** One axpy launch (a = 3) over y at `base` and x 2 MiB above (in memory of `xKind`): y before and after it, x before it (unchanged by it). */
+function axpyLaunch(base: number, y: Float32Array, after: Float32Array, x: Float32Array, xKind: 'device' | 'host-pinned' = 'device'): TestCaptureLaunch {
   return {
     function: 'kreplay_capture_fixture_axpy',
     module: ptx,
@@ -36,7 +36,7 @@ function axpyLaunch(base: number, y: Float32Array, after: Float32Array, x: Float
     parameters: captureFixtureAxpyParameters(base, base + 2 ** 21, 3, count),
     memory: [
       { base, kind: 'device', before: bytes(y), after: bytes(after) },
-      { base: base + 2 ** 21, kind: 'device', before: bytes(x) },
+      { base: base + 2 ** 21, kind: xKind, before: bytes(x) },
     ],
   };
 }
@@ -110,7 +110,8 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
 });
 
 /**
- * A capture of format version 2: axpy launches on one stream over y at `base` and x 2 MiB above,
+ * A capture of format version 2: axpy launches on one stream over y at `base` and x in pinned host
+ * memory 2 MiB above,
  * each launch's memory before it what the one before left, with work between: an upload into x
  * before launch 1, a memset of y's first page before launch 2, and so on (launch i > 0 has x's
  * element i * 7 set to 100 + i, y's first 64 elements zeroed when i is even). `wrong`: launch `wrong`'s
@@ -135,7 +136,7 @@ function axpySequenceCapture(name: string, base: number, launches: number, optio
       }
     }
     const after = axpy(y, index === options.wrong ? xBefore : x);
-    records.push({ ...axpyLaunch(base, y, after, x), workBefore: work });
+    records.push({ ...axpyLaunch(base, y, after, x, 'host-pinned'), workBefore: work });
     y = after;
   }
   return writeTestCapture(join(root, name), { formatVersion: 2, device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' }, launches: records });
