@@ -33,7 +33,7 @@ export const captureFolderJsonSchema = {
     dimension: arrayOf({ type: 'integer', minimum: 1, maximum: 4294967295 }, { minItems: 3, maxItems: 3 }),
     manifest: withOptional(objectOf({
       format: { const: 'kreplay-capture' },
-      formatVersion: { const: 1 },
+      formatVersion: { enum: [1, 2] },
       writer: objectOf({ name: string, version: string }),
       driver: { type: 'string', minLength: 1 },
       device: objectOf({ name: string, architecture: string }),
@@ -65,7 +65,7 @@ export const captureFolderJsonSchema = {
       selectionError: string,
     }),
     launch: objectOf({
-      formatVersion: { const: 1 },
+      formatVersion: { enum: [1, 2] },
       sequence: count,
       function: { type: 'string', minLength: 1 },
       module: ref('blobId'),
