@@ -3,6 +3,7 @@ import { describeCaptureSummary, type CaptureSummary } from './capture-summary.j
 
 const summary: CaptureSummary = {
   directory: '/captures/step',
+  pid: null,
   command: ['python3', 'train.py'],
   device: { name: 'NVIDIA H200', architecture: 'sm_90' },
   complete: true,
@@ -16,6 +17,7 @@ const summary: CaptureSummary = {
   notCaptured: {},
   damaged: [],
   incomplete: [],
+  selectionError: null,
 };
 
 describe('describeCaptureSummary', () => {

@@ -14,10 +14,45 @@ export type AlwaysCountedReason = 'graph-launch' | 'cooperative-launch' | 'multi
 /** What kind of memory a captured range is. */
 export type CaptureMemoryKind = 'device' | 'pool' | 'vmm' | 'host-pinned' | 'host-registered' | 'module-global';
 
+/** The capture format versions this reader reads (FORMAT.md). */
+export type CaptureFormatVersion = 1 | 2;
+
+/**
+ * Why a captured launch starts a new captured sequence instead of continuing the previous launch's
+ * (format version 2; FORMAT.md). A later writer may add reasons.
+ */
+export type CaptureSequenceBreak =
+  | 'first-launch'
+  | 'other-stream'
+  | 'uncaptured-launch'
+  | 'host-function'
+  | 'cross-stream-wait'
+  | 'unbounded-write'
+  | 'host-write'
+  | 'unrecorded-write'
+  | (string & {});
+
+/** What capturing cost the program (format version 2). */
+export interface CaptureCost {
+  /** Seconds from the capture's start to its last update. */
+  readonly wallSeconds: number;
+  /** Bytes of memory the capture hashed on the device. */
+  readonly deviceBytesHashed: number;
+  /** Bytes the capture copied from the device to the host. */
+  readonly bytesCopiedToHost: number;
+  /** Bytes of new blobs written. */
+  readonly bytesStored: number;
+  readonly blobsStored: number;
+  /** Complete launches written. */
+  readonly launches: number;
+  /** Seconds the program spent waiting inside the capture's callbacks. */
+  readonly programWaitSeconds: number;
+}
+
 /** manifest.json of a capture folder. */
 export interface CaptureManifest {
   readonly format: 'kreplay-capture';
-  readonly formatVersion: 1;
+  readonly formatVersion: CaptureFormatVersion;
   readonly writer: { readonly name: string; readonly version: string };
   /** The driver of the captured program, e.g. `cuda`. */
   readonly driver: string;
@@ -30,6 +65,20 @@ export interface CaptureManifest {
   readonly notCaptured: Readonly<Record<AlwaysCountedReason, number>> &
     Readonly<Partial<Record<NotCapturedReason, number>>> &
     Readonly<Record<string, number>>;
+  /** Version 2: how many captured sequences the complete launches form. */
+  readonly sequences?: number;
+  /** Version 2: why each sequence after the first started, counted by reason. */
+  readonly sequenceBreaks?: Readonly<Record<string, number>>;
+  /** Version 2: what capturing cost. */
+  readonly cost?: CaptureCost;
+  /** The process captured (FORMAT.md, "Processes"); absent in folders written before sub-captures. */
+  readonly process?: { readonly pid: number; readonly parentPid: number };
+  /**
+   * Present when the capture library could not use the selection it was given (a kernel-name
+   * pattern its std::regex cannot compile) and so selected nothing: why. Such a capture is a
+   * failure, not an empty capture.
+   */
+  readonly selectionError?: string;
 }
 
 /** A cuLaunchKernelEx attribute other than the cluster dimensions. */
@@ -65,7 +114,23 @@ export interface CaptureMemoryRange {
   readonly pagesBefore: readonly string[];
   /** The page hash (see pageHash) of each page after the launch. */
   readonly pageHashesAfter: readonly bigint[];
+  /** Version 2: the page hash of each page before the launch; null in a version 1 record. */
+  readonly pageHashesBefore: readonly bigint[] | null;
 }
+
+/**
+ * Work the program did on a launch's stream between the previous captured launch and this one
+ * (format version 2). Addresses are numbers, as range bases are.
+ */
+export type CaptureWork =
+  | { readonly kind: 'memset'; readonly stream: string; readonly address: number; readonly bytes: number; readonly value: number; readonly elementBytes: 1 | 2 | 4 }
+  | { readonly kind: 'copy'; readonly stream: string; readonly destination: number; readonly source: number; readonly bytes: number }
+  /** From host memory the capture does not track; the bytes it wrote are in the next launch's pages before. */
+  | { readonly kind: 'upload'; readonly stream: string; readonly destination: number; readonly bytes: number }
+  /** To host memory the capture does not track: changes nothing the capture holds. */
+  | { readonly kind: 'download'; readonly stream: string; readonly source: number; readonly bytes: number }
+  | { readonly kind: 'allocation'; readonly address: number; readonly bytes: number; readonly memoryKind: CaptureMemoryKind }
+  | { readonly kind: 'free'; readonly address: number };
 
 /** One complete captured launch. */
 export interface CaptureLaunch {
@@ -82,6 +147,18 @@ export interface CaptureLaunch {
   readonly parameters: readonly CaptureParameterSlot[];
   readonly pageBytes: number;
   readonly memory: readonly CaptureMemoryRange[];
+  /** The record's format version. */
+  readonly formatVersion: CaptureFormatVersion;
+  /** Version 2: the stream handle the program launched on (`0x0`: the legacy stream); null in version 1. */
+  readonly stream: string | null;
+  /** Version 2: the context handle; null in version 1. */
+  readonly context: string | null;
+  /** Version 2: the sequence number of the previous launch of its captured sequence, or null when it starts one. */
+  readonly follows: number | null;
+  /** Version 2: why it starts a captured sequence (null when it continues one, and in version 1). */
+  readonly sequenceBreak: CaptureSequenceBreak | null;
+  /** Version 2: the recorded work between the previous captured launch on its stream and this one (empty in version 1). */
+  readonly workBefore: readonly CaptureWork[];
 }
 
 /** A launch record that is in the folder but cannot be used, and why. */

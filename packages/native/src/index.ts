@@ -84,11 +84,16 @@ export { capturedKernelCode } from './captured-kernel-code.js';
 export type { CapturedKernelCode } from './captured-kernel-code.js';
 export { captureLibraryPath } from './capture-library-path.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
+export { listCaptureProcesses } from './capture-processes.js';
+export type { CaptureProcess } from './capture-processes.js';
+export { captureKernelNameProblem } from './capture-kernel-name.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './json-field-path.js';
 export type {
+  CaptureCost,
   CaptureFolder,
+  CaptureFormatVersion,
   CaptureLaunch,
   CaptureLaunchAttribute,
   CaptureLaunchShape,
@@ -96,6 +101,8 @@ export type {
   CaptureMemoryKind,
   CaptureMemoryRange,
   CaptureParameterSlot,
+  CaptureSequenceBreak,
+  CaptureWork,
   AlwaysCountedReason,
   DamagedCaptureLaunch,
   NotCapturedReason,
@@ -108,7 +115,9 @@ export type { OpenCaptureOptions } from './capture-replay/open-capture.js';
 export { CaptureReplay } from './capture-replay/capture-replay.js';
 export type { CaptureAddressPolicy } from './capture-replay/capture-replay.js';
 export type { CaptureRelocation } from './capture-replay/capture-relocation.js';
-export type { CaptureDispatch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export type { CaptureDispatch, CaptureRange, CaptureRangeCheck, CaptureRangeLaunch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export { captureSequences } from './capture-replay/capture-sequences.js';
+export type { CaptureSequence, CaptureSequences, CaptureSequenceStart } from './capture-replay/capture-sequences.js';
 export { captureRegions, captureReservations } from './capture-replay/capture-regions.js';
 export type { CaptureAddressReservation, CapturePlacement, CaptureRegion } from './capture-replay/capture-regions.js';
 export { checkPostLaunchHashes } from './capture-replay/post-launch-hashes.js';

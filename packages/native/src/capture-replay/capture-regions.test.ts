@@ -15,7 +15,13 @@ function launch(sequence: number, ranges: readonly [number, number, CaptureMemor
     parameterBuffer: new Uint8Array(0),
     parameters: [],
     pageBytes: 65536,
-    memory: ranges.map(([base, bytes, kind]) => ({ base, bytes, kind, label: kind === 'module-global' ? 'g' : '', pagesBefore: [], pageHashesAfter: [] })),
+    memory: ranges.map(([base, bytes, kind]) => ({ base, bytes, kind, label: kind === 'module-global' ? 'g' : '', pagesBefore: [], pageHashesAfter: [], pageHashesBefore: null })),
+    formatVersion: 1,
+    stream: null,
+    context: null,
+    follows: null,
+    sequenceBreak: null,
+    workBefore: [],
   };
 }
 
