@@ -41,8 +41,10 @@ async function readManifest(directory: string): Promise<CaptureManifest> {
     throw formatError('manifest.json', `${directory}/manifest.json is not valid JSON (${(error as Error).message})`, 'The capture is damaged; capture the program again', undefined, error);
   }
   const header = value as { readonly format?: unknown; readonly formatVersion?: unknown } | null;
-  if (typeof header?.formatVersion === 'number' && header.format === 'kreplay-capture' && header.formatVersion > 2) {
-    throw formatError('manifest.json', `${directory} is a capture of format version ${header.formatVersion}, newer than this reader's (2)`, 'Upgrade @kreplay/native', 'formatVersion');
+  const version = header?.formatVersion;
+  // A version that is no integer is damage, which the schema names.
+  if (typeof version === 'number' && Number.isSafeInteger(version) && header?.format === 'kreplay-capture' && version > 2) {
+    throw formatError('manifest.json', `${directory}/manifest.json declares format version ${version}, newer than this reader's (2)`, 'Upgrade @kreplay/native', 'formatVersion');
   }
   const problem = captureJsonProblem('manifest', value);
   if (problem) {
