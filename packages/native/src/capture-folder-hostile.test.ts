@@ -44,10 +44,10 @@ const record = 'launches/00000001.json';
 const pageBlob = (folder: string) => captureBlobPath((JSON.parse(readFileSync(join(folder, record), 'utf8')) as { memory: { pagesBefore: string[] }[] }).memory[0]!.pagesBefore[0]!);
 
 let copies = 0;
-/** A copy of the valid capture, with `damage` done to it. */
-function damaged(damage: (folder: string) => void): string {
+/** A copy of a valid capture (by default `pristine`), with `damage` done to it. */
+function damaged(damage: (folder: string) => void, from = pristine): string {
   const folder = join(root, `copy-${(copies += 1)}`);
-  cpSync(pristine, folder, { recursive: true });
+  cpSync(from, folder, { recursive: true });
   damage(folder);
   return folder;
 }
@@ -141,5 +141,32 @@ describe('readCaptureFolder on hostile folders', { timeout: 30_000 }, () => {
       'launches/00000001.json: parameters.buffer holds 0 bytes, but its module declares 4 parameters of kernel kreplay_capture_fixture_axpy in 24 bytes (the last ending at byte 24)',
     );
     expect(folder.damaged[1]!.reason).toMatch(/parameters\.buffer holds 20 bytes, but its module declares 4 parameters of kernel kreplay_capture_fixture_axpy in 24 bytes/);
+  });
+
+  it('version 2 fields of the wrong type (the work before a launch, its stream, its hashes before) are damage named by field', async () => {
+    const version2 = writeTestCapture(join(root, 'version-2'), {
+      formatVersion: 2,
+      launches: [launch(captureFixtureAxpyParameters(base, base, 2, 1024), 7), { ...launch(captureFixtureAxpyParameters(base, base, 3, 1024), 8), workBefore: [{ kind: 'free', address: base }] }],
+    });
+    expect((await readCaptureFolder(version2)).launches).toHaveLength(2);
+    const cases: [(value: Record<string, any>) => void, string, RegExp][] = [
+      [(value) => { value.workBefore = 5; }, 'workBefore', /workBefore is 5, not array$/],
+      [(value) => { value.workBefore = [null]; }, 'workBefore[0]', /workBefore\[0\] is null, not object$/],
+      [(value) => { value.workBefore[0].address = '0xffffffffffffffff'; }, 'workBefore[0].address', /is past the addresses this reader can hold/],
+      [(value) => { value.stream = 5; }, 'stream', /stream is 5, not string$/],
+      [(value) => { value.memory[0].pageHashesBefore[0] = 'not hex'; }, 'memory[0].pageHashesBefore[0]', /does not match/],
+    ];
+    for (const [edit, field, reason] of cases) {
+      const folder = damaged((copy) => {
+        const path = join(copy, record);
+        const value = JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+        edit(value);
+        writeFileSync(path, JSON.stringify(value));
+      }, version2);
+      const read = await readCaptureFolder(folder);
+      expect(read.launches.map((found) => found.sequence), field).toEqual([0]);
+      expect(read.damaged[0], field).toMatchObject({ file: record, field });
+      expect(read.damaged[0]!.reason, field).toMatch(reason);
+    }
   });
 });

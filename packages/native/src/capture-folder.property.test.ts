@@ -48,30 +48,40 @@ afterAll(() => {
 
 const ptx = readFileSync(new URL('../test/gpu/kernels/capture-fixture-axpy.ptx', import.meta.url));
 const base = 0x7f50_0000_0000;
-const pristine = writeTestCapture(join(root, 'pristine'), {
-  launches: [2, 3, 4].map((a) => ({
-    function: 'kreplay_capture_fixture_axpy',
-    module: ptx,
-    grid: [1, 1, 1] as const,
-    block: [32, 1, 1] as const,
-    parameters: captureFixtureAxpyParameters(base, base + 8192, a, 512),
-    slots: [
-      { index: 0, offset: 0, size: 8 },
-      { index: 1, offset: 8, size: 8 },
-      { index: 2, offset: 16, size: 4 },
-      { index: 3, offset: 20, size: 4 },
-    ],
-    pageBytes: 1024,
-    attributes: [{ name: 'CU_LAUNCH_ATTRIBUTE_PRIORITY', values: [a] }],
-    memory: [
-      { base, kind: 'device' as const, before: new Uint8Array(3000).fill(a) },
-      { base: base + 8192, kind: 'device' as const, before: new Uint8Array(1024).fill(9) },
-    ],
-  })),
-});
+/** A valid folder of three launches, of format version 1 or 2 (with recorded work between launches). */
+const written = (formatVersion: 1 | 2) =>
+  writeTestCapture(join(root, `pristine-${formatVersion}`), {
+    formatVersion,
+    launches: [2, 3, 4].map((a) => ({
+      function: 'kreplay_capture_fixture_axpy',
+      module: ptx,
+      grid: [1, 1, 1] as const,
+      block: [32, 1, 1] as const,
+      parameters: captureFixtureAxpyParameters(base, base + 8192, a, 512),
+      slots: [
+        { index: 0, offset: 0, size: 8 },
+        { index: 1, offset: 8, size: 8 },
+        { index: 2, offset: 16, size: 4 },
+        { index: 3, offset: 20, size: 4 },
+      ],
+      pageBytes: 1024,
+      attributes: [{ name: 'CU_LAUNCH_ATTRIBUTE_PRIORITY', values: [a] }],
+      memory: [
+        { base, kind: 'device' as const, before: new Uint8Array(3000).fill(a) },
+        { base: base + 8192, kind: 'device' as const, before: new Uint8Array(1024).fill(9) },
+      ],
+      ...(formatVersion === 2 && {
+        workBefore: [
+          { kind: 'memset' as const, stream: '0x0', address: base, bytes: 64, value: a, elementBytes: 1 as const },
+          { kind: 'copy' as const, stream: '0x0', destination: base + 8192, source: base, bytes: 64 },
+        ],
+      }),
+    })),
+  });
+const pristine = { 1: written(1), 2: written(2) };
 
 /** The folder's files, relative: manifest.json, the records, the blobs (the module's and the pages'). */
-const files = (readdirSync(pristine, { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => lstatSync(join(pristine, path)).isFile()).sort();
+const files = (readdirSync(pristine[1], { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => lstatSync(join(pristine[1], path)).isFile()).sort();
 const folders = ['launches', 'blobs', ...files.filter((path) => path.startsWith('blobs/')).map((path) => path.slice(0, 'blobs/xx'.length))];
 const jsonFiles = files.filter((path) => path.endsWith('.json'));
 const RECORD = /^\d{8}\.json$/;
@@ -257,10 +267,13 @@ let runs = 0;
 describe('readCaptureFolder on randomly damaged folders', () => {
   it('ends in named damaged launches or a CaptureFormatError naming manifest.json, never a crash or a hang', async () => {
     expect(files.filter((path) => path.startsWith('launches/'))).toHaveLength(3);
+    // Both folders hold the same files (the blobs are the same), and read whole.
+    expect((readdirSync(pristine[2], { recursive: true, encoding: 'utf8' }) as string[]).filter((path) => lstatSync(join(pristine[2], path)).isFile()).sort()).toEqual(files);
+    for (const folder of Object.values(pristine)) expect((await readCaptureFolder(folder)).launches).toHaveLength(3);
     await fc.assert(
-      fc.asyncProperty(fc.array(damage, { minLength: 1, maxLength: 3 }), fc.boolean(), async (damages, verifyBlobs) => {
+      fc.asyncProperty(fc.array(damage, { minLength: 1, maxLength: 3 }), fc.boolean(), fc.constantFrom(1 as const, 2 as const), async (damages, verifyBlobs, formatVersion) => {
         const folder = join(root, `run-${(runs += 1)}`);
-        cpSync(pristine, folder, { recursive: true });
+        cpSync(pristine[formatVersion], folder, { recursive: true });
         for (const one of damages) apply(folder, one);
         let read: Awaited<ReturnType<typeof readCaptureFolder>>;
         try {

@@ -82,6 +82,14 @@ function relationProblem(record: LaunchRecordJson, sequence: number): { readonly
       if (captureBlobLength(id) !== expected) return { field: `${field}.pagesBefore[${page}]`, problem: `names a ${captureBlobLength(id)}-byte blob, not a ${expected}-byte page` };
     }
   }
+  for (const [position, work] of (record.workBefore ?? []).entries()) {
+    for (const key of ['address', 'destination', 'source']) {
+      const address = work[key];
+      if (typeof address === 'string' && !Number.isSafeInteger(Number(address))) {
+        return { field: `workBefore[${position}].${key}`, problem: `${address} is past the addresses this reader can hold (2^53)` };
+      }
+    }
+  }
   return null;
 }
 
