@@ -91,7 +91,7 @@ describe('readCaptureFolder on hostile folders', { timeout: 30_000 }, () => {
     await expectDamaged(damaged((folder) => replaceWith(join(folder, record), (path) => mkdirSync(path))), /^launches\/00000001\.json is a directory, not a regular file$/);
     await expectDamaged(damaged((folder) => replaceWith(join(folder, record), (path) => symlinkSync(join(folder, 'nowhere'), path))), /^launches\/00000001\.json is a symbolic link$/);
     await expectDamaged(damaged((folder) => replaceWith(join(folder, record), (path) => symlinkSync(join(folder, 'launches/00000000.json'), path))), /is a symbolic link$/);
-    await expectDamaged(damaged((folder) => replaceWith(join(folder, record), fifo)), /^launches\/00000001\.json is a FIFO \(named pipe\), not a regular file$/);
+    await expectDamaged(damaged((folder) => replaceWith(join(folder, record), fifo)), /^launches\/00000001\.json is a FIFO, not a regular file$/);
     // 600 MB, sparse: refused by its size before a byte of it is read.
     await expectDamaged(damaged((folder) => truncateSync(join(folder, record), 600 * 2 ** 20)), /^launches\/00000001\.json is 629145600 bytes, more than the \d+ this reader takes$/);
   });
@@ -106,16 +106,16 @@ describe('readCaptureFolder on hostile folders', { timeout: 30_000 }, () => {
   it('a blob that links to /dev/zero, is a FIFO or a directory damages its launch, with or without verification, never blocking', async () => {
     for (const verifyBlobs of [true, false]) {
       await expectDamaged(damaged((folder) => replaceWith(join(folder, pageBlob(folder)), (path) => symlinkSync('/dev/zero', path))), /memory\[0\]\.pagesBefore\[0\] names a damaged blob: blobs\/\w\w\/\w+-4096 is a symbolic link$/, { verifyBlobs });
-      await expectDamaged(damaged((folder) => replaceWith(join(folder, pageBlob(folder)), fifo)), /names a damaged blob: blobs\/\w\w\/\w+-4096 is (a FIFO \(named pipe\), )?not a regular file$/, { verifyBlobs });
+      await expectDamaged(damaged((folder) => replaceWith(join(folder, pageBlob(folder)), fifo)), /names a damaged blob: blobs\/\w\w\/\w+-4096 is (a FIFO, )?not a regular file$/, { verifyBlobs });
       await expectDamaged(damaged((folder) => replaceWith(join(folder, pageBlob(folder)), (path) => mkdirSync(path))), /names a damaged blob: blobs\/\w\w\/\w+-4096 is (a directory, )?not a regular file$/, { verifyBlobs });
     }
   });
 
   it('a manifest that is a FIFO, a link, a directory or nested deep is a CaptureFormatError naming manifest.json, at once', async () => {
     const cases: [(path: string) => void, RegExp][] = [
-      [fifo, /holds no readable manifest\.json: it is a FIFO \(named pipe\), not a regular file\. Pass the folder/],
-      [(path) => symlinkSync('/dev/zero', path), /holds no readable manifest\.json: it is a symbolic link\./],
-      [(path) => mkdirSync(path), /holds no readable manifest\.json: it is a directory, not a regular file\./],
+      [fifo, /holds no readable manifest\.json \(it is a FIFO, not a regular file\)\. Pass the folder/],
+      [(path) => symlinkSync('/dev/zero', path), /holds no readable manifest\.json \(it is a symbolic link\)\./],
+      [(path) => mkdirSync(path), /holds no readable manifest\.json \(it is a directory, not a regular file\)\./],
       [(path) => writeFileSync(path, `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`), /manifest\.json nests arrays and objects deeper than the 8 levels a capture file has \(at character 40\)/],
     ];
     for (const [make, message] of cases) {

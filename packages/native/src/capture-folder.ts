@@ -30,7 +30,7 @@ function formatError(file: string, what: string, fix: string, field?: string, ca
 
 async function readManifest(directory: string): Promise<CaptureManifest> {
   const read = await readRegularFile(join(directory, 'manifest.json'), { maxBytes: captureReadLimits.manifestBytes });
-  if ('problem' in read) throw formatError('manifest.json', `${directory} holds no readable manifest.json: it ${read.problem}`, 'Pass the folder that `kreplay capture -o` wrote');
+  if ('problem' in read) throw formatError('manifest.json', `${directory} holds no readable manifest.json (it ${read.problem})`, 'Pass the folder that `kreplay capture -o` wrote');
   const text = read.bytes.toString('utf8');
   const nesting = captureJsonNestingProblem(text);
   if (nesting) throw formatError('manifest.json', `${directory}/manifest.json ${nesting}`, 'The capture is damaged; capture the program again');

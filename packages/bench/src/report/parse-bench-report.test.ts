@@ -135,7 +135,7 @@ describe('bench report files that would hurt the reader', () => {
     symlinkSync(join(directory, 'report.json'), join(directory, 'latest.json'));
     try {
       const cases: [string, RegExp][] = [
-        ['fifo.json', /fifo\.json: is a FIFO \(named pipe\), not a regular file\. Check the path of the report\./],
+        ['fifo.json', /fifo\.json: is a FIFO, not a regular file\. Check the path of the report\./],
         ['zero.json', /zero\.json: is a character device, not a regular file\./],
         ['huge.json', /huge\.json: is 8589934592 bytes, more than the \d+ this reader takes\./],
         ['.', /is a directory, not a regular file\./],

@@ -37,7 +37,7 @@ describe('readRegularFile', () => {
     expect(await refused('zero')).toEqual({ reason: 'symlink', problem: 'is a symbolic link' });
     expect(await refused('zero', true)).toEqual({ reason: 'not-regular', problem: 'is a character device, not a regular file' });
     expect(await refused('directory')).toEqual({ reason: 'not-regular', problem: 'is a directory, not a regular file' });
-    expect(await refused('fifo')).toEqual({ reason: 'not-regular', problem: 'is a FIFO (named pipe), not a regular file' });
+    expect(await refused('fifo')).toEqual({ reason: 'not-regular', problem: 'is a FIFO, not a regular file' });
     expect(await refused('absent')).toEqual({ reason: 'missing', problem: 'is missing' });
     expect(await refused('sparse')).toEqual({ reason: 'too-large', size: 2 ** 33, problem: 'is 8589934592 bytes, more than the 1024 this reader takes' });
   });

@@ -17,7 +17,7 @@ export type UnreadableFileReason = 'missing' | 'symlink' | 'not-regular' | 'too-
 
 /**
  * What {@link readRegularFile} read: the bytes, or what is wrong with the file as a phrase that
- * follows its path (`is a directory`, `is a FIFO (named pipe)`, `is 629145600 bytes, more than the
+ * follows its path (`is a directory, not a regular file`, `is 629145600 bytes, more than the
  * 268435456 this reader takes`).
  */
 export type RegularFileRead = { readonly bytes: Buffer } | RefusedFile;
@@ -31,7 +31,7 @@ export interface RefusedFile {
 
 function kindOf(stats: Stats): string {
   if (stats.isDirectory()) return 'a directory';
-  if (stats.isFIFO()) return 'a FIFO (named pipe)';
+  if (stats.isFIFO()) return 'a FIFO';
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';
