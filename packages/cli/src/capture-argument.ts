@@ -16,3 +16,8 @@ export async function readCaptureArgument(directory: string, command: string, gi
     throw new UsageError(command, `${given}: ${problem}`, `See kreplay ${command} --help`, error);
   }
 }
+
+/** ` (N damaged: the first one's reason)` for a folder with damaged records, else empty: what a command adds to "holds no complete launch". */
+export function damagedRecordsNote(folder: CaptureFolder): string {
+  return folder.damaged.length > 0 ? ` (${folder.damaged.length} damaged: ${folder.damaged[0]!.reason})` : '';
+}
