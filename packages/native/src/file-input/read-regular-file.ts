@@ -35,8 +35,7 @@ function kindOf(stats: Stats): string {
   if (stats.isSocket()) return 'a socket';
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';
-  if (stats.isSymbolicLink()) return 'a symbolic link';
-  return 'not a regular file';
+  return 'a file of another kind';
 }
 
 /** Why the file behind `stats` is refused, or null when it is a regular file of at most `maxBytes`. */
