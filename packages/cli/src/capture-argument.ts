@@ -1,6 +1,7 @@
 import { CaptureFormatError, readCaptureFolder } from '@kreplay/native';
 import type { CaptureFolder } from '@kreplay/native';
 import { UsageError } from './usage-error.js';
+import { terminalText } from './terminal-text.js';
 
 /**
  * Reads the capture folder a command line names. An empty path (which would read the current
@@ -18,4 +19,9 @@ export async function readCaptureArgument(directory: string, command: string, gi
     const problem = error.message.replace(/^\[native\] \[capture\] /, '').replace(/\.$/, '');
     throw new UsageError(command, `${given}: ${problem}`, `See kreplay ${command} --help`, error);
   }
+}
+
+/** ` (N damaged: the first one's reason)` for a folder with damaged records, else empty: what a command adds to "holds no complete launch". */
+export function damagedRecordsNote(folder: CaptureFolder): string {
+  return folder.damaged.length > 0 ? ` (${folder.damaged.length} damaged: ${terminalText(folder.damaged[0]!.reason)})` : '';
 }

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, cpSync, mkdirSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTestCapture } from '@kreplay/native/test';
@@ -130,6 +131,36 @@ describe('kreplay replay --capture', () => {
     expect(await runCli(['replay', '--capture', join(processes, 'processes', '4100'), '--driver', 'cuda', '--kernel-name', 'gemm'], io)).toBe(2);
     expect(io.err()).toMatch(/no captured launch of .*4100 matches --kernel-name gemm; it holds axpy/);
   });
+
+  it('names a damaged record of a capture (here a directory), and refuses a FIFO for a manifest at once (exit 2 before a driver opens)', async () => {
+    const damaged = join(root, 'record-directory');
+    cpSync(capture, damaged, { recursive: true });
+    rmSync(join(damaged, 'launches/00000000.json'));
+    mkdirSync(join(damaged, 'launches/00000000.json'));
+    const fifo = join(root, 'manifest-fifo');
+    cpSync(capture, fifo, { recursive: true });
+    rmSync(join(fifo, 'manifest.json'));
+    execFileSync('mkfifo', [join(fifo, 'manifest.json')]);
+    try {
+      const cases: [string[], RegExp][] = [
+        [['replay', '--capture', damaged, '--driver', 'cuda'], /record-directory holds no complete launch \(1 damaged: launches\/00000000\.json is a directory, not a regular file\)\./],
+        [['profile', `capture:${damaged}`, '--metrics', 'gpu__time_duration.sum'], /launches\/00000000\.json is a directory, not a regular file/],
+        [['replay', '--capture', fifo, '--driver', 'cuda'], /--capture .*manifest-fifo: .*holds no readable manifest\.json \(it is a FIFO, not a regular file\)\. Pass the folder/],
+        [['profile', `capture:${fifo}`, '--metrics', 'gpu__time_duration.sum'], /manifest-fifo.*holds no readable manifest\.json \(it is a FIFO, not a regular file\)/],
+      ];
+      for (const [args, message] of cases) {
+        const io = recordingIo();
+        // A reader that blocks on the FIFO fails here instead of hanging the test.
+        const code = await Promise.race([runCli(args, io), new Promise((resolve) => setTimeout(resolve, 20_000, 'blocked'))]);
+        expect(code, args.join(' ')).toBe(2);
+        expect(io.err(), args.join(' ')).toMatch(message);
+        expect(io.out()).toBe('');
+      }
+    } finally {
+      // Releases a reader that regressed and blocks on opening the FIFO.
+      closeSync(openSync(join(fifo, 'manifest.json'), constants.O_RDWR | constants.O_NONBLOCK));
+    }
+  }, 60_000);
 
   it('selects launches by kernel name, skip and count only of a capture, and says when none is left (exit 2 before a driver opens)', async () => {
     const cases: [string[], RegExp][] = [

@@ -152,6 +152,23 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     }
   }, 120_000);
 
+  it('names a record whose parameter buffer is shorter than its module declares as damaged, and replays the others (no launch reads past a buffer)', async () => {
+    const y = initialY();
+    const x = initialX();
+    const good = axpyLaunch(0x3f2800000000, y, axpy(y, x), x);
+    const capture = writeTestCapture(join(root, 'empty-parameters'), {
+      device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
+      launches: [good, { ...good, parameters: new Uint8Array(0) }],
+    });
+    const { stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--verify', 'full', '--json']);
+    // Before the reader checked the buffer, the second launch made the driver read past it: SIGSEGV, no output.
+    const report = JSON.parse(stdout) as CaptureReplayReport;
+    expect(report.launches.map((launch) => [launch.sequence, launch.outcome]), stderr).toEqual([[0, 'reproduced']]);
+    expect(report.damaged).toEqual([
+      'launches/00000001.json: parameters.buffer holds 0 bytes, but its module declares 4 parameters of kernel kreplay_capture_fixture_axpy in 24 bytes (the last ending at byte 24)',
+    ]);
+  }, 120_000);
+
   it('names a launch whose memory after is not the program\'s, and exits 1', async () => {
     // The "program" left y untouched: the replayed kernel's result cannot match it.
     const capture = axpyCapture('mismatches', 0x3f2000000000, (y) => y);

@@ -6,8 +6,7 @@ import type { ScatterWorkloadOptions } from '@kreplay/bench';
 import type { CaptureFolder } from '@kreplay/native';
 import type { Access, Agent, DeviceAllocation, KernelArguments, KernelDescriptor, KernelLaunch, KernelParameter, ParameterType } from '@kreplay/native';
 import { parseByteSize } from './byte-size.js';
-import { readCaptureArgument } from './capture-argument.js';
-import { terminalText } from './terminal-text.js';
+import { damagedRecordsNote, readCaptureArgument } from './capture-argument.js';
 import { UsageError } from './usage-error.js';
 
 /** One declared argument of a PTX kernel: `name=type:access:value` (a pointer's value is the bytes to allocate). */
@@ -196,10 +195,7 @@ async function capturePlan(spec: string, given: (flag: string) => boolean): Prom
   const directory = spec.slice('capture:'.length);
   if (directory === '') throw usage(`"${spec}" names no folder; use capture:<dir>`);
   const folder = await readCaptureArgument(directory, 'profile', spec);
-  if (folder.launches.length === 0) {
-    const damaged = folder.damaged.length > 0 ? ` (${folder.damaged.length} damaged: ${terminalText(folder.damaged[0]!.reason)})` : '';
-    throw usage(`${spec} holds no complete launch${damaged}`);
-  }
+  if (folder.launches.length === 0) throw usage(`${spec} holds no complete launch${damagedRecordsNote(folder)}`);
   return { kind: 'capture', folder };
 }
 

@@ -1,4 +1,6 @@
+import { captureBlobLength } from './capture-blob.js';
 import type { CaptureFormatVersion, CaptureLaunch, CaptureMemoryRange, CaptureWork, DamagedCaptureLaunch } from './capture-folder-types.js';
+import { captureJsonNestingProblem } from './capture-json-nesting.js';
 import { captureJsonProblem } from './validate-capture-json.js';
 
 /** A launch record as the schema describes it (before conversion). */
@@ -49,10 +51,6 @@ function sequenceFields(record: LaunchRecordJson): SequenceFields {
   };
 }
 
-function blobLength(id: string): number {
-  return Number(id.slice(id.indexOf('-') + 1));
-}
-
 /** What the schema cannot say: the relations between fields. Returns the first problem. */
 function relationProblem(record: LaunchRecordJson, sequence: number): { readonly field: string; readonly problem: string } | null {
   if (record.sequence !== sequence) return { field: 'sequence', problem: `is ${record.sequence}, but the file is named for launch ${sequence}` };
@@ -81,7 +79,15 @@ function relationProblem(record: LaunchRecordJson, sequence: number): { readonly
     }
     for (const [page, id] of range.pagesBefore.entries()) {
       const expected = Math.min(record.pageBytes, range.bytes - page * record.pageBytes);
-      if (blobLength(id) !== expected) return { field: `${field}.pagesBefore[${page}]`, problem: `names a ${blobLength(id)}-byte blob, not a ${expected}-byte page` };
+      if (captureBlobLength(id) !== expected) return { field: `${field}.pagesBefore[${page}]`, problem: `names a ${captureBlobLength(id)}-byte blob, not a ${expected}-byte page` };
+    }
+  }
+  for (const [position, work] of (record.workBefore ?? []).entries()) {
+    for (const key of ['address', 'destination', 'source']) {
+      const address = work[key];
+      if (typeof address === 'string' && !Number.isSafeInteger(Number(address))) {
+        return { field: `workBefore[${position}].${key}`, problem: `${address} is past the addresses this reader can hold (2^53)` };
+      }
     }
   }
   return null;
@@ -100,6 +106,8 @@ function bytesOfHex(hex: string): Uint8Array {
  */
 export function parseLaunchRecord(file: string, sequence: number, text: string): { readonly launch: CaptureLaunch } | { readonly damaged: DamagedCaptureLaunch } {
   const damaged = (field: string | null, reason: string) => ({ damaged: { file, sequence, field, reason } });
+  const nesting = captureJsonNestingProblem(text);
+  if (nesting) return damaged(null, `${file} ${nesting}; it was overwritten`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -90,6 +90,9 @@ export { captureKernelNameProblem } from './capture-kernel-name.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './json-field-path.js';
+export { readRegularFile } from './file-input/read-regular-file.js';
+export type { ReadRegularFileOptions, RefusedFile, RegularFileRead, UnreadableFileReason } from './file-input/read-regular-file.js';
+export { jsonNestingBeyond } from './file-input/json-nesting.js';
 export type {
   CaptureCost,
   CaptureFolder,

@@ -6,7 +6,7 @@ import type { StagingTierChoice } from '@kreplay/snapshot';
 import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
-import { readCaptureArgument } from '../capture-argument.js';
+import { damagedRecordsNote, readCaptureArgument } from '../capture-argument.js';
 import { captureRangeCap, parseCaptureRange, type CaptureRangeChoice } from '../capture-ranges.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
 import { capturedLaunchFailure } from '../captured-launch-failure.js';
@@ -112,8 +112,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
   }
   const wholeFolder = await readCaptureArgument(directory, 'replay', `--capture ${directory}`);
   if (wholeFolder.launches.length === 0) {
-    const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${terminalText(wholeFolder.damaged[0]!.reason)})` : '';
-    throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');
+    throw new UsageError('replay', `--capture ${directory} holds no complete launch${damagedRecordsNote(wholeFolder)}`, 'Capture the program again');
   }
   const folder = selectCapturedLaunches(wholeFolder, options, 'replay');
   const progress = createProgress(io, { label: 'replay', total: folder.launches.length, unit: 'launches' });
