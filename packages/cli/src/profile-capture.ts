@@ -2,10 +2,10 @@ import { openCapture } from '@kreplay/native';
 import type { CaptureFolder, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { strategyByName } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
+import type { ProfileConditions, ProfileConditionsInput } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
-import { copyPathWhileOpen } from './copy-path-while-open.js';
 import { profileRow, type CollectedMetrics, type ProfileRow } from './profile-dispatches.js';
 import { profileSamples } from './profile-samples.js';
 
@@ -38,18 +38,13 @@ export const captureSamples = 3;
 export interface ProfileCaptureOptions {
   readonly metrics: readonly string[];
   readonly measure: ProfilerRange;
-  readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
-  /** Unprofiled runs of each launch before its passes (default {@link captureWarmRuns}). */
-  readonly warmRuns?: number;
-  /** Times each launch is profiled, each metric's median reported (default {@link captureSamples}). */
-  readonly samples?: number;
   /**
-   * Whether the restores between passes are copy-engine copies (KREPLAY_CUDA_COPY_PATH=api while
-   * the capture is open, unless that is set already) rather than the driver's copy kernels.
+   * What the profiler does around each pass; warm runs default to {@link captureWarmRuns}, samples
+   * (times each launch is profiled, each metric's median reported) to {@link captureSamples}.
    */
-  readonly restoreByCopyEngines?: boolean;
+  readonly conditions?: ProfileConditionsInput;
   readonly onLaunch?: (done: number) => void;
 }
 
@@ -64,6 +59,8 @@ export interface ProfiledCapture {
   readonly passes: number;
   readonly warmRuns: number;
   readonly samples: number;
+  /** The conditions every launch was profiled under. */
+  readonly conditions: ProfileConditions;
   readonly units: Readonly<Record<string, string>>;
   readonly setupMs: number;
   readonly wallMs: number;
@@ -78,13 +75,12 @@ export interface ProfiledCapture {
  * @throws what openCapture and cuptiPasses throw (no cuda driver, an address that cannot be had, CUPTI missing).
  */
 export async function profileCapture(folder: CaptureFolder, options: ProfileCaptureOptions): Promise<ProfiledCapture> {
-  using _copyPath = options.restoreByCopyEngines ? copyPathWhileOpen('api') : undefined;
   await using replay = await openCapture(folder);
   const { runtime, agent } = replay;
   const started = performance.now();
-  const warmRuns = options.warmRuns ?? captureWarmRuns;
-  const sampleCount = options.samples ?? captureSamples;
-  const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, cacheControl: options.cacheControl, warmRuns });
+  const conditions = { warmRuns: captureWarmRuns, samples: captureSamples, ...options.conditions };
+  const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, conditions });
+  const { warmRuns, samples: sampleCount } = passes.conditions;
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   try {
@@ -116,6 +112,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       passes: session.passCount,
       warmRuns,
       samples: sampleCount,
+      conditions: passes.conditions,
       units: Object.fromEntries(options.metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
       wallMs: performance.now() - profiledAt,
