@@ -2,13 +2,12 @@ import { openCapture, UnsupportedError } from '@kreplay/native';
 import type { CaptureFolder, CaptureLaunch, CaptureReplay, ProfilerCacheControl, ProfilerRange, Queue } from '@kreplay/native';
 import { strategyByName } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
-import type { ReplayEngine } from '@kreplay/replay';
+import type { ProfileConditions, ProfileConditionsInput, ReplayEngine } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { dispatchCaptureRange, type CaptureRangeContext } from './capture-range-replay.js';
 import { defaultCaptureRange, planCaptureRanges, type CaptureRangeChoice } from './capture-ranges.js';
-import { copyPathWhileOpen } from './copy-path-while-open.js';
 import { assembleCaptureRange, type CaptureRangeSample } from './profile-capture-range.js';
 import { profileRow, type CollectedMetrics, type ProfileRange, type ProfileRow } from './profile-dispatches.js';
 import { profileSamples } from './profile-samples.js';
@@ -17,7 +16,7 @@ import { profileSamples } from './profile-samples.js';
  * The strategy a capture is profiled with unless --strategy says otherwise: the pages the launch
  * wrote, restored between passes. After it a kernel's L2 sectors and lookup hits read as under ncu,
  * where a full restore by the copy engines read 1.6-1.8x ncu's hits on an H100
- * (bench/examples/counter-experiment-h100, run 16).
+ * (experiments/results/counter-experiment-h100, run 16).
  */
 export const captureProfileStrategy = 'dirty-pages';
 
@@ -31,7 +30,7 @@ export const captureWarmRuns = 2;
 /**
  * Samples of each captured launch unless --samples says otherwise: all its passes run this many
  * times, each time from the launch's captured memory, and each metric's median reported. Against
- * 13 ncu runs of a training step on an H100 (bench/examples/counter-experiment-h100, run 17), two
+ * 13 ncu runs of a training step on an H100 (experiments/results/counter-experiment-h100, run 17), two
  * profiles of one sample each lay within ncu's spread on 7 and 11 of 26 kernels; four of three
  * samples each on 5, 11, 9 and 11 (the 5 the first profile after the capture, its clocks 0.7% below
  * ncu's); one of five on 11.
@@ -42,20 +41,15 @@ export const captureSamples = 3;
 export interface ProfileCaptureOptions {
   readonly metrics: readonly string[];
   readonly measure: ProfilerRange;
-  readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
   readonly tier: StagingTierChoice;
-  /** Unprofiled runs of each launch before its passes (default {@link captureWarmRuns}). */
-  readonly warmRuns?: number;
-  /** Times each launch (each range) is profiled, each metric's median reported (default {@link captureSamples}). */
-  readonly samples?: number;
   /** Launches per range: `auto` (whole captured sequences, up to captureRangeCap launches) or K; default `auto` on format version 2, else 1. */
   readonly range?: CaptureRangeChoice;
   /**
-   * Whether the restores between passes are copy-engine copies (KREPLAY_CUDA_COPY_PATH=api while
-   * the capture is open, unless that is set already) rather than the driver's copy kernels.
+   * What the profiler does around each pass; warm runs default to {@link captureWarmRuns}, samples
+   * (times each launch is profiled, each metric's median reported) to {@link captureSamples}.
    */
-  readonly restoreByCopyEngines?: boolean;
+  readonly conditions?: ProfileConditionsInput;
   readonly onLaunch?: (done: number) => void;
 }
 
@@ -70,6 +64,8 @@ export interface ProfiledCapture {
   readonly passes: number;
   readonly warmRuns: number;
   readonly samples: number;
+  /** The conditions every launch was profiled under. */
+  readonly conditions: ProfileConditions;
   readonly units: Readonly<Record<string, string>>;
   readonly setupMs: number;
   readonly wallMs: number;
@@ -139,13 +135,12 @@ export async function profileEachRange(
  * @throws {UnsupportedError} when the capture's modules cannot run on this device's architecture.
  */
 export async function profileCapture(folder: CaptureFolder, options: ProfileCaptureOptions): Promise<ProfiledCapture> {
-  using _copyPath = options.restoreByCopyEngines ? copyPathWhileOpen('api') : undefined;
   await using replay = await openCapture(folder);
   const { runtime, agent } = replay;
   const started = performance.now();
-  const warmRuns = options.warmRuns ?? captureWarmRuns;
-  const sampleCount = options.samples ?? captureSamples;
-  const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, cacheControl: options.cacheControl, warmRuns });
+  const conditions = { warmRuns: captureWarmRuns, samples: captureSamples, ...options.conditions };
+  const passes = await cuptiPasses({ runtime, metrics: options.metrics, agentIds: [agent.id], range: options.measure, conditions });
+  const { warmRuns, samples: sampleCount } = passes.conditions;
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   try {
@@ -176,6 +171,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       passes: session.passCount,
       warmRuns,
       samples: sampleCount,
+      conditions: passes.conditions,
       units: Object.fromEntries(options.metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
       wallMs: performance.now() - profiledAt,

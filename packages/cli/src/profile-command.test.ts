@@ -23,7 +23,7 @@ describe('kreplay profile', () => {
     const badRange = recordingIo();
     expect(await runCli(['profile', '--metrics', 'x', '--range', 'everything'], badRange)).toBe(2);
     expect(badRange.err()).toMatch(/--range.*"everything" is not a whole number of dispatches per range >= 1/);
-    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some'], ['--warm-runs', '-1'], ['--warm-runs', 'one'], ['--samples', '0']] as const) {
+    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some'], ['--l2-flush', 'evict-last'], ['--instruction-cache', 'reload'], ['--warm-runs', '-1'], ['--warm-runs', 'one'], ['--samples', '0']] as const) {
       const bad = recordingIo();
       expect(await runCli(['profile', '--metrics', 'x', flag, value], bad)).toBe(2);
       expect(bad.err()).toContain(value);
@@ -54,6 +54,7 @@ describe('kreplay profile', () => {
       passes: 9,
       warmRuns: 0,
       samples: 1,
+      conditions: { l2Flush: 'write-discard', instructionCache: 'evict', cacheControl: 'all', warmRuns: 0, samples: 1 },
       metrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
       units: { 'gpu__time_duration.sum': 'nanosecond', 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 'percent' },
       setupMs: 12,
@@ -61,7 +62,7 @@ describe('kreplay profile', () => {
       dispatches: [{ dispatch: 0, range: null, replayed: true, passes: 9, wallMs: 30.5, bytesCopied: 1024, metrics: { 'gpu__time_duration.sum': 198400, 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 17.28 } }],
       ranges: [],
     });
-    expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel measured; CUPTI setup 12.0 ms; 30.50 ms per dispatch');
+    expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel measured, L2 write-discard flush, instruction caches evicted; CUPTI setup 12.0 ms; 30.50 ms per dispatch');
     expect(text).toContain('dispatch 0: 9 passes, 30.50 ms wall, 1.0 KiB copied');
     expect(text).toContain('gpu__time_duration.sum                            198.400 us');
     expect(text).toContain('17.28 %');
@@ -141,6 +142,7 @@ describe('kreplay profile', () => {
       passes: 1,
       warmRuns: 1,
       samples: 3,
+      conditions: { l2Flush: 'none', instructionCache: 'keep', cacheControl: 'all', warmRuns: 1, samples: 3 },
       metrics: ['gpu__time_duration.sum'],
       units: { 'gpu__time_duration.sum': 'nanosecond' },
       setupMs: 1,
@@ -148,7 +150,7 @@ describe('kreplay profile', () => {
       dispatches: [{ dispatch: 3, kernel: '_Z4gemmPfS_', range: null, replayed: false, passes: 1, wallMs: 2, bytesCopied: 0, metrics: { 'gpu__time_duration.sum': 1000 } }],
       ranges: [],
     });
-    expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages');
+    expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages, kernel measured, no L2 flush, instruction caches kept;');
     expect(text).toContain('launch 3 _Z4gemmPfS_: 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
   });
 

@@ -63,6 +63,8 @@ export type {
   PageListCopyOptions,
   ParameterType,
   PointerExtent,
+  ProfilerInstructionCache,
+  ProfilerL2Flush,
   ProfilerRange,
 } from './runtime-types.js';
 

@@ -4,6 +4,7 @@ import type { KreplayError } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { formatBytes, strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
+import type { ProfileConditions } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
@@ -18,6 +19,7 @@ import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
 import { captureRangeCap, describeSequences, type CaptureRangeChoice } from '../capture-ranges.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
+import { conditionFlags, conditionsFromFlags, describeConditions, type ConditionFlags } from '../profile-condition-flags.js';
 import { createProgress } from '../progress.js';
 import { terminalText } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
@@ -46,7 +48,7 @@ interface ProfileOptions {
   readonly json?: boolean;
 }
 
-type ProfileCommandOptions = ProfileOptions & CapturedLaunchSelection;
+type ProfileCommandOptions = ProfileOptions & ConditionFlags & CapturedLaunchSelection;
 
 export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 
@@ -69,6 +71,8 @@ export interface ProfileReport {
   readonly warmRuns: number;
   /** Times each dispatch was profiled, all its passes each time; its metrics are their medians. */
   readonly samples: number;
+  /** Every condition the counters were measured under: the L2 flush, the instruction caches, cache control, warm runs, samples. */
+  readonly conditions: ProfileConditions;
   readonly metrics: readonly string[];
   readonly units: Readonly<Record<string, string>>;
   /** Host milliseconds to load CUPTI and plan the metrics. */
@@ -101,6 +105,7 @@ function workloadRange(range: ProfileOptions['range']): number {
 
 /** `kreplay profile`: hardware counters of a dispatch on NVIDIA (CUPTI, user replay through the engine). */
 export function profileCommand(io: CliIo): Command {
+  const conditions = conditionFlags();
   const command = new Command('profile')
     .description('collect CUPTI metrics per dispatch on NVIDIA, replaying each dispatch once per pass CUPTI needs')
     .argument('[workload]', 'scatter (default), ptx:<file>:<kernel>, or capture:<dir> (every launch of a kreplay capture folder)', 'scatter')
@@ -113,7 +118,9 @@ export function profileCommand(io: CliIo): Command {
     )
     .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
     .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
-    .addOption(new Option('--strategy <name>', `snapshot strategy restoring memory between passes (capture:: ${captureProfileStrategy} unless given; full restores by copy engines)`).choices(strategyNames).default('dirty-pages'))
+    .addOption(conditions.l2Flush)
+    .addOption(conditions.instructionCache)
+    .addOption(new Option('--strategy <name>', `snapshot strategy restoring memory between passes (capture:: ${captureProfileStrategy} unless given)`).choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .option('--warm-runs <n>', `unprofiled runs of each dispatch before its passes, so that a kernel's first-launch costs are not measured (default: ${captureWarmRuns} for capture:, 0 otherwise)`, parseNonNegativeInteger)
     .option('--samples <n>', `capture: times each launch is profiled, each time from its captured memory, reporting each metric's median (default: ${captureSamples})`, parsePositiveInteger)
@@ -151,20 +158,17 @@ export function profileCommand(io: CliIo): Command {
     });
 }
 
-async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics: readonly string[], options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
   const measure = options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
   const range = typeof options.range === 'number' || options.range === 'auto' ? options.range : undefined;
   const progress = createProgress(io, { label: 'profile', total: folder.launches.length, unit: 'launches' });
   const profiled = await profileCapture(folder, {
     metrics,
     measure,
-    cacheControl: options.cacheControl,
     strategy: options.strategy,
     tier: options.tier,
-    ...(options.warmRuns === undefined ? {} : { warmRuns: options.warmRuns }),
-    ...(options.samples === undefined ? {} : { samples: options.samples }),
     ...(range === undefined ? {} : { range }),
-    restoreByCopyEngines: options.strategy === 'full',
+    conditions: conditionsFromFlags(options),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   return {
@@ -179,6 +183,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     passes: profiled.passes,
     warmRuns: profiled.warmRuns,
     samples: profiled.samples,
+    conditions: profiled.conditions,
     metrics,
     units: profiled.units,
     setupMs: profiled.setupMs,
@@ -190,15 +195,15 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
   };
 }
 
-async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, metrics: readonly string[], options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
   // `--range kernel|dispatch` is the spelling of --measure from before ranges.
   const measure = options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
   const rangeLength = workloadRange(options.range);
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
   const started = performance.now();
-  const warmRuns = options.warmRuns ?? 0;
-  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, cacheControl: options.cacheControl, warmRuns });
+  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, conditions: conditionsFromFlags(options) });
+  const { warmRuns } = passes.conditions;
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   let workload: ProfileWorkload | undefined;
@@ -229,7 +234,8 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
       range: rangeLength,
       passes: session.passCount,
       warmRuns,
-      samples: 1,
+      samples: passes.conditions.samples,
+      conditions: passes.conditions,
       metrics,
       units: Object.fromEntries(metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
@@ -263,7 +269,7 @@ export function describeProfile(report: ProfileReport): string {
   const sampled = report.samples > 1 ? `, medians of ${report.samples} samples` : '';
   const perKernel = report.dispatches.length > 0 ? `; ${(report.wallMs / report.dispatches.length).toFixed(2)} ms per dispatch` : '';
   const lines = [
-    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}${sampled}, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
+    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}${sampled}, strategy ${report.strategy}, ${report.measure} measured${ranged}, ${describeConditions(report.conditions)}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
   ];
   for (const note of report.notes ?? []) lines.push(`note: ${terminalText(note)}`);
   report.ranges.forEach((range, index) => {

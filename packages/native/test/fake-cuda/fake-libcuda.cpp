@@ -242,37 +242,6 @@ CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source, std::size_t 
   runOn(stream, [=] { cuMemcpy(destination, source, bytes); });
   return kSuccess;
 }
-/** cuda.h's CUDA_MEMCPY2D (no arrays here: host and device memory are both plain addresses). */
-struct FakeMemcpy2D {
-  std::size_t srcXInBytes, srcY;
-  int srcMemoryType;
-  const void* srcHost;
-  CUdeviceptr srcDevice;
-  void* srcArray;
-  std::size_t srcPitch;
-  std::size_t dstXInBytes, dstY;
-  int dstMemoryType;
-  void* dstHost;
-  CUdeviceptr dstDevice;
-  void* dstArray;
-  std::size_t dstPitch;
-  std::size_t WidthInBytes, Height;
-};
-CUresult cuMemcpy2DAsync_v2(const FakeMemcpy2D* copy, CUstream_st* stream) {
-  constexpr int kHost = 0x01;
-  const FakeMemcpy2D rows = *copy;
-  const auto source = rows.srcMemoryType == kHost ? reinterpret_cast<const unsigned char*>(rows.srcHost)
-                                                  : reinterpret_cast<const unsigned char*>(rows.srcDevice);
-  const auto destination = rows.dstMemoryType == kHost ? reinterpret_cast<unsigned char*>(rows.dstHost)
-                                                       : reinterpret_cast<unsigned char*>(rows.dstDevice);
-  runOn(stream, [=] {
-    for (std::size_t row = 0; row < rows.Height; ++row) {
-      std::memmove(destination + (rows.dstY + row) * rows.dstPitch + rows.dstXInBytes,
-                   source + (rows.srcY + row) * rows.srcPitch + rows.srcXInBytes, rows.WidthInBytes);
-    }
-  });
-  return kSuccess;
-}
 CUresult cuMemsetD8Async(CUdeviceptr destination, unsigned char value, std::size_t count,
                          CUstream_st* stream) {
   runOn(stream, [=] { std::memset(reinterpret_cast<void*>(destination), value, count); });
