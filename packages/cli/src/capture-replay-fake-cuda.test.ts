@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { captureFixtureAxpyParameters, captureFixtureBlockSums, captureFixtureBlockSumsParameters, captureFixtureBlockThreads, writeTestCapture } from '@kreplay/native/test';
+import { captureReplayResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureReplayReport } from './capture-replay-run.js';
 
@@ -99,7 +100,8 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--strategy', 'full', '--passes', '3', '--verify', 'full', '--json']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as CaptureReplayReport;
-    expect(report).toMatchObject({ driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
+    expect(report).toMatchObject({ schema: 'urn:kreplay:schema:capture-replay-result:1', schemaVersion: 1, driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
+    expect(jsonSchemaProblem(captureReplayResultJsonSchema, report)).toBeNull();
     expect(report.launches[0]).toMatchObject({ sequence: 0, function: 'kreplay_capture_fixture_axpy', outcome: 'reproduced', replayed: true, passes: 3, verification: 'verified' });
     expect(report.launches[0]!.postLaunch).toMatchObject({ reproduced: true, pagesMismatched: 0 });
   }, 120_000);

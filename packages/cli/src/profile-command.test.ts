@@ -43,6 +43,8 @@ describe('kreplay profile', () => {
 
   it('prints one block per dispatch with units', () => {
     const text = describeProfile({
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',
@@ -125,6 +127,8 @@ describe('kreplay profile', () => {
 
   it('names the kernel of each captured launch', () => {
     const text = describeProfile({
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',

@@ -14,6 +14,9 @@ export interface ProfileRow {
   readonly dispatch: number;
   /** The kernel's name, for a captured launch (`profile capture:DIR`); absent for the generated workloads. */
   readonly kernel?: string;
+  /** The launch's grid and block dimensions, for a captured launch; what `kreplay compare --match grid` matches by. */
+  readonly grid?: readonly [number, number, number];
+  readonly block?: readonly [number, number, number];
   /** The range the dispatch ran in (an index into `ranges`), or null when it ran on its own. */
   readonly range: number | null;
   readonly replayed: boolean;

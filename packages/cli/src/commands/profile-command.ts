@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
-import { formatBytes, strategyByName, strategyNames } from '@kreplay/bench';
+import { formatBytes, profileReportSchemaId, profileReportVersion, strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
@@ -15,6 +15,7 @@ import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
 import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
+import { withLaunchShapes } from '../profile-launch-shapes.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 
@@ -46,8 +47,14 @@ type ProfileCommandOptions = ProfileOptions & CapturedLaunchSelection;
 
 export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 
-/** What `kreplay profile --json` prints. */
+/** The schema fields every profile starts with: its JSON Schema (`@kreplay/bench`'s profile-report.schema.json) and version. */
+const profileSchemaFields = { schema: profileReportSchemaId, schemaVersion: profileReportVersion } as const;
+
+/** What `kreplay profile --json` prints: a profile document (`@kreplay/bench`'s ProfileDocument) as this command fills it. */
 export interface ProfileReport {
+  /** The JSON Schema the profile follows, which `kreplay report` and `compare` tell profiles by. */
+  readonly schema: typeof profileReportSchemaId;
+  readonly schemaVersion: typeof profileReportVersion;
   readonly driver: string;
   readonly device: string;
   readonly chip: string;
@@ -124,7 +131,7 @@ export function profileCommand(io: CliIo): Command {
       if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
       const report =
         plan.kind === 'capture'
-          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
+          ? withLaunchShapes(await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io), plan.folder)
           : await profile(plan, metrics, options, io);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
     });
@@ -145,6 +152,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   return {
+    ...profileSchemaFields,
     driver: profiled.driver,
     device: profiled.device,
     chip: profiled.chip,
@@ -194,6 +202,7 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
     }).finally(() => progress.done());
     const wallMs = performance.now() - profiledAt;
     return {
+      ...profileSchemaFields,
       driver: runtime.driver,
       device: agent.info.name,
       chip: session.plan.chip,
