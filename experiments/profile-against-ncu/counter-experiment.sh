@@ -89,7 +89,8 @@ selection=(--every-launch)
 [ -n "${CAPTURE_LAUNCHES:-}" ] && selection=(--launch-count "$CAPTURE_LAUNCHES")
 # What the capture was made of, beside it: a kept capture of another program or selection is not used.
 made_of="${program[*]} ${selection[*]}"
-if [ -n "${KEEP_CAPTURE:-}" ] && grep -qE '"complete": *true' "$capture/manifest.json" 2>/dev/null &&
+# The manifest is the process's (CAPTURE/processes/<pid>), or at the top of a capture made before them.
+if [ -n "${KEEP_CAPTURE:-}" ] && grep -qE '"complete": *true' "$capture"/manifest.json "$capture"/processes/*/manifest.json 2>/dev/null &&
   [ "$(cat "$capture.made-of" 2>/dev/null)" = "$made_of" ]; then
   echo "capture reused: $capture ($made_of)" >> "$out/timings.txt"
 else

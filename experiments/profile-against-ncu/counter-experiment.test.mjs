@@ -4,7 +4,7 @@
 // calls, and how each variant gets its settings while one that fails or hangs leaves the rest to
 // run. The measurements themselves need the GPU machine.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const folders = [];
 afterAll(() => folders.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
-/** A bundle whose kreplay.mjs appends its arguments to calls.log; `capture -o DIR` writes a complete manifest. */
+/**
+ * A bundle whose kreplay.mjs appends its arguments to calls.log; `capture -o DIR` writes a complete
+ * manifest where the capture library writes it, in the capture of its process (DIR/processes/<pid>).
+ */
 const kreplayStandIn = `import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +31,7 @@ if (process.env.STAND_IN_FAILS === '1') process.exit(1);
 // STAND_IN_HANGS=1: this call never ends, as a variant that hangs.
 if (process.env.STAND_IN_HANGS === '1') setInterval(() => {}, 1000);
 if (args[0] === 'capture') {
-  const folder = args[args.indexOf('-o') + 1];
+  const folder = join(args[args.indexOf('-o') + 1], 'processes', String(process.pid));
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'manifest.json'), JSON.stringify({ format: 'kreplay-capture', complete: true }));
 }
@@ -104,7 +107,7 @@ describe('counter-experiment.sh', () => {
     const { root, run, calls } = machine();
     const out = join(root, 'out');
     expect(run({ OUT: out, NCU_RUNS: '1', KEEP_CAPTURE: '1' }).status).toBe(0);
-    expect(existsSync(join(root, 'capture', 'manifest.json'))).toBe(true);
+    expect(readdirSync(join(root, 'capture', 'processes')).map((pid) => existsSync(join(root, 'capture', 'processes', pid, 'manifest.json')))).toEqual([true]);
     const second = run({ OUT: out, NCU_RUNS: '2', NCU_FIRST_RUN: '2', KEEP_CAPTURE: '1', REPLAY: 'off' });
     expect(second.status, second.stderr).toBe(0);
     expect(calls()).toEqual(['capture', 'replay', 'profile', 'profile']);

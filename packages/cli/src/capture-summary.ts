@@ -3,10 +3,13 @@ import { join } from 'node:path';
 import { capturedKernelCode } from '@kreplay/native';
 import type { CaptureFolder } from '@kreplay/native';
 import { formatBytes } from '@kreplay/bench';
+import { terminalText } from './terminal-text.js';
 
 /** What `kreplay capture` reports of the folder the program left. */
 export interface CaptureSummary {
   readonly directory: string;
+  /** The process captured, when the manifest says (a capture library of before sub-captures did not). */
+  readonly pid: number | null;
   readonly command: readonly string[];
   readonly device: { readonly name: string; readonly architecture: string };
   /** False when the program ended before the capture library finished (a crash, a kill). */
@@ -27,6 +30,8 @@ export interface CaptureSummary {
   readonly damaged: readonly { readonly file: string; readonly reason: string }[];
   /** Temporary files a writer left (a launch it was writing when the program stopped). */
   readonly incomplete: readonly string[];
+  /** Why the capture library selected nothing (a kernel-name pattern it could not compile), or null. */
+  readonly selectionError: string | null;
 }
 
 /** One distinct kernel of a capture. */
@@ -66,6 +71,7 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
   const { manifest } = folder;
   return {
     directory: folder.directory,
+    pid: manifest.process?.pid ?? null,
     command: manifest.command,
     device: manifest.device,
     complete: manifest.complete,
@@ -81,6 +87,7 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
     notCaptured: Object.fromEntries(Object.entries(manifest.notCaptured).filter(([, count]) => count > 0)),
     damaged: folder.damaged.map(({ file, reason }) => ({ file, reason })),
     incomplete: folder.incomplete,
+    selectionError: manifest.selectionError ?? null,
   };
 }
 
@@ -90,17 +97,19 @@ function describeCode(kernel: CapturedKernelSummary): string {
   return ` (${formatBytes(kernel.codeBytes)} of code${kernel.registers === null ? '' : `, ${kernel.registers} registers`})`;
 }
 
-/** The terminal form of a capture summary. */
+/** The terminal form of a capture summary, with the text the capture supplied escaped ({@link terminalText}). */
 export function describeCaptureSummary(summary: CaptureSummary): string {
   const notCaptured = Object.entries(summary.notCaptured);
+  const device = `${terminalText(summary.device.name)} (${terminalText(summary.device.architecture)})`;
   const lines = [
-    `captured ${summary.launches} launch${summary.launches === 1 ? '' : 'es'} of ${summary.kernels.length} kernel${summary.kernels.length === 1 ? '' : 's'} on ${summary.device.name} (${summary.device.architecture}) into ${summary.directory}`,
+    `captured ${summary.launches} launch${summary.launches === 1 ? '' : 'es'} of ${summary.kernels.length} kernel${summary.kernels.length === 1 ? '' : 's'} on ${device} into ${summary.directory}`,
     `  ${formatBytes(summary.bytesStored)} stored in ${summary.blobs} blob${summary.blobs === 1 ? '' : 's'}${summary.complete ? '' : '; the capture did not finish (the program ended before the capture library did)'}`,
-    `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
-    ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${kernel.function}${describeCode(kernel)}`),
+    ...(summary.selectionError === null ? [] : [`  nothing was selected: ${terminalText(summary.selectionError)}`]),
+    `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${terminalText(reason)} ${count}`).join(', ')}`,
+    ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${terminalText(kernel.function)}${describeCode(kernel)}`),
     ...(summary.kernels.length > 20 ? [`  ... and ${summary.kernels.length - 20} more kernels (--json lists them all)`] : []),
-    ...summary.damaged.map((damaged) => `  damaged: ${damaged.reason}`),
-    ...summary.incomplete.map((file) => `  left unfinished: ${file}`),
+    ...summary.damaged.map((damaged) => `  damaged: ${terminalText(damaged.reason)}`),
+    ...summary.incomplete.map((file) => `  left unfinished: ${terminalText(file)}`),
   ];
   return `${lines.join('\n')}\n`;
 }

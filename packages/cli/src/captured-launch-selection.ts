@@ -1,6 +1,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CaptureFolder } from '@kreplay/native';
 import { parseNonNegativeInteger, parsePositiveInteger } from './byte-size.js';
+import { terminalText } from './terminal-text.js';
 import { UsageError } from './usage-error.js';
 
 /** Which launches of a capture to replay or profile, as ncu selects kernels (all of them by default). */
@@ -35,7 +36,9 @@ export function withCapturedLaunchSelection(command: Command, what: string): Com
 }
 
 /**
- * The folder with only the selected launches, in their order.
+ * The folder with only the selected launches, in their order. A damaged record's function is not
+ * known, so a selection that leaves launches out keeps the damaged records between its first and
+ * last selected launch (those it may have taken), and one that takes every launch keeps them all.
  * @throws UsageError when the selection leaves no launch, naming a few of the functions there are.
  */
 export function selectCapturedLaunches(folder: CaptureFolder, selection: CapturedLaunchSelection, command: string): CaptureFolder {
@@ -43,9 +46,14 @@ export function selectCapturedLaunches(folder: CaptureFolder, selection: Capture
   const matching = pattern === undefined ? folder.launches : folder.launches.filter((launch) => pattern.test(launch.function));
   const skip = selection.launchSkip ?? 0;
   const selected = matching.slice(skip, selection.launchCount === undefined ? undefined : skip + selection.launchCount);
-  if (selected.length > 0) return selected.length === folder.launches.length ? folder : { ...folder, launches: selected };
+  if (selected.length > 0 && selected.length === folder.launches.length) return folder;
+  if (selected.length > 0) {
+    const first = selected[0]!.sequence;
+    const last = selected[selected.length - 1]!.sequence;
+    return { ...folder, launches: selected, damaged: folder.damaged.filter((record) => record.sequence > first && record.sequence < last) };
+  }
   const names = [...new Set(folder.launches.map((launch) => launch.function))];
-  const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? `, ... (${names.length} functions)` : ''}`;
+  const shown = `${names.slice(0, 5).map(terminalText).join(', ')}${names.length > 5 ? `, ... (${names.length} functions)` : ''}`;
   const what =
     matching.length === 0
       ? `no captured launch of ${folder.directory} matches --kernel-name ${selection.kernelName}; it holds ${shown}`

@@ -12,6 +12,11 @@ export const captureFolderSchemaId = 'urn:kreplay:schema:capture-folder:1';
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
 const objectOf = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), properties });
 const arrayOf = (items: unknown, extra: Record<string, unknown> = {}) => ({ type: 'array', items, ...extra });
+/** An object schema with `optional` properties beside its required ones. */
+const withOptional = <T extends { readonly properties: Record<string, unknown> }, O extends Record<string, unknown>>(object: T, optional: O) => ({
+  ...object,
+  properties: { ...object.properties, ...optional },
+});
 const count = { type: 'integer', minimum: 0 };
 const string = { type: 'string' };
 
@@ -26,9 +31,9 @@ export const captureFolderJsonSchema = {
     address: { type: 'string', pattern: '^0x[0-9a-f]{1,16}$' },
     pageHash: { type: 'string', pattern: '^[0-9a-f]{16}$' },
     dimension: arrayOf({ type: 'integer', minimum: 1, maximum: 4294967295 }, { minItems: 3, maxItems: 3 }),
-    manifest: objectOf({
+    manifest: withOptional(objectOf({
       format: { const: 'kreplay-capture' },
-      formatVersion: { const: 1 },
+      formatVersion: { enum: [1, 2] },
       writer: objectOf({ name: string, version: string }),
       driver: { type: 'string', minLength: 1 },
       device: objectOf({ name: string, architecture: string }),
@@ -54,9 +59,13 @@ export const captureFolderJsonSchema = {
         },
         additionalProperties: count,
       },
+    }), {
+      // Added after the first writer (FORMAT.md): folders written before lack them.
+      process: objectOf({ pid: count, parentPid: count }),
+      selectionError: string,
     }),
     launch: objectOf({
-      formatVersion: { const: 1 },
+      formatVersion: { enum: [1, 2] },
       sequence: count,
       function: { type: 'string', minLength: 1 },
       module: ref('blobId'),

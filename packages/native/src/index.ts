@@ -66,6 +66,9 @@ export type {
   ProfilerRange,
 } from './runtime-types.js';
 
+export { describeHostStagingBudget, hostStagingBudget } from './host-memory-limit.js';
+export type { HostStagingBudget } from './host-memory-limit.js';
+
 export { readModuleImage } from './capture-module-image.js';
 export type {
   ModuleCubin,
@@ -81,6 +84,9 @@ export { capturedKernelCode } from './captured-kernel-code.js';
 export type { CapturedKernelCode } from './captured-kernel-code.js';
 export { captureLibraryPath } from './capture-library-path.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
+export { listCaptureProcesses } from './capture-processes.js';
+export type { CaptureProcess } from './capture-processes.js';
+export { captureKernelNameProblem } from './capture-kernel-name.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './json-field-path.js';
@@ -109,7 +115,9 @@ export type { OpenCaptureOptions } from './capture-replay/open-capture.js';
 export { CaptureReplay } from './capture-replay/capture-replay.js';
 export type { CaptureAddressPolicy } from './capture-replay/capture-replay.js';
 export type { CaptureRelocation } from './capture-replay/capture-relocation.js';
-export type { CaptureDispatch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export type { CaptureDispatch, CaptureRange, CaptureRangeCheck, CaptureRangeLaunch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export { captureSequences } from './capture-replay/capture-sequences.js';
+export type { CaptureSequence, CaptureSequences, CaptureSequenceStart } from './capture-replay/capture-sequences.js';
 export { captureRegions, captureReservations } from './capture-replay/capture-regions.js';
 export type { CaptureAddressReservation, CapturePlacement, CaptureRegion } from './capture-replay/capture-regions.js';
 export { checkPostLaunchHashes } from './capture-replay/post-launch-hashes.js';

@@ -1,21 +1,24 @@
 // A stand-in for a CUDA program run under `kreplay capture`: it does what the capture library would
 // do inside a real one, from the environment it was given. Usage:
-//   fake-cuda-program.mjs <seen.json> [exit code | SIGNAL | no-capture | slow]
-// It records its environment and argv in <seen.json>, writes one line to stdout and to stderr, and
-// (unless told no-capture) writes a capture folder of three launches of two kernels into
-// $KREPLAY_CAPTURE_DIR, as FORMAT.md describes; then it exits with the code or kills itself (slow:
-// exits 0 half a second later).
+//   fake-cuda-program.mjs <seen.json> [exit code | SIGNAL | no-capture | slow | flat | bad-selection]
+// It records its environment, argv and pid in <seen.json>, writes one line to stdout and to stderr,
+// and (unless told no-capture) writes a capture of three launches of two kernels into
+// $KREPLAY_CAPTURE_DIR/processes/<its pid>, as FORMAT.md describes (flat: into $KREPLAY_CAPTURE_DIR
+// itself, as a library of before sub-captures did; bad-selection: no launch, and a manifest whose
+// selectionError says the kernel-name pattern could not be compiled); then it exits with the code
+// or kills itself (slow: exits 0 half a second later).
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [seenPath, ending = '0'] = process.argv.slice(2);
 const seen = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('KREPLAY_CAPTURE_') || name === 'CUDA_INJECTION64_PATH'));
-writeFileSync(seenPath, JSON.stringify({ environment: seen, argv: process.argv.slice(2) }));
+writeFileSync(seenPath, JSON.stringify({ environment: seen, argv: process.argv.slice(2), pid: process.pid }));
 process.stdout.write('fake program: stdout\n');
 process.stderr.write('fake program: stderr\n');
 
-const directory = process.env.KREPLAY_CAPTURE_DIR;
+const top = process.env.KREPLAY_CAPTURE_DIR;
+const directory = top && (ending === 'flat' ? top : join(top, 'processes', String(process.pid)));
 if (directory && ending !== 'no-capture') {
   const blob = (bytes) => {
     const id = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-${bytes.length}`;
@@ -26,7 +29,8 @@ if (directory && ending !== 'no-capture') {
   const module = blob(Buffer.from('fake module image'));
   const page = blob(Buffer.alloc(4096, 7));
   mkdirSync(join(directory, 'launches'), { recursive: true });
-  ['_Z4axpyPfPKffj', '_Z4axpyPfPKffj', 'reduce'].forEach((name, sequence) => {
+  const names = ending === 'bad-selection' ? [] : ['_Z4axpyPfPKffj', '_Z4axpyPfPKffj', 'reduce'];
+  names.forEach((name, sequence) => {
     const record = {
       formatVersion: 1,
       sequence,
@@ -46,11 +50,15 @@ if (directory && ending !== 'no-capture') {
     driver: 'cuda',
     device: { name: 'Fake GPU', architecture: 'sm_90' },
     command: JSON.parse(process.env.KREPLAY_CAPTURE_COMMAND ?? '[]'),
-    complete: true,
+    complete: ending !== 'bad-selection',
     notCaptured: { 'graph-launch': 2, 'cooperative-launch': 0, 'multi-device-launch': 0, 'managed-memory': 1, 'texture-or-surface': 0 },
+    ...(ending !== 'flat' && { process: { pid: process.pid, parentPid: process.ppid } }),
+    ...(ending === 'bad-selection' && {
+      selectionError: 'KREPLAY_CAPTURE_KERNEL_NAME=(?<=_)gemm is not a valid regular expression for the capture library: C++ std::regex (ECMAScript grammar) cannot compile it',
+    }),
   };
   writeFileSync(join(directory, 'manifest.json'), JSON.stringify(manifest));
 }
 if (/^SIG/.test(ending)) process.kill(process.pid, ending);
 else if (ending === 'slow') setTimeout(() => {}, 500);
-else if (ending !== 'no-capture') process.exitCode = Number(ending);
+else if (/^\d+$/.test(ending)) process.exitCode = Number(ending);

@@ -6,6 +6,7 @@ import type { CliIo } from '../cli-io.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 import { describeByteSize, parseByteSize } from '../byte-size.js';
+import { checkDeviceMemoryFits } from '../device-memory-fit.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
 
@@ -51,6 +52,8 @@ export function calibrateCommand(io: CliIo): Command {
     .option('--json', 'print one JSON object')
     .action(async (options: CalibrateOptions) => {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const planned = `--plan-bytes ${describeByteSize(options.planBytes)} (a source and a destination of it, ${describeByteSize(2 * options.planBytes)})`;
+      checkDeviceMemoryFits(runtime, { command: 'calibrate', flag: '--plan-bytes', given: planned, bytes: 2 * options.planBytes });
       // Steps: the native calls, then each round of window timings.
       const progress = createProgress(io, { label: 'calibrate', total: 1 + windowRepetitions + 1, unit: 'steps' });
       const { result, window } = await measureAll(runtime, options.planBytes, progress).finally(() => progress.done());

@@ -7,11 +7,15 @@ import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
 import { readCaptureArgument } from '../capture-argument.js';
+import { captureRangeCap, parseCaptureRange, type CaptureRangeChoice } from '../capture-ranges.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
+import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import type { CaptureReplayReport } from '../capture-replay-run.js';
+import { checkDeviceMemoryFits } from '../device-memory-fit.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProgress } from '../progress.js';
+import { terminalText } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -27,7 +31,8 @@ interface ReplayOptions extends RuntimeCommandOptions {
   readonly quiesce: 'queue' | 'agent';
   readonly hostLimit?: number;
   readonly allAgents?: boolean;
-  readonly range?: number;
+  /** Dispatches per range of the workload, or (with --capture) `auto` or launches per range. */
+  readonly range?: CaptureRangeChoice;
   readonly capture?: string;
   readonly json?: boolean;
 }
@@ -35,7 +40,7 @@ interface ReplayOptions extends RuntimeCommandOptions {
 type ReplayCommandOptions = ReplayOptions & CapturedLaunchSelection;
 
 /** The options of the generated workload, which a replay of a capture has no use for. */
-const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--range', '--agents', '--device-memory'];
+const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--agents', '--device-memory'];
 
 /**
  * `kreplay replay`: the default workload through the replay engine, and what it cost. With
@@ -52,10 +57,14 @@ export function replayCommand(io: CliIo): Command {
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .addOption(new Option('--verify <mode>', 'verification').choices(['off', 'restore', 'full']).default('off'))
     .addOption(new Option('--quiesce <scope>', 'what to drain before a window').choices(['queue', 'agent']).default('queue'))
-    .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
+    .option('--host-limit <bytes>', "host bytes staging may hold, shared by all agents (default: this machine's memory less a reserve of max(1 GiB, 10%) and, on the host driver, its device memory)", parseByteSize)
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
-    .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
-    .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver)')
+    .option(
+      '--range <k>',
+      `replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass); with --capture, auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or k launches of a captured sequence (1: each launch alone)`,
+      parseCaptureRange,
+    )
+    .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver); exits 1 when a launch mismatches, fails or is damaged, and counts a launch run once instead of replayed (declined) apart')
     .option('--json', 'print one JSON object');
   return withCapturedLaunchSelection(command, 'with --capture')
     .action(async (options: ReplayCommandOptions, command: Command) => {
@@ -65,7 +74,10 @@ export function replayCommand(io: CliIo): Command {
       }
       const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
       if (selecting !== undefined) throw new UsageError('replay', `${selecting} selects launches of a capture, and there is no --capture`, `Pass --capture DIR, or leave out ${selecting}`);
+      if (options.range === 'auto') throw new UsageError('replay', '--range auto replays the captured sequences of a capture, and there is no --capture', 'Pass --range K (dispatches per range), or --capture DIR');
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const agents = options.allAgents ? runtime.agents : undefined;
+      checkDeviceMemoryFits(runtime, { command: 'replay', flag: '--footprint', given: `--footprint ${describeByteSize(options.footprint)}`, bytes: options.footprint, ...(agents && { agents }) });
       const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
         strategy: options.strategy,
@@ -100,7 +112,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
   }
   const wholeFolder = await readCaptureArgument(directory, 'replay', `--capture ${directory}`);
   if (wholeFolder.launches.length === 0) {
-    const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${wholeFolder.damaged[0]!.reason})` : '';
+    const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${terminalText(wholeFolder.damaged[0]!.reason)})` : '';
     throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');
   }
   const folder = selectCapturedLaunches(wholeFolder, options, 'replay');
@@ -112,6 +124,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
     verify: options.verify,
     quiesce: options.quiesce,
     ...(options.hostLimit !== undefined && { hostBytesLimit: options.hostLimit }),
+    ...(options.range !== undefined && { range: options.range }),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   io.stdout(options.json ? `${JSON.stringify({ schema: captureReplayResultSchemaId, schemaVersion: captureReplayResultVersion, ...report })}\n` : describeCaptureReplay(report));
@@ -119,14 +132,21 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
   if (failure !== undefined) throw failure;
 }
 
-/** The error of a capture replay in which a launch mismatched or failed; undefined when none did. */
+/**
+ * The error of a capture replay in which a launch mismatched or failed, or a record of the folder
+ * was damaged (not replayed); undefined when none was. A launch declined (run once, not replayed)
+ * is no failure: the summary counts it apart, and its memory after, when checked, was the program's.
+ */
 export function captureReplayFailure(report: CaptureReplayReport): KreplayError | undefined {
-  const bad = report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${row.function} (${row.outcome})`);
-  if (bad.length === 0) return undefined;
-  return new KreplayError({
-    packageName: 'cli',
-    component: 'replay',
-    message: `[cli] [replay] ${bad.length} of ${report.launches.length} captured launches did not reproduce the program: ${bad.join(', ')}. Run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel.`,
+  return capturedLaunchFailure({
+    command: 'replay',
+    what: 'did not reproduce the program',
+    launches: report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${terminalText(row.function)} (${row.outcome})`),
+    launchFix: report.launches.some((row) => row.outcome === 'mismatch')
+      ? "run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel"
+      : "see each failed launch's error above (under failed with --json)",
+    damaged: report.damaged.length,
+    ran: report.launches.length,
   });
 }
 

@@ -295,6 +295,12 @@ void CaptureWriter::setDevice(std::string name, std::string architecture) {
   writeManifest();
 }
 
+void CaptureWriter::recordSelectionError(std::string message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  selectionError_ = std::move(message);
+  writeManifest();
+}
+
 void CaptureWriter::finish() {
   std::lock_guard<std::mutex> lock(mutex_);
   complete_ = true;
@@ -315,13 +321,19 @@ void CaptureWriter::writeManifest() {
               "\":" + std::to_string(found == notCaptured_.end() ? 0 : found->second);
   }
   counts += "}";
+  const std::string process =
+      info_.process ? ",\"process\":{\"pid\":" + std::to_string(info_.process->pid) +
+                          ",\"parentPid\":" + std::to_string(info_.process->parentPid) + "}"
+                    : std::string();
   const std::string text =
       "{\"format\":\"kreplay-capture\",\"formatVersion\":" + std::to_string(kCaptureFormatVersion) +
       ",\"writer\":{\"name\":\"kreplay\",\"version\":" + jsonString(KREPLAY_VERSION) +
       "},\"driver\":" + jsonString(info_.driver) + ",\"device\":{\"name\":" + jsonString(info_.deviceName) +
       ",\"architecture\":" + jsonString(info_.architecture) +
       "},\"command\":" + jsonList(info_.command, jsonString) +
-      ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts + "}\n";
+      ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts + process +
+      (selectionError_.empty() ? std::string() : ",\"selectionError\":" + jsonString(selectionError_)) +
+      "}\n";
   const std::string temporary = directory_ + "/" + temporaryName("manifest.json");
   writeSynced(temporary, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
   renameInto(temporary, directory_ + "/manifest.json", directory_);

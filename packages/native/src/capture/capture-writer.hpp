@@ -87,11 +87,18 @@ struct LaunchRecord {
   std::vector<std::vector<std::string>> knownPageBlobs;
 };
 
+/** Which process a capture is of (the manifest's `process`). */
+struct CapturedProcess {
+  std::int64_t pid = 0;
+  std::int64_t parentPid = 0;
+};
+
 struct CaptureInfo {
   std::string driver = "cuda";
   std::string architecture;  ///< e.g. `sm_90`
   std::string deviceName;
   std::vector<std::string> command;
+  std::optional<CapturedProcess> process;
 };
 
 /** A launch whose blobs and record are on disk but whose record is not yet renamed into place. */
@@ -125,6 +132,11 @@ class CaptureWriter {
 
   /** Counts something not captured, and rewrites the manifest. */
   void countNotCaptured(NotCapturedReason reason);
+  /**
+   * The selection given could not be used, so nothing will be selected: the manifest says why
+   * (`selectionError`), so that the capture does not pass for an empty one.
+   */
+  void recordSelectionError(std::string message);
   /** Marks the capture complete in the manifest (a capture killed before this is still readable). */
   void finish();
 
@@ -142,6 +154,7 @@ class CaptureWriter {
   std::uint64_t nextSequence_ = 0;
   std::set<std::string> blobs_;
   std::map<NotCapturedReason, std::uint64_t> notCaptured_;
+  std::string selectionError_;
   bool complete_ = false;
 };
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "capture/capture-writer.hpp"
+
 namespace kreplay::capture {
 
 /** A KREPLAY_CAPTURE_* variable holds something unusable (the message names it and its value). */
@@ -27,6 +29,8 @@ struct CaptureOptions {
    */
   bool fromStart = true;
   std::vector<std::string> command;          ///< KREPLAY_CAPTURE_COMMAND: a JSON array of strings
+  /** The process captured, for the manifest: set by the library (not read from the environment). */
+  std::optional<CapturedProcess> process;
 };
 
 /** This process's command line (/proc/self/cmdline), for a manifest when KREPLAY_CAPTURE_COMMAND is unset. */

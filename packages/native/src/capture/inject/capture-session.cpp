@@ -16,7 +16,21 @@ CaptureInfo initialInfo(const CaptureOptions& options) {
   CaptureInfo info;
   info.driver = "cuda";
   info.command = options.command;
+  info.process = options.process;
   return info;
+}
+
+// The selection; when it cannot be made (a pattern std::regex rejects), the manifest says why.
+LaunchSelection selectionOf(const CaptureOptions& options, CaptureWriter& writer) {
+  try {
+    return LaunchSelection(options);
+  } catch (const CaptureOptionsError& error) {
+    const std::string prefix = "[kreplay capture] ";
+    const std::string message = error.what();
+    writer.recordSelectionError(message.compare(0, prefix.size(), prefix) == 0 ? message.substr(prefix.size())
+                                                                             : message);
+    throw;
+  }
 }
 
 }  // namespace
@@ -49,7 +63,7 @@ CaptureSession::CaptureSession(const CaptureOptions& options, DeviceMemoryAccess
     : log_(log),
       device_(device),
       writer_(options.directory, initialInfo(options)),
-      selection_(options),
+      selection_(selectionOf(options, writer_)),
       profiling_(options.fromStart) {}
 
 void CaptureSession::profilerStarted() {

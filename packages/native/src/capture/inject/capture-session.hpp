@@ -48,7 +48,10 @@ using PendingLaunchHandle = std::unique_ptr<PendingLaunch, PendingLaunchDeleter>
 
 class CaptureSession {
  public:
-  /** Creates the capture folder. Throws CaptureWriteError or CaptureOptionsError. */
+  /**
+   * Creates the capture folder. Throws CaptureWriteError, or CaptureOptionsError when the selection
+   * cannot be made (after the manifest recorded it as `selectionError`).
+   */
   CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log);
   ~CaptureSession();
 

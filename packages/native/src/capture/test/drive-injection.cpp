@@ -1,6 +1,7 @@
 #include "capture/test/drive-injection.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <string>
@@ -85,7 +86,8 @@ int driveInjection(const char* captureLibrary, const char* fakeCupti, std::ostre
         cu::cbid::cuMemFree_v2, cu::cbid::cuMemMap, cu::cbid::cuTexObjectCreate, cu::cbid::cuModuleLoadData})
     enabledCount += enabled(cu::kDomainDriverApi, cbid);
   enabledCount += enabled(cu::kDomainResource, cu::kResourceModuleLoaded);
-  out << "{\"initialized\":" << initialized << ",\"base\":" << base << ",\"bytes\":" << memory.size()
+  out << "{\"initialized\":" << initialized << ",\"pid\":" << ::getpid() << ",\"base\":" << base
+      << ",\"bytes\":" << memory.size()
       << ",\"counter\":" << counterAddress() << ",\"enabled\":" << enabledCount << ",\"launches\":["
       << launches << "]}" << std::endl;
   return 0;  // exit: the library's atexit handler marks the capture complete
