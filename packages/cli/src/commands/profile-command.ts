@@ -3,6 +3,7 @@ import { openRuntime } from '@kreplay/native';
 import type { KreplayError } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { formatBytes, profileReportSchemaId, profileReportVersion, strategyByName, strategyNames } from '@kreplay/bench';
+import type { ProfileDocument } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
@@ -55,38 +56,12 @@ export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 const profileSchemaFields = { schema: profileReportSchemaId, schemaVersion: profileReportVersion } as const;
 
 /** What `kreplay profile --json` prints: a profile document (`@kreplay/bench`'s ProfileDocument) as this command fills it. */
-export interface ProfileReport {
-  /** The JSON Schema the profile follows, which `kreplay report` and `compare` tell profiles by. */
-  readonly schema: typeof profileReportSchemaId;
-  readonly schemaVersion: typeof profileReportVersion;
-  readonly driver: string;
-  readonly device: string;
-  readonly chip: string;
-  readonly workload: string;
-  readonly strategy: string;
-  /** What each pass measured: the dispatch's kernel, or a range pushed around the dispatch. */
+export interface ProfileReport extends ProfileDocument {
   readonly measure: ProfilerRange;
-  /** Whether the L2 was flushed before every dispatch of a range (`all`) or only before each pass (`none`). */
   readonly cacheControl: ProfilerCacheControl;
-  /** Dispatches per range (1: one dispatch at a time); for `capture:`, `auto` or launches per range of a captured sequence. */
   readonly range: CaptureRangeChoice;
-  /** CUPTI's passes per dispatch (in a range: per run of the whole sequence). */
-  readonly passes: number;
-  /** Unprofiled runs of each dispatch (or range) before its passes. */
-  readonly warmRuns: number;
-  /** Times each dispatch was profiled, all its passes each time; its metrics are their medians. */
-  readonly samples: number;
-  readonly metrics: readonly string[];
-  readonly units: Readonly<Record<string, string>>;
-  /** Host milliseconds to load CUPTI and plan the metrics. */
-  readonly setupMs: number;
-  /** Host milliseconds from the first dispatch to the last one's results. */
-  readonly wallMs: number;
   readonly dispatches: readonly ProfileRow[];
-  /** Each range of more than one dispatch, in order; empty with --range 1. */
   readonly ranges: readonly ProfileRange[];
-  /** `capture:`: what the captured sequences' reader said (a version 1 capture, a launch whose predecessor is not there). */
-  readonly notes?: readonly string[];
   /** `capture:` only: the reason of each damaged record of the folder (not profiled), led by its file. */
   readonly damaged?: readonly string[];
 }
