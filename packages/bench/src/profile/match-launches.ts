@@ -9,6 +9,7 @@ import type { LaunchDimensions, ProfileDocumentRow } from './profile-document.js
  */
 export type LaunchMatch = 'name' | 'grid';
 
+/** Every {@link LaunchMatch}, for option choices. */
 export const launchMatches: readonly LaunchMatch[] = ['name', 'grid'];
 
 /** Two launches matched, with the key they share. */

@@ -4,6 +4,7 @@ import type { MetricValues } from './profile-document.js';
 /** The floating-point precisions of ncu's SpeedOfLightRooflineChart section. */
 export type Precision = 'single' | 'double';
 
+/** Every {@link Precision}, in the order the page draws them. */
 export const precisions: readonly Precision[] = ['single', 'double'];
 
 const letter: Readonly<Record<Precision, string>> = { single: 'f', double: 'd' };

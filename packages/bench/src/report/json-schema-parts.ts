@@ -22,8 +22,11 @@ export const objectOf = (properties: Record<string, unknown>, optional: readonly
 /** `type` or null; `extra` (bounds, properties) applies to the non-null value. */
 export const nullable = (type: 'number' | 'integer' | 'string' | 'object' | 'boolean', extra: Record<string, unknown> = {}) => ({ ...extra, type: [type, 'null'] });
 
+/** An array whose items follow `items`. */
 export const arrayOf = (items: unknown) => ({ type: 'array', items });
+/** Any string. */
 export const string = { type: 'string' };
+/** true or false. */
 export const boolean = { type: 'boolean' };
 
 /** The `definitions` the parts below refer to: `amount` and `count`. */
@@ -36,7 +39,9 @@ export const amountDefinitions = {
 export const amount = ref('amount');
 /** A non-negative whole number: counts, indices, exact byte sizes. */
 export const count = ref('count');
+/** A whole number of at least 1: passes, streams. */
 export const positiveCount = { type: 'integer', minimum: 1 };
+/** A number from 0 to 1. */
 export const fraction = { type: 'number', minimum: 0, maximum: 1 };
 /** A ratio or rate that JSON turns to null when it was not finite (a division by zero). */
 export const optionalAmount = nullable('number', { minimum: 0 });
