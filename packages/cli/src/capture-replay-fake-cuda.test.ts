@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { captureReplayResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { captureBlobPath } from '@kreplay/native';
 import type { CaptureWork } from '@kreplay/native';
 import { captureFixtureAxpyParameters, captureFixtureBlockSums, captureFixtureBlockSumsParameters, captureFixtureBlockThreads, writeTestCapture, type TestCaptureLaunch } from '@kreplay/native/test';
@@ -114,7 +115,8 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--strategy', 'full', '--passes', '3', '--verify', 'full', '--json']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as CaptureReplayReport;
-    expect(report).toMatchObject({ driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
+    expect(report).toMatchObject({ schema: 'urn:kreplay:schema:capture-replay-result:1', schemaVersion: 1, driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
+    expect(jsonSchemaProblem(captureReplayResultJsonSchema, report)).toBeNull();
     expect(report.launches[0]).toMatchObject({ sequence: 0, function: 'kreplay_capture_fixture_axpy', outcome: 'reproduced', replayed: true, passes: 3, verification: 'verified' });
     expect(report.launches[0]!.postLaunch).toMatchObject({ reproduced: true, pagesMismatched: 0 });
   }, 120_000);

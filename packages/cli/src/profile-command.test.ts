@@ -43,6 +43,8 @@ describe('kreplay profile', () => {
 
   it('prints one block per dispatch with units', () => {
     const text = describeProfile({
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',
@@ -131,6 +133,8 @@ describe('kreplay profile', () => {
 
   it('names the kernel of each captured launch', () => {
     const text = describeProfile({
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',
@@ -157,6 +161,8 @@ describe('kreplay profile', () => {
   it('lists the ranges of a capture\'s captured sequences, with passes, bytes restored and wall time per launch, and each launch\'s range', () => {
     const row = (dispatch: number, range: number | null) => ({ dispatch, kernel: `k${dispatch}`, range, replayed: true, passes: 9, wallMs: 1, bytesCopied: 512, metrics: { 'gpu__time_duration.sum': 1000 } });
     const report = {
+      schema: 'urn:kreplay:schema:profile-report:1' as const,
+      schemaVersion: 1 as const,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',
@@ -189,6 +195,8 @@ describe('kreplay profile', () => {
 
   it('capture:: lists each damaged launch and each launch that failed, and fails (exit 1) when one did', () => {
     const report: ProfileReport = {
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',

@@ -1,3 +1,4 @@
+import type { ProfileDocumentRange, ProfileDocumentRow } from '@kreplay/bench';
 import type { Queue } from '@kreplay/native';
 import type { DispatchResult, ReplayEngine } from '@kreplay/replay';
 import type { ByteAccount, StagingTier } from '@kreplay/snapshot';
@@ -9,45 +10,21 @@ export interface CollectedMetrics {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
-/** One dispatch's row of `kreplay profile`. */
-export interface ProfileRow {
-  readonly dispatch: number;
-  /** The kernel's name, for a captured launch (`profile capture:DIR`); absent for the generated workloads. */
-  readonly kernel?: string;
-  /** The range the dispatch ran in (an index into `ranges`), or null when it ran on its own. */
-  readonly range: number | null;
-  readonly replayed: boolean;
-  readonly passes: number;
-  /** Host wall milliseconds of the dispatch; in a range, the range's wall time shared evenly by its dispatches. */
-  readonly wallMs: number;
-  /** Bytes the snapshot copied for the dispatch; in a range, the range's bytes shared evenly by its dispatches. */
-  readonly bytesCopied: number;
+/** One dispatch's row of `kreplay profile`: a profile document's row (`@kreplay/bench`), its metrics numbers as CUPTI gave them. */
+export interface ProfileRow extends ProfileDocumentRow {
   readonly metrics: Readonly<Record<string, number>> | null;
-  /** With more than one sample (`profile capture: --samples N`): each sample's values, in order; `metrics` holds their medians. */
   readonly sampleMetrics?: readonly (Readonly<Record<string, number>> | null)[];
-  readonly error?: string;
-  readonly declineReason?: string;
 }
 
 /**
  * One range of `kreplay profile --range K`: K consecutive dispatches replayed as one unit (for
  * `capture:`, consecutive launches of a captured sequence).
  */
-export interface ProfileRange {
-  /** The index of its first dispatch (for `capture:`, the sequence of its first launch). */
-  readonly first: number;
-  readonly dispatches: number;
+export interface ProfileRange extends ProfileDocumentRange {
   /** `capture:`: the sequences of its launches, in order. */
   readonly launches?: readonly number[];
-  readonly replayed: boolean;
-  /** Passes of the whole sequence (of each sample). */
-  readonly passes: number;
-  /** Host milliseconds of the range (of all its samples). */
-  readonly wallMs: number;
   /** `wallMs` per dispatch of the range. */
   readonly wallMsPerDispatch: number;
-  /** Bytes restored: what the snapshot copied, its capture and the restores between passes (of all samples). */
-  readonly bytesCopied: number;
   /** `capture:`: bytes the copies before its launches (the program's work between them) write in one run of the range. */
   readonly bytesBefore?: number;
   /** `capture:`: bytes written to make memory as before its first launch (of all samples). */
@@ -56,8 +33,6 @@ export interface ProfileRange {
   readonly tier: StagingTier | null;
   /** The range's bytes by direction, hashed and staged. */
   readonly bytes: ByteAccount;
-  readonly declineReason?: string;
-  readonly error?: string;
 }
 
 /** What {@link profileDispatches} returns. */

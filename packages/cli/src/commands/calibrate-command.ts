@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import type { Runtime } from '@kreplay/native';
-import { formatBytes, formatRate, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
+import { calibrateResultSchemaId, calibrateResultVersion, formatBytes, formatRate, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
@@ -58,7 +58,7 @@ export function calibrateCommand(io: CliIo): Command {
       const progress = createProgress(io, { label: 'calibrate', total: 1 + windowRepetitions + 1, unit: 'steps' });
       const { result, window } = await measureAll(runtime, options.planBytes, progress).finally(() => progress.done());
       if (options.json) {
-        io.stdout(`${JSON.stringify({ ...result, window })}\n`);
+        io.stdout(`${JSON.stringify({ schema: calibrateResultSchemaId, schemaVersion: calibrateResultVersion, ...result, window })}\n`);
         return;
       }
       io.stdout(`${result.driver} / ${result.agent}\n`);

@@ -2,7 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import type { KreplayError } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
-import { formatBytes, strategyByName, strategyNames } from '@kreplay/bench';
+import { formatBytes, profileReportSchemaId, profileReportVersion, strategyByName, strategyNames } from '@kreplay/bench';
+import type { ProfileDocument } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import type { ProfileConditions } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
@@ -20,6 +21,7 @@ import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture
 import { captureRangeCap, describeSequences, type CaptureRangeChoice } from '../capture-ranges.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { conditionFlags, conditionsFromFlags, describeConditions, type ConditionFlags } from '../profile-condition-flags.js';
+import { withLaunchShapes } from '../profile-launch-shapes.js';
 import { createProgress } from '../progress.js';
 import { terminalText } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
@@ -52,38 +54,18 @@ type ProfileCommandOptions = ProfileOptions & ConditionFlags & CapturedLaunchSel
 
 export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 
-/** What `kreplay profile --json` prints. */
-export interface ProfileReport {
-  readonly driver: string;
-  readonly device: string;
-  readonly chip: string;
-  readonly workload: string;
-  readonly strategy: string;
-  /** What each pass measured: the dispatch's kernel, or a range pushed around the dispatch. */
+/** The schema fields every profile starts with: its JSON Schema (`@kreplay/bench`'s profile-report.schema.json) and version. */
+const profileSchemaFields = { schema: profileReportSchemaId, schemaVersion: profileReportVersion } as const;
+
+/** What `kreplay profile --json` prints: a profile document (`@kreplay/bench`'s ProfileDocument) as this command fills it. */
+export interface ProfileReport extends ProfileDocument {
   readonly measure: ProfilerRange;
-  /** Whether the L2 was flushed before every dispatch of a range (`all`) or only before each pass (`none`). */
   readonly cacheControl: ProfilerCacheControl;
-  /** Dispatches per range (1: one dispatch at a time); for `capture:`, `auto` or launches per range of a captured sequence. */
   readonly range: CaptureRangeChoice;
-  /** CUPTI's passes per dispatch (in a range: per run of the whole sequence). */
-  readonly passes: number;
-  /** Unprofiled runs of each dispatch (or range) before its passes. */
-  readonly warmRuns: number;
-  /** Times each dispatch was profiled, all its passes each time; its metrics are their medians. */
-  readonly samples: number;
   /** Every condition the counters were measured under: the L2 flush, the instruction caches, cache control, warm runs, samples. */
   readonly conditions: ProfileConditions;
-  readonly metrics: readonly string[];
-  readonly units: Readonly<Record<string, string>>;
-  /** Host milliseconds to load CUPTI and plan the metrics. */
-  readonly setupMs: number;
-  /** Host milliseconds from the first dispatch to the last one's results. */
-  readonly wallMs: number;
   readonly dispatches: readonly ProfileRow[];
-  /** Each range of more than one dispatch, in order; empty with --range 1. */
   readonly ranges: readonly ProfileRange[];
-  /** `capture:`: what the captured sequences' reader said (a version 1 capture, a launch whose predecessor is not there). */
-  readonly notes?: readonly string[];
   /** `capture:` only: the reason of each damaged record of the folder (not profiled), led by its file. */
   readonly damaged?: readonly string[];
 }
@@ -150,7 +132,7 @@ export function profileCommand(io: CliIo): Command {
       if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
       const report =
         plan.kind === 'capture'
-          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
+          ? withLaunchShapes(await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), metrics, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io), plan.folder)
           : await profile(plan, metrics, options, io);
       io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeProfile(report));
       const failure = captureProfileFailure(report);
@@ -172,6 +154,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   return {
+    ...profileSchemaFields,
     driver: profiled.driver,
     device: profiled.device,
     chip: profiled.chip,
@@ -224,6 +207,7 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
     }).finally(() => progress.done());
     const wallMs = performance.now() - profiledAt;
     return {
+      ...profileSchemaFields,
       driver: runtime.driver,
       device: agent.info.name,
       chip: session.plan.chip,

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { KreplayError, openRuntime } from '@kreplay/native';
-import { formatBytes, formatRate, runReplayExperiment, strategyNames } from '@kreplay/bench';
+import { captureReplayResultSchemaId, captureReplayResultVersion, formatBytes, formatRate, replayResultSchemaId, replayResultVersion, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import type { VerifyMode } from '@kreplay/replay';
@@ -93,7 +93,7 @@ export function replayCommand(io: CliIo): Command {
         ...(options.range === undefined ? {} : { range: options.range }),
         onDispatch: (index) => progress.update(index + 1),
       }).finally(() => progress.done());
-      io.stdout(options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
+      io.stdout(options.json ? `${JSON.stringify({ schema: replayResultSchemaId, schemaVersion: replayResultVersion, ...result })}\n` : describeReplay(result));
       const failed = verificationFailure(result);
       if (failed !== undefined) throw failed;
     });
@@ -126,7 +126,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
     ...(options.range !== undefined && { range: options.range }),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
-  io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeCaptureReplay(report));
+  io.stdout(options.json ? `${JSON.stringify({ schema: captureReplayResultSchemaId, schemaVersion: captureReplayResultVersion, ...report })}\n` : describeCaptureReplay(report));
   const failure = captureReplayFailure(report);
   if (failure !== undefined) throw failure;
 }
