@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# KREPLAY_PROFILER_L2_FLUSH was removed (now kreplay profile --l2-flush write-discard|read|none); its finding is in docs/measurement-conditions.md.
 # Does the L2 flush before each pass explain how kreplay's SpeedOfLight values of short captured
 # kernels differ from ncu's? One capture of train_step.py (PROGRAM_ARGS, default one layer), then
 # for each cache control:

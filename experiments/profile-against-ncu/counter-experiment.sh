@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# The KREPLAY_PROFILER_* switches and KREPLAY_CUDA_COPY_PATH were removed (the L2 flush and instruction caches are now kreplay profile flags); their findings are in docs/measurement-conditions.md.
 # Which counters make kreplay's l1tex throughput of captured kernels read higher than ncu's, and what
 # in kreplay's passes makes them differ? One capture of train_step.py (PROGRAM_ARGS, default one
 # layer); its standalone replay (replay.json: which regions were relocated and why);

@@ -1,3 +1,4 @@
+// The KREPLAY_PROFILER_* switches were removed; their findings are in docs/measurement-conditions.md.
 // counter-experiment.sh's steps, with stand-ins for the GPU machine's commands (nvidia-smi, ncu and
 // the report reader, and a kreplay bundle that records how it was called): which steps run, which
 // files they leave, how KEEP_CAPTURE, REPLAY=off and NCU_FIRST_RUN let one capture serve several

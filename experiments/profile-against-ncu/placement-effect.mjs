@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// KREPLAY_FIXED_MEMORY_PHYSICAL_PAD_MIB was removed; its finding is in docs/measurement-conditions.md.
 // How much the physical pages under a program's memory move its counters, beside ncu's own
 // run-to-run spread: for ncu, its runs on train_step.py --pad-mib (ncu-moved-N.csv, memory on
 // other physical pages) against its plain runs (ncu-N.csv); for kreplay, each variant against the

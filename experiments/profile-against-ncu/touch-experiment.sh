@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# KREPLAY_PROFILER_L2_FLUSH, KREPLAY_PROFILER_TOUCH and KREPLAY_PROFILER_TOUCH_STRIDE were removed; their findings are in docs/measurement-conditions.md.
 # Does touching the memory a kernel can reach before each pass make kreplay's SpeedOfLight values of
 # short captured kernels agree with ncu's? One capture of train_step.py (PROGRAM_ARGS, default one
 # layer), NCU_RUNS (default 3) runs of `ncu --cache-control all` on the program (or the ncu-N.csv

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Writes schema/bench-report.schema.json from the schema object in src/report/bench-report-json-schema.ts
-// (through dist/: run `pnpm --filter @kreplay/bench build` first). A test checks that the two agree.
+// Writes every schema/*.schema.json from the schema objects in src (kreplayDocumentSchemas: bench
+// reports, profiles, their comparison, the JSON of replay and calibrate), through dist/: run
+// `pnpm --filter @kreplay/bench build` first. A test checks that the files and the objects agree.
 import { writeFileSync } from 'node:fs';
-import { benchReportJsonSchema } from '../dist/index.js';
+import { kreplayDocumentSchemas } from '../dist/index.js';
 
-const target = new URL('../schema/bench-report.schema.json', import.meta.url);
-writeFileSync(target, `${JSON.stringify(benchReportJsonSchema, null, 2)}\n`);
-console.log(`wrote ${target.pathname}`);
+for (const { file, schema } of kreplayDocumentSchemas) {
+  const target = new URL(`../schema/${file}`, import.meta.url);
+  writeFileSync(target, `${JSON.stringify(schema, null, 2)}\n`);
+  console.log(`wrote ${target.pathname}`);
+}

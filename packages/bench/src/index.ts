@@ -56,6 +56,11 @@ export type { FitCoefficients, PassCostFit } from './report/pass-cost-fit.js';
 export type { MachineInfo, ReportVersions } from './report/machine-info.js';
 export { BenchReportError } from './report/bench-report-error.js';
 export { parseBenchReport, readBenchReport } from './report/parse-bench-report.js';
+export { parseReportDocument, readReportDocument } from './report/report-document.js';
+export type { ReportDocument } from './report/report-document.js';
+export { jsonSchemaProblem } from './report/json-schema-check.js';
+export { kreplaySchemaId } from './report/json-schema-parts.js';
+export { kreplayDocumentSchemas } from './report/document-schemas.js';
 export { writeBenchReport, writeBenchReportSync, writeHtmlReport, writeReportFile, writeReportFileSync } from './report/write-report-files.js';
 export { writeFileAtomic, writeFileAtomicSync } from './report/write-file-atomic.js';
 export { formatReportTable } from './report/format-report-table.js';
@@ -65,6 +70,69 @@ export type { MetricChange, ReportComparison } from './compare/compare-reports.j
 export { reportMetrics } from './compare/report-metrics.js';
 export type { MetricDirection, ReportMetric } from './compare/report-metrics.js';
 export { formatComparison } from './compare/format-comparison.js';
+export {
+  ProfileReportError,
+  achievedDramBytesPerSecond,
+  achievedFlopsPerSecond,
+  compareProfiles,
+  defaultProfileThresholds,
+  describeThresholds,
+  durationMetric,
+  formatDuration,
+  formatMetricValue,
+  formatProfileComparison,
+  formatProfileTable,
+  kernelNameOf,
+  launchMatches,
+  matchLaunches,
+  parseProfileReport,
+  profileComparisonJsonSchema,
+  profileComparisonSchemaId,
+  profileComparisonVersion,
+  profileReportJsonSchema,
+  profileReportProblem,
+  profileReportSchemaId,
+  profileReportVersion,
+  readProfileReport,
+  relativeChange,
+  renderProfileHtml,
+  rooflineMetrics,
+  rooflinePeak,
+  speedOfLightMetrics,
+  summarizeKernels,
+  unnamedKernel,
+} from './profile/index.js';
+export type {
+  ComparedProfile,
+  CompareProfilesOptions,
+  KernelMetricDelta,
+  KernelSummary,
+  LaunchDimensions,
+  LaunchMatch,
+  LaunchPair,
+  MatchedLaunches,
+  MetricValues,
+  Precision,
+  ProfileComparison,
+  ProfileDocument,
+  ProfileDocumentRange,
+  ProfileDocumentRow,
+  ProfileThresholds,
+  RooflinePoint,
+  UnmatchedLaunch,
+  UnmatchedProfileLaunch,
+} from './profile/index.js';
+export {
+  calibrateResultJsonSchema,
+  calibrateResultSchemaId,
+  calibrateResultVersion,
+  captureReplayResultJsonSchema,
+  captureReplayResultSchemaId,
+  captureReplayResultVersion,
+  replayResultJsonSchema,
+  replayResultSchemaId,
+  replayResultVersion,
+} from './result-schemas/index.js';
 export {
   SlurmError,
   runSlurmBench,

@@ -75,7 +75,7 @@ export interface ReplayExperimentResult {
   readonly bytes: ByteAccount;
   /** The most host RAM staging held at once, across all agents. */
   readonly hostHighWaterBytes: number;
-  /** The host limit staging shared (null: none). */
+  /** The host limit staging shared: the one given, else what this machine holds beside the runtime (null: none). */
   readonly hostBytesLimit: number | null;
   /** Per agent; several when `allAgents` ran them at once. */
   readonly agents: readonly AgentReplayResult[];
@@ -191,7 +191,7 @@ export async function runReplayExperiment(runtime: Runtime, options: ReplayExper
       bytesHashed: bytes.hashed,
       bytes,
       hostHighWaterBytes: staging.usage().hostHighWaterBytes,
-      hostBytesLimit: options.hostBytesLimit ?? null,
+      hostBytesLimit: staging.usage().hostBytesLimit,
       agents: perAgent,
       aggregateBytesPerSecond: bytesCopied(bytes) / seconds,
       processPeakRssBytes: process.resourceUsage().maxRSS * 1024,

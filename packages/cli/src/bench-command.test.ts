@@ -123,7 +123,7 @@ describe('kreplay bench --preset quick on the host driver, end to end', () => {
     await writeFile(foreign, JSON.stringify({ name: 'package', version: '1.0.0' }));
     await writeFile(broken, '{"schema": "kreplay-bench-report", "version": 1,\n');
     for (const [args, pattern] of [
-      [['report', foreign], /foreign\.json: is not a kreplay bench report/],
+      [['report', foreign], /foreign\.json: is neither a kreplay bench report nor a kreplay profile \(no schema field\)\. Pass a kreplay bench report/],
       [['report', broken], /broken\.json: is not JSON/],
     ] as const) {
       const io = recordingIo();

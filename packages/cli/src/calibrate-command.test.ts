@@ -1,3 +1,4 @@
+import { calibrateResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
@@ -29,7 +30,9 @@ describe('kreplay calibrate', () => {
     let time = 0;
     const io = recordingIo({ now: () => (time += 6000), progressIntervalMs: 5000 });
     expect(await runCli(['calibrate', '--driver', 'host', '--plan-bytes', '1MiB', '--json'], io)).toBe(0);
-    expect(JSON.parse(io.out())).toMatchObject({ driver: 'host', copyPlans: expect.any(Array), window: { passes: 2 } });
+    const printed = JSON.parse(io.out()) as unknown;
+    expect(printed).toMatchObject({ schema: 'urn:kreplay:schema:calibrate-result:1', schemaVersion: 1, driver: 'host', copyPlans: expect.any(Array), window: { passes: 2 } });
+    expect(jsonSchemaProblem(calibrateResultJsonSchema, printed)).toBeNull();
     expect(io.err()).toMatch(/^calibrate: 1\/5 steps/);
   });
 });

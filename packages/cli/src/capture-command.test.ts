@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -181,6 +181,22 @@ describe('kreplay capture', () => {
       expect(io.err(), args.join(' ')).toMatch(message);
     }
     expect(() => readFileSync(seen)).toThrow();
+  });
+
+  it('removes the folder it made for a program that cannot be started, and never a folder that was there before', async () => {
+    const made = paths().out;
+    const io = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', made, '--', join(root, 'no-such-program')], io)).toBe(2);
+    expect(io.err()).toMatch(/no-such-program cannot be run \(ENOENT\)/);
+    expect(existsSync(made)).toBe(false);
+    const before = paths().out;
+    mkdirSync(before);
+    const notExecutable = join(root, 'not-executable.txt');
+    writeFileSync(notExecutable, 'text\n');
+    const again = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', before, '--', notExecutable], again)).toBe(2);
+    expect(again.err()).toMatch(/not-executable\.txt cannot be run \(EACCES\)/);
+    expect(readdirSync(before)).toEqual([]);
   });
 
   it("passes the program's stdout and stderr through (a spawned kreplay)", async () => {

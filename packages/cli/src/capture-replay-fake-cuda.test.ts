@@ -1,9 +1,12 @@
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { captureFixtureAxpyParameters, captureFixtureBlockSums, captureFixtureBlockSumsParameters, captureFixtureBlockThreads, writeTestCapture } from '@kreplay/native/test';
+import { captureReplayResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
+import { captureBlobPath } from '@kreplay/native';
+import type { CaptureWork } from '@kreplay/native';
+import { captureFixtureAxpyParameters, captureFixtureBlockSums, captureFixtureBlockSumsParameters, captureFixtureBlockThreads, writeTestCapture, type TestCaptureLaunch } from '@kreplay/native/test';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CaptureReplayReport } from './capture-replay-run.js';
 
@@ -21,30 +24,37 @@ const blockSumsPtx = readFileSync(join(nativeDirectory, 'test/gpu/kernels/captur
 const root = mkdtempSync(join(tmpdir(), 'kreplay-replay-fake-cuda-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+const count = 4096;
+const bytes = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
+const initialY = () => Float32Array.from({ length: count }, (_, index) => index * 0.5);
+const initialX = () => Float32Array.from({ length: count }, (_, index) => (index % 13) - 6);
+
+/** One axpy launch (a = 3) over y at `base` and x 2 MiB above (in memory of `xKind`): y before and after it, x before it (unchanged by it). */
+function axpyLaunch(base: number, y: Float32Array, after: Float32Array, x: Float32Array, xKind: 'device' | 'host-pinned' = 'device'): TestCaptureLaunch {
+  return {
+    function: 'kreplay_capture_fixture_axpy',
+    module: ptx,
+    grid: [16, 1, 1],
+    block: [256, 1, 1],
+    parameters: captureFixtureAxpyParameters(base, base + 2 ** 21, 3, count),
+    memory: [
+      { base, kind: 'device', before: bytes(y), after: bytes(after) },
+      { base: base + 2 ** 21, kind: xKind, before: bytes(x) },
+    ],
+  };
+}
+
 /**
  * A capture of `launches` axpy launches over 4096 floats at `base`, each starting from what the one
  * before left in y; `after` is what the "program" left in y after each.
  */
-function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Float32Array) => Float32Array, launches = 1): string {
-  const count = 4096;
-  const y = Float32Array.from({ length: count }, (_, index) => index * 0.5);
-  const x = Float32Array.from({ length: count }, (_, index) => (index % 13) - 6);
-  const bytes = (values: Float32Array) => new Uint8Array(values.buffer.slice(0));
-  const states: Float32Array[] = [y];
+function axpyCapture(name: string, base: number, after: (y: Float32Array, x: Float32Array) => Float32Array, launches = 1, module: { readonly ptx: Uint8Array; readonly architecture: string } = { ptx, architecture: 'sm_90' }): string {
+  const x = initialX();
+  const states: Float32Array[] = [initialY()];
   for (let index = 0; index < launches; index += 1) states.push(after(states[index]!, x));
   return writeTestCapture(join(root, name), {
-    device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
-    launches: Array.from({ length: launches }, (_, index) => ({
-      function: 'kreplay_capture_fixture_axpy',
-      module: ptx,
-      grid: [16, 1, 1] as const,
-      block: [256, 1, 1] as const,
-      parameters: captureFixtureAxpyParameters(base, base + 2 ** 21, 3, count),
-      memory: [
-        { base, kind: 'device' as const, before: bytes(states[index]!), after: bytes(states[index + 1]!) },
-        { base: base + 2 ** 21, kind: 'device' as const, before: bytes(x) },
-      ],
-    })),
+    device: { name: 'Fake CUDA device (CPU)', architecture: module.architecture },
+    launches: Array.from({ length: launches }, (_, index) => ({ ...axpyLaunch(base, states[index]!, states[index + 1]!, x), module: module.ptx })),
   });
 }
 
@@ -84,6 +94,12 @@ function blockSumsCapture(name: string, base: number): string {
 
 const axpy = (y: Float32Array, x: Float32Array) => y.map((value, index) => Math.fround(Math.fround(3 * x[index]!) + value));
 
+/** The path of the blob of launch `sequence`'s first memory range before the launch (its own y). */
+function yBlobOf(capture: string, sequence: number): string {
+  const record = JSON.parse(readFileSync(join(capture, `launches/${String(sequence).padStart(8, '0')}.json`), 'utf8')) as { memory: { pagesBefore: string[] }[] };
+  return join(capture, captureBlobPath(record.memory[0]!.pagesBefore[0]!));
+}
+
 function kreplay(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env, KREPLAY_CUDA_LIBRARY: fakeCuda, KREPLAY_CUPTI_LIBRARY_DIR: join(nativeDirectory, 'build/fake-cuda') };
   return new Promise((resolve) => {
@@ -99,7 +115,8 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--strategy', 'full', '--passes', '3', '--verify', 'full', '--json']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as CaptureReplayReport;
-    expect(report).toMatchObject({ driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
+    expect(report).toMatchObject({ schema: 'urn:kreplay:schema:capture-replay-result:1', schemaVersion: 1, driver: 'cuda', strategy: 'full', passes: 3, verify: 'full', reproduced: 1, mismatched: [], failed: [] });
+    expect(jsonSchemaProblem(captureReplayResultJsonSchema, report)).toBeNull();
     expect(report.launches[0]).toMatchObject({ sequence: 0, function: 'kreplay_capture_fixture_axpy', outcome: 'reproduced', replayed: true, passes: 3, verification: 'verified' });
     expect(report.launches[0]!.postLaunch).toMatchObject({ reproduced: true, pagesMismatched: 0 });
   }, 120_000);
@@ -137,6 +154,23 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     }
   }, 120_000);
 
+  it('names a record whose parameter buffer is shorter than its module declares as damaged, and replays the others (no launch reads past a buffer)', async () => {
+    const y = initialY();
+    const x = initialX();
+    const good = axpyLaunch(0x3f2800000000, y, axpy(y, x), x);
+    const capture = writeTestCapture(join(root, 'empty-parameters'), {
+      device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' },
+      launches: [good, { ...good, parameters: new Uint8Array(0) }],
+    });
+    const { stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--verify', 'full', '--json']);
+    // Before the reader checked the buffer, the second launch made the driver read past it: SIGSEGV, no output.
+    const report = JSON.parse(stdout) as CaptureReplayReport;
+    expect(report.launches.map((launch) => [launch.sequence, launch.outcome]), stderr).toEqual([[0, 'reproduced']]);
+    expect(report.damaged).toEqual([
+      'launches/00000001.json: parameters.buffer holds 0 bytes, but its module declares 4 parameters of kernel kreplay_capture_fixture_axpy in 24 bytes (the last ending at byte 24)',
+    ]);
+  }, 120_000);
+
   it('names a launch whose memory after is not the program\'s, and exits 1', async () => {
     // The "program" left y untouched: the replayed kernel's result cannot match it.
     const capture = axpyCapture('mismatches', 0x3f2000000000, (y) => y);
@@ -146,4 +180,185 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture on the fake lib
     expect(stdout).toContain('differs: device at 0x3f2000000000 (16384 bytes), pages 0');
     expect(stderr).toMatch(/kreplay: \[cli\] \[replay\] 1 of 1 captured launches did not reproduce the program: 0 kreplay_capture_fixture_axpy \(mismatch\)/);
   }, 120_000);
+
+  it('lists each damaged launch with its reason and exits 1: a flipped byte in a blob, a missing blob, a truncated record', async () => {
+    const capture = axpyCapture('damaged', 0x3f5000000000, axpy, 4);
+    const flipped = yBlobOf(capture, 1);
+    const bytes = readFileSync(flipped);
+    bytes[100] = bytes[100]! ^ 0xff;
+    writeFileSync(flipped, bytes);
+    rmSync(yBlobOf(capture, 2));
+    truncateSync(join(capture, 'launches/00000003.json'), 40);
+    const args = ['replay', '--capture', capture, '--driver', 'cuda', '--verify', 'full'];
+    const text = await kreplay(args);
+    expect(text.code, text.stderr).toBe(1);
+    expect(text.stdout).toMatch(/ {2}reproduced 0 kreplay_capture_fixture_axpy: /);
+    expect(text.stdout).toMatch(/reproduced 1\/4; damaged 3 \(not replayed\)/);
+    expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000001\.json: .*names a damaged blob/);
+    expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000002\.json: .*is missing/);
+    expect(text.stdout).toMatch(/damaged, not replayed: launches\/00000003\.json is not valid JSON/);
+    expect(text.stderr).toMatch(/kreplay: \[cli\] \[replay\] 3 of 4 captured launches did not reproduce the program: 3 damaged records \(each listed with its reason\)\. Capture the program again/);
+    const json = await kreplay([...args, '--json']);
+    expect(json.code, json.stderr).toBe(1);
+    const report = JSON.parse(json.stdout) as CaptureReplayReport;
+    expect(report.reproduced).toBe(1);
+    expect(report.damaged).toHaveLength(3);
+    expect(report.damaged[0]).toMatch(/^launches\/00000001\.json: /);
+  }, 120_000);
+
+  it('counts a launch --host-limit kept from being replayed as declined (run once, with the reason), never as reproduced', async () => {
+    const capture = axpyCapture('declined', 0x3f6000000000, axpy, 2);
+    const args = ['replay', '--capture', capture, '--driver', 'cuda', '--strategy', 'full', '--tier', 'host-pinned', '--host-limit', '4KiB', '--verify', 'full'];
+    const text = await kreplay(args);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/ {2}declined {3}0 kreplay_capture_fixture_axpy: run once, .*memory after = the program's/);
+    expect(text.stdout).toMatch(/ {4}declined: .*host limit/);
+    expect(text.stdout).toMatch(/reproduced 0\/2; declined 2 \(run once, not replayed\)/);
+    expect(text.stdout).not.toMatch(/reproduced 2\/2/);
+    const json = await kreplay([...args, '--json']);
+    const report = JSON.parse(json.stdout) as CaptureReplayReport;
+    expect(report.reproduced).toBe(0);
+    expect(report.launches.map((launch) => [launch.outcome, launch.replayed])).toEqual([
+      ['declined', false],
+      ['declined', false],
+    ]);
+    expect(report.declined).toEqual([expect.stringMatching(/^0 kreplay_capture_fixture_axpy: .*host limit/), expect.stringMatching(/^1 kreplay_capture_fixture_axpy: /)]);
+  }, 120_000);
+
+  it('refuses PTX of a newer target than the device, naming both, and PTX newer than the driver, naming its ISA: never "malformed"', async () => {
+    const text = ptx.toString('utf8');
+    const newerTarget = axpyCapture('ptx-sm100', 0x3f7000000000, axpy, 1, { ptx: Buffer.from(text.replace('.target sm_90', '.target sm_100')), architecture: 'sm_100' });
+    const refused = await kreplay(['replay', '--capture', newerTarget, '--driver', 'cuda', '--verify', 'full']);
+    expect(refused.code, refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(/the capture was taken on sm_100 and this device is sm_90; module [\da-f]+-\d+ is PTX for \.target sm_100 \(PTX ISA 9\.0\), which the driver compiles for sm_100 and newer architectures only, not for sm_90/);
+    expect(refused.stderr).not.toMatch(/malformed/);
+    // PTX of an older target is compiled for the newer device.
+    const older = axpyCapture('ptx-sm80', 0x3f8000000000, axpy, 1, { ptx: Buffer.from(text.replace('.target sm_90', '.target sm_80')), architecture: 'sm_80' });
+    const compiled = await kreplay(['replay', '--capture', older, '--driver', 'cuda', '--verify', 'full']);
+    expect(compiled.code, compiled.stderr).toBe(0);
+    expect(compiled.stdout).toMatch(/reproduced 1\/1/);
+    const newerIsa = axpyCapture('ptx-isa', 0x3f9000000000, axpy, 1, { ptx: Buffer.from(text.replace('.version 9.0', '.version 9.9')), architecture: 'sm_90' });
+    const unloaded = await kreplay(['replay', '--capture', newerIsa, '--driver', 'cuda', '--verify', 'full']);
+    expect(unloaded.code, unloaded.stderr).toBe(1);
+    expect(unloaded.stdout).toMatch(/error: .*module [\da-f]+-\d+ is PTX for \.target sm_90 \(PTX ISA 9\.9\), and the driver could not compile it for sm_90: .*CUDA_ERROR_UNSUPPORTED_PTX_VERSION.*\. PTX of a newer ISA than the driver takes needs a newer driver/);
+    expect(unloaded.stdout + unloaded.stderr).not.toMatch(/malformed/);
+  }, 120_000);
+});
+
+/**
+ * A capture of format version 2: axpy launches on one stream over y at `base` and x in pinned host
+ * memory 2 MiB above,
+ * each launch's memory before it what the one before left, with work between: an upload into x
+ * before launch 1, a memset of y's first page before launch 2, and so on (launch i > 0 has x's
+ * element i * 7 set to 100 + i, y's first 64 elements zeroed when i is even). `wrong`: launch `wrong`'s
+ * memory after is recorded as if the work before it had not been done (the "program" saw other
+ * memory than its recorded pages before say).
+ */
+function axpySequenceCapture(name: string, base: number, launches: number, options: { readonly wrong?: number } = {}): string {
+  let y = initialY();
+  let x = initialX();
+  const records: TestCaptureLaunch[] = [];
+  for (let index = 0; index < launches; index += 1) {
+    const xBefore = x;
+    const work: CaptureWork[] = [];
+    if (index > 0) {
+      x = x.slice();
+      x[index * 7] = 100 + index;
+      work.push({ kind: 'upload', stream: '0x0', destination: base + 2 ** 21 + index * 28, bytes: 4 });
+      if (index % 2 === 0) {
+        y = y.slice();
+        y.fill(0, 0, 64);
+        work.push({ kind: 'memset', stream: '0x0', address: base, bytes: 256, value: 0, elementBytes: 4 });
+      }
+    }
+    const after = axpy(y, index === options.wrong ? xBefore : x);
+    records.push({ ...axpyLaunch(base, y, after, x, 'host-pinned'), workBefore: work });
+    y = after;
+  }
+  return writeTestCapture(join(root, name), { formatVersion: 2, device: { name: 'Fake CUDA device (CPU)', architecture: 'sm_90' }, launches: records });
+}
+
+describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture of captured sequences, in ranges, on the fake libcuda', () => {
+  const replay = async (capture: string, extra: readonly string[]) => {
+    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--passes', '3', '--verify', 'full', '--json', ...extra]);
+    return { code, stderr, report: code === 2 ? undefined : (JSON.parse(stdout) as CaptureReplayReport) };
+  };
+  const rangesOf = (report: CaptureReplayReport) => report.ranges.map((range) => range.launches);
+
+  it('--range auto (the default on version 2) replays the whole sequence as one range, the work between launches copied in; every launch reproduced', async () => {
+    const capture = axpySequenceCapture('sequence-auto', 0x3f5000000000, 4);
+    for (const extra of [[], ['--range', 'auto']]) {
+      const { code, stderr, report } = await replay(capture, extra);
+      expect(code, stderr).toBe(0);
+      expect(report).toMatchObject({ range: 'auto', rangeLength: 1000, reproduced: 4, mismatched: [], failed: [] });
+      expect(rangesOf(report!)).toEqual([[0, 1, 2, 3]]);
+      expect(report!.ranges[0]).toMatchObject({ first: 0, replayed: true, passes: 3, verification: 'verified' });
+      // x's page before launches 1, 2 and 3, y's before 2.
+      expect(report!.ranges[0]!.bytesBefore).toBe(4 * 16384);
+      expect(report!.launches.map((launch) => [launch.sequence, launch.range, launch.outcome, launch.postLaunch?.reproduced])).toEqual([
+        [0, 0, 'reproduced', true],
+        [1, 0, 'reproduced', true],
+        [2, 0, 'reproduced', true],
+        [3, 0, 'reproduced', true],
+      ]);
+    }
+  }, 240_000);
+
+  it('--range 2 cuts the sequence into ranges of two; --range 1 replays each launch alone, from its own memory', async () => {
+    const capture = axpySequenceCapture('sequence-cut', 0x3f6000000000, 3);
+    const two = await replay(capture, ['--range', '2', '--strategy', 'write-set']);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.report).toMatchObject({ range: 2, reproduced: 3 });
+    expect(rangesOf(two.report!)).toEqual([[0, 1]]);
+    expect(two.report!.launches.map((launch) => [launch.range, launch.outcome])).toEqual([
+      [0, 'reproduced'],
+      [0, 'reproduced'],
+      [null, 'reproduced'],
+    ]);
+    const one = await replay(capture, ['--range', '1']);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.report).toMatchObject({ range: 1, ranges: [], reproduced: 3 });
+    expect(one.report!.launches.map((launch) => [launch.range, launch.outcome, launch.passes])).toEqual([
+      [null, 'reproduced', 3],
+      [null, 'reproduced', 3],
+      [null, 'reproduced', 3],
+    ]);
+  }, 240_000);
+
+  it('launches of another stream form a sequence of their own; a selection that cuts a sequence starts a range from the first selected launch\'s memory', async () => {
+    const capture = axpySequenceCapture('two-streams', 0x3f7000000000, 4);
+    // Launch 2 on a stream of its own; launch 3 follows launch 1 (what launch 2 wrote between them is copied in before it).
+    const edit = (sequence: number, fields: Record<string, unknown>) => {
+      const record = join(capture, 'launches', `0000000${sequence}.json`);
+      writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), ...fields }));
+    };
+    edit(2, { stream: '0x9', follows: null, sequenceBreak: 'other-stream' });
+    edit(3, { follows: 1 });
+    const streams = await replay(capture, []);
+    expect(streams.code, streams.stderr).toBe(0);
+    expect(rangesOf(streams.report!)).toEqual([[0, 1, 3]]);
+    expect(streams.report!.launches.map((launch) => [launch.range, launch.outcome])).toEqual([
+      [0, 'reproduced'],
+      [0, 'reproduced'],
+      [null, 'reproduced'],
+      [0, 'reproduced'],
+    ]);
+    const cut = axpySequenceCapture('cut', 0x3f8000000000, 4);
+    const selected = await replay(cut, ['--launch-skip', '1']);
+    expect(selected.code, selected.stderr).toBe(0);
+    expect(rangesOf(selected.report!)).toEqual([[1, 2, 3]]);
+    expect(selected.report!.notes).toEqual(['launch 1 follows launch 0, which is not among the launches (damaged, absent or not selected): it starts a sequence of its own, from its own memory']);
+    expect(selected.report).toMatchObject({ reproduced: 3, mismatched: [] });
+  }, 240_000);
+
+  it('names the launch whose work before was recorded wrong as the mismatch, the others reproduced, and exits 1', async () => {
+    const capture = axpySequenceCapture('wrong-between', 0x3f9000000000, 3, { wrong: 1 });
+    const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture, '--driver', 'cuda', '--passes', '2', '--verify', 'full']);
+    expect(code, stderr).toBe(1);
+    expect(stdout).toMatch(/ {2}range 0: launches 0-2 \(3\): 2 passes, .* restored, .* copied before launches, .* ms per launch, verification verified\n/);
+    expect(stdout).toMatch(/ {2}reproduced 0 kreplay_capture_fixture_axpy: in range 0, verification verified; memory after = the program's/);
+    expect(stdout).toMatch(/ {2}mismatch {3}1 kreplay_capture_fixture_axpy: in range 0, verification verified; memory after differs from the program's in 1 of 2 pages/);
+    expect(stdout).toMatch(/ {2}reproduced 2 kreplay_capture_fixture_axpy: in range 0/);
+    expect(stderr).toMatch(/1 of 3 captured launches did not reproduce the program: 1 kreplay_capture_fixture_axpy \(mismatch\)/);
+  }, 240_000);
 });

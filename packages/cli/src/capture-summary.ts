@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { capturedKernelCode } from '@kreplay/native';
 import type { CaptureFolder } from '@kreplay/native';
 import { formatBytes } from '@kreplay/bench';
+import { terminalText } from './terminal-text.js';
 
 /** What `kreplay capture` reports of the folder the program left. */
 export interface CaptureSummary {
@@ -96,18 +97,19 @@ function describeCode(kernel: CapturedKernelSummary): string {
   return ` (${formatBytes(kernel.codeBytes)} of code${kernel.registers === null ? '' : `, ${kernel.registers} registers`})`;
 }
 
-/** The terminal form of a capture summary. */
+/** The terminal form of a capture summary, with the text the capture supplied escaped ({@link terminalText}). */
 export function describeCaptureSummary(summary: CaptureSummary): string {
   const notCaptured = Object.entries(summary.notCaptured);
+  const device = `${terminalText(summary.device.name)} (${terminalText(summary.device.architecture)})`;
   const lines = [
-    `captured ${summary.launches} launch${summary.launches === 1 ? '' : 'es'} of ${summary.kernels.length} kernel${summary.kernels.length === 1 ? '' : 's'} on ${summary.device.name} (${summary.device.architecture}) into ${summary.directory}`,
+    `captured ${summary.launches} launch${summary.launches === 1 ? '' : 'es'} of ${summary.kernels.length} kernel${summary.kernels.length === 1 ? '' : 's'} on ${device} into ${summary.directory}`,
     `  ${formatBytes(summary.bytesStored)} stored in ${summary.blobs} blob${summary.blobs === 1 ? '' : 's'}${summary.complete ? '' : '; the capture did not finish (the program ended before the capture library did)'}`,
-    ...(summary.selectionError === null ? [] : [`  nothing was selected: ${summary.selectionError}`]),
-    `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
-    ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${kernel.function}${describeCode(kernel)}`),
+    ...(summary.selectionError === null ? [] : [`  nothing was selected: ${terminalText(summary.selectionError)}`]),
+    `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${terminalText(reason)} ${count}`).join(', ')}`,
+    ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${terminalText(kernel.function)}${describeCode(kernel)}`),
     ...(summary.kernels.length > 20 ? [`  ... and ${summary.kernels.length - 20} more kernels (--json lists them all)`] : []),
-    ...summary.damaged.map((damaged) => `  damaged: ${damaged.reason}`),
-    ...summary.incomplete.map((file) => `  left unfinished: ${file}`),
+    ...summary.damaged.map((damaged) => `  damaged: ${terminalText(damaged.reason)}`),
+    ...summary.incomplete.map((file) => `  left unfinished: ${terminalText(file)}`),
   ];
   return `${lines.join('\n')}\n`;
 }

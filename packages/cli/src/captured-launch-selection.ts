@@ -3,6 +3,7 @@ import { kernelNames, matchKernelNames } from '@kreplay/native';
 import type { CaptureFolder, KernelNameBase } from '@kreplay/native';
 import { parseNonNegativeInteger, parsePositiveInteger } from './byte-size.js';
 import { kernelNameBaseOption, kernelNameHelp, parseKernelNameFilter } from './kernel-name-option.js';
+import { terminalText } from './terminal-text.js';
 import { UsageError } from './usage-error.js';
 
 /** Which launches of a capture to replay or profile, as ncu selects kernels (all of them by default). */
@@ -40,17 +41,25 @@ function matchingLaunches(folder: CaptureFolder, selection: CapturedLaunchSelect
 
 /**
  * The folder with only the selected launches, in their order. The name is matched as the capture
- * library matches it (the same code), so a capture and its replay select the same kernels.
+ * library matches it (the same code), so a capture and its replay select the same kernels. A
+ * damaged record's function is not known, so a selection that leaves launches out keeps the
+ * damaged records between its first and last selected launch (those it may have taken), and one
+ * that takes every launch keeps them all.
  * @throws UsageError when the selection leaves no launch, naming a few of the functions there are.
  */
 export function selectCapturedLaunches(folder: CaptureFolder, selection: CapturedLaunchSelection, command: string): CaptureFolder {
   const matching = matchingLaunches(folder, selection);
   const skip = selection.launchSkip ?? 0;
   const selected = matching.slice(skip, selection.launchCount === undefined ? undefined : skip + selection.launchCount);
-  if (selected.length > 0) return selected.length === folder.launches.length ? folder : { ...folder, launches: selected };
+  if (selected.length > 0 && selected.length === folder.launches.length) return folder;
+  if (selected.length > 0) {
+    const first = selected[0]!.sequence;
+    const last = selected[selected.length - 1]!.sequence;
+    return { ...folder, launches: selected, damaged: folder.damaged.filter((record) => record.sequence > first && record.sequence < last) };
+  }
   const base = selection.kernelNameBase ?? 'function';
   const names = [...new Set(folder.launches.map((launch) => kernelNames(launch.function)[base]))];
-  const shown = `${names.slice(0, 5).join(', ')}${names.length > 5 ? `, ... (${names.length} functions)` : ''}`;
+  const shown = `${names.slice(0, 5).map(terminalText).join(', ')}${names.length > 5 ? `, ... (${names.length} functions)` : ''}`;
   const what =
     matching.length === 0
       ? `no captured launch of ${folder.directory} matches --kernel-name ${selection.kernelName} (--kernel-name-base ${base}); it holds ${shown}`

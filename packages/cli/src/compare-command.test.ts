@@ -34,7 +34,7 @@ describe('kreplay compare exit codes: 1 for a regression only, 2 for unusable in
   it.each<[string, (base: string) => Promise<string[]>, RegExp]>([
     ['a missing file', async (base) => [base, join(directory, 'missing.json')], /missing\.json: no such file/],
     ['a file that is not JSON', async (base) => [base, await file('broken.json', '{"schema": "kreplay-bench-report",\n')], /broken\.json: is not JSON/],
-    ['JSON that is not a bench report', async (base) => [await file('foreign.json', { name: 'package' }), base], /foreign\.json: is not a kreplay bench report/],
+    ['JSON that is not a bench report', async (base) => [await file('foreign.json', { name: 'package' }), base], /foreign\.json: is neither a kreplay bench report nor a kreplay profile/],
     [
       'a negative byte count',
       async (base) => {

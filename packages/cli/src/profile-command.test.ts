@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTestCapture } from '@kreplay/native/test';
 import { describe, expect, it } from 'vitest';
+import { captureProfileFailure, type ProfileReport } from './commands/profile-command.js';
 import { describeProfile } from './profile-details-page.js';
 import { parseDeclaredArgument, parseDimensions } from './profile-workload.js';
 import { runCli } from './run-cli.js';
@@ -31,7 +32,7 @@ describe('kreplay profile', () => {
     const badRange = recordingIo();
     expect(await runCli(['profile', '--metrics', 'x', '--range', 'everything'], badRange)).toBe(2);
     expect(badRange.err()).toMatch(/--range.*"everything" is not a whole number of dispatches per range >= 1/);
-    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some'], ['--warm-runs', '-1'], ['--warm-runs', 'one'], ['--samples', '0']] as const) {
+    for (const [flag, value] of [['--range', '0'], ['--measure', 'everything'], ['--cache-control', 'some'], ['--l2-flush', 'evict-last'], ['--instruction-cache', 'reload'], ['--warm-runs', '-1'], ['--warm-runs', 'one'], ['--samples', '0']] as const) {
       const bad = recordingIo();
       expect(await runCli(['profile', '--metrics', 'x', flag, value], bad)).toBe(2);
       expect(bad.err()).toContain(value);
@@ -49,8 +50,10 @@ describe('kreplay profile', () => {
     expect(() => parseDimensions('0,1')).toThrow();
   });
 
-  it('prints one block per dispatch, its metrics in ncu\'s table of --metrics with ncu\'s units', () => {
+  it("prints one block per dispatch, its metrics in ncu's table of --metrics with ncu's units", () => {
     const text = describeProfile({
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',
@@ -62,8 +65,9 @@ describe('kreplay profile', () => {
       passes: 9,
       warmRuns: 0,
       samples: 1,
-      architecture: 'sm_90',
+      conditions: { l2Flush: 'write-discard', instructionCache: 'evict', cacheControl: 'all', warmRuns: 0, samples: 1 },
       metrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
+      architecture: 'sm_90',
       sections: [],
       commandLineMetrics: ['gpu__time_duration.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'],
       units: { 'gpu__time_duration.sum': 'nanosecond', 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 'percent' },
@@ -72,7 +76,7 @@ describe('kreplay profile', () => {
       dispatches: [{ dispatch: 0, range: null, replayed: true, passes: 9, wallMs: 30.5, bytesCopied: 1024, metrics: { 'gpu__time_duration.sum': 198400, 'sm__throughput.avg.pct_of_peak_sustained_elapsed': 17.28 } }],
       ranges: [],
     });
-    expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel measured; CUPTI setup 12.0 ms; 30.50 ms per dispatch');
+    expect(text).toContain('NVIDIA H200 (GH100), scatter; 9 passes per dispatch, strategy dirty-pages, kernel measured, L2 write-discard flush, instruction caches evicted; CUPTI setup 12.0 ms; 30.50 ms per dispatch');
     expect(text).toContain('  dispatch 0, Device 0, CC 9.0\n    Replay: dispatch 0, 9 passes, 30.50 ms wall, 1.0 KiB copied');
     expect(text).toContain('    Section: Command line profiler metrics');
     expect(text).toMatch(/\n {4}gpu__time_duration\.sum +us +198\.40\n/);
@@ -117,15 +121,20 @@ describe('kreplay profile', () => {
       launches: [{ function: 'k', module: new Uint8Array([1]), grid: [1, 1, 1], block: [1, 1, 1], parameters: new Uint8Array(8), memory: [{ base: 0x7f0000000000, kind: 'device', before: new Uint8Array(64) }] }],
     });
     const empty = writeTestCapture(join(directory, 'empty'), { launches: [] });
+    const allDamaged = writeTestCapture(join(directory, 'all-damaged'), {
+      launches: [{ function: 'k', module: new Uint8Array([1]), grid: [1, 1, 1], block: [1, 1, 1], parameters: new Uint8Array(8), memory: [{ base: 0x7f0000000000, kind: 'device', before: new Uint8Array(64) }] }],
+    });
+    await writeFile(join(allDamaged, 'launches', '00000000.json'), '{"cut');
     const metrics = ['--metrics', 'gpu__time_duration.sum'];
     for (const [args, pattern] of [
       [[`capture:${capture}`, '--dispatches', '3'], /^kreplay: \[cli\] \[profile\] --dispatches does not apply to a capture: every captured launch is profiled, with its own shape and memory/],
-      [[`capture:${capture}`, '--range', '4'], /--range does not apply to a capture/],
+      [['scatter', '--range', 'auto'], /^kreplay: \[cli\] \[profile\] --range auto replays the captured sequences of a capture, and the workload is not one\. Pass --range K/],
       [[`capture:${capture}`, '--footprint', '1GiB'], /--footprint does not apply to a capture/],
       [[`capture:${capture}`, '--grid', '1'], /--grid does not apply to a capture/],
       [['capture:'], /"capture:" names no folder; use capture:<dir>/],
       [[`capture:${join(directory, 'none')}`], /capture:.*none: .*holds no readable manifest\.json .*\. Pass the folder that `kreplay capture -o` wrote\. See kreplay profile --help\./],
       [[`capture:${empty}`], /capture:.*empty holds no complete launch/],
+      [[`capture:${allDamaged}`], /capture:.*all-damaged holds no complete launch \(1 damaged: launches\/00000000\.json is not valid JSON/],
       [[`capture:${capture}`, '--driver', 'host'], /a capture is replayed on the cuda driver, not --driver host/],
     ] as const) {
       const io = recordingIo();
@@ -137,6 +146,8 @@ describe('kreplay profile', () => {
 
   it('names the kernel of each captured launch', () => {
     const text = describeProfile({
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
       driver: 'cuda',
       device: 'NVIDIA H200',
       chip: 'GH100',
@@ -148,8 +159,9 @@ describe('kreplay profile', () => {
       passes: 1,
       warmRuns: 1,
       samples: 3,
-      architecture: 'sm_90',
+      conditions: { l2Flush: 'none', instructionCache: 'keep', cacheControl: 'all', warmRuns: 1, samples: 3 },
       metrics: ['gpu__time_duration.sum'],
+      architecture: 'sm_90',
       sections: [],
       commandLineMetrics: ['gpu__time_duration.sum'],
       units: { 'gpu__time_duration.sum': 'nanosecond' },
@@ -158,7 +170,89 @@ describe('kreplay profile', () => {
       dispatches: [{ dispatch: 3, kernel: '_Z4gemmPfS_', range: null, replayed: false, passes: 1, wallMs: 2, bytesCopied: 0, metrics: { 'gpu__time_duration.sum': 1000 } }],
       ranges: [],
     });
-    expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages');
+    expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages, kernel measured, no L2 flush, instruction caches kept;');
     expect(text).toContain('  gemm(float*, float*), Device 0, CC 9.0\n    Replay: launch 3, 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
+  });
+
+  it('lists the ranges of a capture\'s captured sequences, with passes, bytes restored and wall time per launch, and each launch\'s range', () => {
+    const row = (dispatch: number, range: number | null) => ({ dispatch, kernel: `k${dispatch}`, range, replayed: true, passes: 9, wallMs: 1, bytesCopied: 512, metrics: { 'gpu__time_duration.sum': 1000 } });
+    const report = {
+      schema: 'urn:kreplay:schema:profile-report:1' as const,
+      schemaVersion: 1 as const,
+      driver: 'cuda',
+      device: 'NVIDIA H200',
+      chip: 'GH100',
+      workload: 'capture:step (3 launches)',
+      strategy: 'dirty-pages',
+      measure: 'kernel' as const,
+      cacheControl: 'all' as const,
+      range: 'auto' as const,
+      passes: 9,
+      warmRuns: 2,
+      samples: 3,
+      conditions: { l2Flush: 'write-discard' as const, instructionCache: 'evict' as const, cacheControl: 'all' as const, warmRuns: 2, samples: 3 },
+      metrics: ['gpu__time_duration.sum'],
+      architecture: 'sm_90',
+      sections: [],
+      commandLineMetrics: ['gpu__time_duration.sum'],
+      units: { 'gpu__time_duration.sum': 'nanosecond' },
+      setupMs: 1,
+      wallMs: 2,
+      dispatches: [row(0, 0), row(1, null), row(2, 0)],
+      ranges: [
+        { first: 0, dispatches: 2, launches: [0, 2], replayed: true, passes: 11, wallMs: 30, wallMsPerDispatch: 15, bytesCopied: 3072, bytesBefore: 1024, bytesPrepared: 4096, tier: 'device' as const, bytes: { deviceToDevice: 3072, deviceToHost: 0, hostToDevice: 0, hostToHost: 0, hashed: 0, staging: { device: 0, 'host-pinned': 0, 'host-pageable': 0 } } },
+      ],
+      notes: ['launch 0 follows launch 9'],
+    };
+    const text = describeProfile(report);
+    expect(text).toContain('strategy dirty-pages, kernel measured, ranges of whole captured sequences (cache control all)');
+    expect(text).toContain('\nnote: launch 0 follows launch 9\n');
+    expect(text).toContain('\nrange 0: launches 0, 2 (2): 11 passes, 30.00 ms wall (15.00 ms per launch), 3.0 KiB restored, 1.0 KiB copied before launches\n');
+    expect(text).toContain('\n  k2, Device 0, CC 9.0\n    Replay: launch 2, 9 passes, in range 0\n');
+    expect(text).toContain('\n  k1, Device 0, CC 9.0\n    Replay: launch 1, 9 passes, 1.00 ms wall, 512 B copied\n');
+  });
+
+  it('capture:: lists each damaged launch and each launch that failed, and fails (exit 1) when one did', () => {
+    const report: ProfileReport = {
+      schema: 'urn:kreplay:schema:profile-report:1',
+      schemaVersion: 1,
+      driver: 'cuda',
+      device: 'NVIDIA H200',
+      chip: 'GH100',
+      workload: 'capture:step (2 launches)',
+      strategy: 'dirty-pages',
+      measure: 'kernel',
+      cacheControl: 'all',
+      range: 1,
+      passes: 1,
+      warmRuns: 2,
+      samples: 1,
+      conditions: { l2Flush: 'write-discard', instructionCache: 'evict', cacheControl: 'all', warmRuns: 2, samples: 3 },
+      metrics: ['gpu__time_duration.sum'],
+      architecture: 'sm_90',
+      sections: [],
+      commandLineMetrics: ['gpu__time_duration.sum'],
+      units: { 'gpu__time_duration.sum': 'nanosecond' },
+      setupMs: 1,
+      wallMs: 2,
+      dispatches: [
+        { dispatch: 0, kernel: 'gemm', range: null, replayed: true, passes: 1, wallMs: 1, bytesCopied: 0, metrics: { 'gpu__time_duration.sum': 1000 } },
+        { dispatch: 2, kernel: 'relu\u001b[2J', range: null, replayed: false, passes: 0, wallMs: 0, bytesCopied: 0, metrics: null, error: 'the launch failed: illegal address' },
+      ],
+      ranges: [],
+      damaged: ['launches/00000001.json: memory[0].pagesBefore[0] names a damaged blob: blobs/ab/ab-4096 is missing'],
+    };
+    const text = describeProfile(report);
+    expect(text).toContain('  relu\\x1b[2J, Device 0, CC 9.0\n    Replay: launch 2, 0 passes, 0.00 ms wall, 0 B copied (not replayed)\n    error: the launch failed: illegal address\n');
+    expect(text).toContain('profiled 1/3 captured launches; failed 1: 2 relu\\x1b[2J; damaged 1 (not profiled)\n');
+    expect(text).toContain('damaged, not profiled: launches/00000001.json: memory[0].pagesBefore[0] names a damaged blob: blobs/ab/ab-4096 is missing\n');
+    expect(captureProfileFailure(report)?.message).toBe(
+      "[cli] [profile] 2 of 3 captured launches were not profiled: 2 relu\\x1b[2J (failed), 1 damaged record (each listed with its reason). See each launch's error above (kreplay replay --capture DIR runs the launches without counters); capture the program again for the damaged launches (kreplay capture -o a new folder).",
+    );
+    const whole = { ...report, dispatches: [report.dispatches[0]!], damaged: [] };
+    expect(captureProfileFailure(whole)).toBeUndefined();
+    expect(describeProfile(whole)).toContain('profiled 1/1 captured launches\n');
+    // A workload that is no capture is judged as before.
+    expect(captureProfileFailure({ ...report, damaged: undefined })).toBeUndefined();
   });
 });

@@ -53,7 +53,7 @@ describe("CSV with ncu's columns", () => {
   });
 
   it('details page: the metrics named with --metrics under ncu\'s section of them, by metric name; quotes doubled', () => {
-    const report = testProfileReport({ sections: [], commandLineMetrics: ['gpu__time_duration.sum'] }, { launch: { function: 'k"q', grid: [1, 1, 1], block: [32, 1, 1], dynamicSharedBytes: 0, clusterDims: null, registersPerThread: null } });
+    const report = testProfileReport({ sections: [], commandLineMetrics: ['gpu__time_duration.sum'] }, { grid: [1, 1, 1], block: [32, 1, 1], launch: { function: 'k"q', dynamicSharedBytes: 0, clusterDims: null, registersPerThread: null } });
     const lines = profileCsv(report, 'details', 'auto', owner).split('\n');
     expect(lines[1]).toBe('"0","4242","kreplay","gpu-node","k""q","","","(32, 1, 1)","(1, 1, 1)","0","9.0","Command line profiler metrics","gpu__time_duration.sum","us","19.58","","","","",""');
   });

@@ -30,7 +30,7 @@ const detailsColumns = ['Section Name', 'Metric Name', 'Metric Unit', 'Metric Va
 
 /** A launch's first columns; kreplay's runtime has one context per device and leaves Context and Stream empty. */
 function launchCells(report: ProfileReport, row: ProfileRow, index: number, owner: CsvProcess): string[] {
-  return [String(index), String(owner.id), owner.name, owner.host, printedKernelName(row), '', '', describeDimensions(row.launch?.block ?? null), describeDimensions(row.launch?.grid ?? null), '0', computeCapabilityText(report.architecture)];
+  return [String(index), String(owner.id), owner.name, owner.host, printedKernelName(row), '', '', describeDimensions(row.block), describeDimensions(row.grid), '0', computeCapabilityText(report.architecture)];
 }
 
 const number = (value: number, scaled: boolean) => formatNcuNumber(value, scaled, { thousands: true });

@@ -30,7 +30,7 @@ describe("the details page (ncu's default page)", () => {
   });
 
   it('prints n/a where a value is not known, and base units when asked', () => {
-    const unknown = describeProfile(testProfileReport({}, { launch: { function: 'scatterWrite', grid: null, block: null, dynamicSharedBytes: null, clusterDims: null, registersPerThread: null } }), { units: 'base' });
+    const unknown = describeProfile(testProfileReport({}, { grid: undefined, block: undefined, launch: { function: 'scatterWrite', dynamicSharedBytes: null, clusterDims: null, registersPerThread: null } }), { units: 'base' });
     expect(unknown).toContain('\n  scatterWrite, Device 0, CC 9.0\n');
     expect(unknown).toMatch(tableRow('Grid Size', '', 'n/a'));
     expect(unknown).toMatch(tableRow('Duration', 'ns', '19584'));

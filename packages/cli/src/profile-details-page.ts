@@ -1,5 +1,8 @@
 import { kernelNames } from '@kreplay/native';
 import { formatBytes } from '@kreplay/bench';
+import { describeSequences } from './capture-ranges.js';
+import { describeConditions } from './profile-condition-flags.js';
+import { terminalText } from './terminal-text.js';
 import { formatNcuNumber, scaleToNcuUnit } from './ncu-units.js';
 import { describeDimensions } from './profile-launch.js';
 import { computeCapabilityText, profiledValue } from './profile-metric-value.js';
@@ -42,9 +45,8 @@ export function printedKernelName(row: ProfileRow): string {
 
 /** ncu's line naming a profiled kernel: `name (grid)x(block), Device 0, CC 9.0`. */
 export function describeLaunchHeading(row: ProfileRow, architecture: string): string {
-  const launch = row.launch;
-  const name = printedKernelName(row);
-  const shape = launch?.grid == null || launch.block == null ? '' : ` ${describeDimensions(launch.grid)}x${describeDimensions(launch.block)}`;
+  const name = terminalText(printedKernelName(row));
+  const shape = row.grid === undefined || row.block === undefined ? '' : ` ${describeDimensions(row.grid)}x${describeDimensions(row.block)}`;
   return `  ${name}${shape}, Device 0, CC ${computeCapabilityText(architecture)}`;
 }
 
@@ -53,26 +55,52 @@ function describeReplayOf(row: ProfileRow): string[] {
   const where = row.range === null ? `${row.wallMs.toFixed(2)} ms wall, ${formatBytes(row.bytesCopied)} copied` : `in range ${row.range}`;
   const kind = row.kernel === undefined ? 'dispatch' : 'launch';
   const lines = [`    Replay: ${kind} ${row.dispatch}, ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`];
-  if (row.declineReason) lines.push(`    declined: ${row.declineReason}`);
-  if (row.error) lines.push(`    error: ${row.error}`);
+  if (row.declineReason) lines.push(`    declined: ${terminalText(row.declineReason)}`);
+  if (row.error) lines.push(`    error: ${terminalText(row.error)}`);
   return lines;
 }
 
-/** The summary of a whole profile: device, workload, passes, strategy and what CUPTI cost. */
+/** The summary of a whole profile: device, workload, passes, strategy, conditions and what CUPTI cost; its notes; each range. */
 export function describeProfileSummary(report: ProfileReport): string[] {
-  const ranged = report.range > 1 ? `, ranges of ${report.range} dispatches (cache control ${report.cacheControl})` : '';
+  const ranged =
+    report.range === 'auto'
+      ? `, ranges of whole captured sequences (cache control ${report.cacheControl})`
+      : report.range > 1
+        ? `, ranges of ${report.range} ${report.workload.startsWith('capture:') ? 'launches' : 'dispatches'} (cache control ${report.cacheControl})`
+        : '';
   const warm = report.warmRuns > 0 ? ` after ${report.warmRuns} unprofiled run${report.warmRuns === 1 ? '' : 's'}` : '';
   const sampled = report.samples > 1 ? `, medians of ${report.samples} samples` : '';
   const perKernel = report.dispatches.length > 0 ? `; ${(report.wallMs / report.dispatches.length).toFixed(2)} ms per dispatch` : '';
   const lines = [
-    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}${sampled}, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
+    `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}${sampled}, strategy ${report.strategy}, ${report.measure} measured${ranged}, ${describeConditions(report.conditions)}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
   ];
-  for (const range of report.ranges) {
-    lines.push(`range of dispatches ${range.first}-${range.first + range.dispatches - 1}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall, ${formatBytes(range.bytesCopied)} copied${range.replayed ? '' : ' (not replayed)'}`);
-    if (range.declineReason) lines.push(`  declined: ${range.declineReason}`);
-    if (range.error) lines.push(`  error: ${range.error}`);
-  }
+  for (const note of report.notes ?? []) lines.push(`note: ${terminalText(note)}`);
+  report.ranges.forEach((range, index) => {
+    const which = range.launches === undefined ? `of dispatches ${range.first}-${range.first + range.dispatches - 1}` : `${index}: launches ${describeSequences(range.launches)} (${range.dispatches})`;
+    const before = range.bytesBefore === undefined ? '' : `, ${formatBytes(range.bytesBefore)} copied before launches`;
+    lines.push(
+      `range ${which}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall (${range.wallMsPerDispatch.toFixed(2)} ms per ${range.launches === undefined ? 'dispatch' : 'launch'}), ${formatBytes(range.bytesCopied)} restored${before}${range.replayed ? '' : ' (not replayed)'}`,
+    );
+    if (range.declineReason) lines.push(`  declined: ${terminalText(range.declineReason)}`);
+    if (range.error) lines.push(`  error: ${terminalText(range.error)}`);
+  });
   return lines;
+}
+
+/** Whether a launch's row holds no metrics: it failed, was declined, or collected nothing (its `error` says which). */
+export const notProfiled = (row: ProfileRow): boolean => row.metrics === null || row.error !== undefined;
+
+/** `sequence kernel` of a captured launch's row, escaped for the terminal. */
+export const launchName = (row: ProfileRow): string => `${row.dispatch} ${terminalText(row.kernel ?? '')}`;
+
+/** `capture:`: how many launches were profiled, which failed, and the damaged records not profiled. */
+function describeCaptureOutcome(report: ProfileReport): string[] {
+  if (report.damaged === undefined) return [];
+  const failed = report.dispatches.filter(notProfiled);
+  const total = report.dispatches.length + report.damaged.length;
+  const failedText = failed.length > 0 ? `; failed ${failed.length}: ${failed.map(launchName).join(', ')}` : '';
+  const damagedText = report.damaged.length > 0 ? `; damaged ${report.damaged.length} (not profiled)` : '';
+  return [`profiled ${report.dispatches.length - failed.length}/${total} captured launches${failedText}${damagedText}`, ...report.damaged.map((reason) => `damaged, not profiled: ${terminalText(reason)}`)];
 }
 
 /**
@@ -98,5 +126,7 @@ export function describeProfile(report: ProfileReport, options: { readonly units
       lines.push(...describeTable(table.name, rows), '');
     }
   }
-  return `${lines.join('\n').replace(/\n+$/, '')}\n`;
+  const outcome = describeCaptureOutcome(report);
+  if (outcome.length > 0) lines.push('', ...outcome);
+  return `${lines.join('\n').replace(/\n{3,}/g, '\n\n').replace(/\n+$/, '')}\n`;
 }

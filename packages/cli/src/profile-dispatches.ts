@@ -1,3 +1,4 @@
+import type { ProfileDocumentRange, ProfileDocumentRow } from '@kreplay/bench';
 import type { Queue } from '@kreplay/native';
 import type { DispatchResult, ReplayEngine } from '@kreplay/replay';
 import type { ByteAccount, StagingTier } from '@kreplay/snapshot';
@@ -10,44 +11,31 @@ export interface CollectedMetrics {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
-/** One dispatch's row of `kreplay profile`. */
-export interface ProfileRow {
-  readonly dispatch: number;
-  /** The kernel's name, for a captured launch (`profile capture:DIR`); absent for the generated workloads. */
-  readonly kernel?: string;
-  /** The kernel (its symbol) and the launch's shape, where known: what ncu prints beside a result, and its launch statistics. */
+/** One dispatch's row of `kreplay profile`: a profile document's row (`@kreplay/bench`), its metrics numbers as CUPTI gave them. */
+export interface ProfileRow extends ProfileDocumentRow {
+  /** The kernel (its symbol) and what the launch asks for beyond its shape, where known: what ncu prints beside a result, and its launch statistics. */
   readonly launch?: ProfileLaunch;
-  /** The range the dispatch ran in (an index into `ranges`), or null when it ran on its own. */
-  readonly range: number | null;
-  readonly replayed: boolean;
-  readonly passes: number;
-  /** Host wall milliseconds of the dispatch; in a range, the range's wall time shared evenly by its dispatches. */
-  readonly wallMs: number;
-  /** Bytes the snapshot copied for the dispatch; in a range, the range's bytes shared evenly by its dispatches. */
-  readonly bytesCopied: number;
   readonly metrics: Readonly<Record<string, number>> | null;
-  /** With more than one sample (`profile capture: --samples N`): each sample's values, in order; `metrics` holds their medians. */
   readonly sampleMetrics?: readonly (Readonly<Record<string, number>> | null)[];
-  readonly error?: string;
-  readonly declineReason?: string;
 }
 
-/** One range of `kreplay profile --range K`: K consecutive dispatches replayed as one unit. */
-export interface ProfileRange {
-  /** The index of its first dispatch. */
-  readonly first: number;
-  readonly dispatches: number;
-  readonly replayed: boolean;
-  /** Passes of the whole sequence. */
-  readonly passes: number;
-  readonly wallMs: number;
-  readonly bytesCopied: number;
+/**
+ * One range of `kreplay profile --range K`: K consecutive dispatches replayed as one unit (for
+ * `capture:`, consecutive launches of a captured sequence).
+ */
+export interface ProfileRange extends ProfileDocumentRange {
+  /** `capture:`: the sequences of its launches, in order. */
+  readonly launches?: readonly number[];
+  /** `wallMs` per dispatch of the range. */
+  readonly wallMsPerDispatch: number;
+  /** `capture:`: bytes the copies before its launches (the program's work between them) write in one run of the range. */
+  readonly bytesBefore?: number;
+  /** `capture:`: bytes written to make memory as before its first launch (of all samples). */
+  readonly bytesPrepared?: number;
   /** Where the range's snapshot was staged (null when it was not replayed). */
   readonly tier: StagingTier | null;
   /** The range's bytes by direction, hashed and staged. */
   readonly bytes: ByteAccount;
-  readonly declineReason?: string;
-  readonly error?: string;
 }
 
 /** What {@link profileDispatches} returns. */
@@ -78,7 +66,7 @@ export async function profileDispatches(
     });
     if (options.range === 1) {
       const result = await engine.dispatch({ queue, ...launches[0]! });
-      rows.push({ ...profileRow(first, null, result, result.collected as CollectedMetrics | undefined, 1), launch: dispatchLaunch(launches[0]!.kernel, launches[0]!.launch) });
+      rows.push({ ...profileRow(first, null, result, result.collected as CollectedMetrics | undefined, 1), ...dispatchLaunch(launches[0]!.kernel, launches[0]!.launch) });
     } else {
       const result = await engine.dispatchRange({ queue, dispatches: launches });
       const index = ranges.length;
@@ -88,6 +76,7 @@ export async function profileDispatches(
         replayed: result.replayed,
         passes: result.passes,
         wallMs: result.timings.wallMs,
+        wallMsPerDispatch: result.timings.wallMs / count,
         bytesCopied: result.bytesCopied,
         tier: result.tier,
         bytes: result.bytes,
@@ -95,7 +84,7 @@ export async function profileDispatches(
         ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
       });
       result.dispatches.forEach((dispatch, offset) =>
-        rows.push({ ...profileRow(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count), launch: dispatchLaunch(launches[offset]!.kernel, launches[offset]!.launch) }),
+        rows.push({ ...profileRow(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count), ...dispatchLaunch(launches[offset]!.kernel, launches[offset]!.launch) }),
       );
     }
     options.onProgress?.(first + count);

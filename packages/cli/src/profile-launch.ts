@@ -1,19 +1,17 @@
-import type { CaptureLaunch, KernelDescriptor, KernelLaunch } from '@kreplay/native';
-
 /**
- * What `kreplay profile` knows of a profiled launch besides its counters: the kernel's name and the
- * launch's shape, as ncu prints them beside each result, and the launch statistics computed from
- * them (ncu's `launch__*` metrics come from the launch, not from counters).
+ * What `kreplay profile` knows of a profiled launch besides its counters and its grid and block (the
+ * row's `grid` and `block`): the kernel's symbol and the resources the launch asks for, as ncu prints
+ * them beside a result; and the launch statistics computed from them (ncu's `launch__*` metrics come
+ * from the launch, not from counters).
  */
+import type { CaptureFolder, KernelDescriptor, KernelLaunch } from '@kreplay/native';
+import { capturedKernelCode } from '@kreplay/native';
+import type { ProfileDocumentRow } from '@kreplay/bench';
 
-/** A profiled launch's kernel and shape (`ProfileRow.launch`). */
+/** A profiled launch's kernel and what it asks for beyond its shape (`ProfileRow.launch`). */
 export interface ProfileLaunch {
   /** The function's name as the module holds it (mangled for C++). */
   readonly function: string;
-  /** Blocks in x, y, z; null where the workload does not say (kreplay's built-in kernels). */
-  readonly grid: readonly [number, number, number] | null;
-  /** Threads per block in x, y, z; null where the workload does not say. */
-  readonly block: readonly [number, number, number] | null;
   /** Dynamic shared memory per block, in bytes; null where the workload does not say. */
   readonly dynamicSharedBytes: number | null;
   /** Cluster dimensions, null without clusters (or where the workload does not say). */
@@ -22,30 +20,44 @@ export interface ProfileLaunch {
   readonly registersPerThread: number | null;
 }
 
+/** A row as the launch statistics read it: its shape and its launch. */
+type LaunchedRow = Pick<ProfileDocumentRow, 'grid' | 'block'> & { readonly launch?: ProfileLaunch };
+
 const product = (dimensions: readonly number[]): number => dimensions.reduce((all, dimension) => all * dimension, 1);
 
-/** The launch of a generated workload's dispatch: its kernel, and its shape where the workload gives one. */
-export function dispatchLaunch(kernel: KernelDescriptor, launch: KernelLaunch | undefined): ProfileLaunch {
+/** A generated workload's dispatch: its kernel, and its shape where the workload gives one (the row's grid and block). */
+export function dispatchLaunch(kernel: KernelDescriptor, launch: KernelLaunch | undefined): Pick<ProfileDocumentRow, 'grid' | 'block'> & { readonly launch: ProfileLaunch } {
   return {
-    function: kernel.name,
-    grid: launch === undefined ? null : [...launch.grid],
-    block: launch === undefined ? null : [...launch.block],
-    dynamicSharedBytes: launch === undefined ? null : (launch.sharedBytes ?? 0),
-    clusterDims: launch?.clusterDims === undefined ? null : [...launch.clusterDims],
-    registersPerThread: null,
+    ...(launch && { grid: [...launch.grid] as [number, number, number], block: [...launch.block] as [number, number, number] }),
+    launch: {
+      function: kernel.name,
+      dynamicSharedBytes: launch === undefined ? null : (launch.sharedBytes ?? 0),
+      clusterDims: launch?.clusterDims === undefined ? null : [...launch.clusterDims],
+      registersPerThread: null,
+    },
   };
 }
 
-/** A captured launch, with the registers per thread its module's cubin gives (null where it does not). */
-export function capturedLaunch(launch: CaptureLaunch, registersPerThread: number | null): ProfileLaunch {
-  return {
-    function: launch.function,
-    grid: [...launch.shape.grid],
-    block: [...launch.shape.block],
-    dynamicSharedBytes: launch.shape.dynamicSharedBytes,
-    clusterDims: launch.shape.clusterDims === null ? null : [...launch.shape.clusterDims],
-    registersPerThread,
-  };
+/**
+ * The rows of a capture's profile with each launch's kernel and resources (registers per thread
+ * from its module's cubin, where it holds one for the capture's architecture).
+ */
+export async function withCapturedLaunches<Row extends { readonly dispatch: number }>(rows: readonly Row[], folder: CaptureFolder): Promise<(Row & { readonly launch?: ProfileLaunch })[]> {
+  const launches = new Map(folder.launches.map((launch) => [launch.sequence, launch]));
+  const code = await capturedKernelCode(folder);
+  return rows.map((row) => {
+    const launch = launches.get(row.dispatch);
+    if (launch === undefined) return row;
+    return {
+      ...row,
+      launch: {
+        function: launch.function,
+        dynamicSharedBytes: launch.shape.dynamicSharedBytes,
+        clusterDims: launch.shape.clusterDims === null ? null : [...launch.shape.clusterDims],
+        registersPerThread: code.get(launch.function)?.registers ?? null,
+      },
+    };
+  });
 }
 
 /** A launch metric's value and ncu's unit for it. */
@@ -54,14 +66,14 @@ export interface LaunchMetricValue {
   readonly unit: string;
 }
 
-/** How each launch metric kreplay computes follows from the launch (undefined: not known for it). */
-const launchMetrics: Readonly<Record<string, (launch: ProfileLaunch) => LaunchMetricValue | undefined>> = {
-  launch__grid_size: (launch) => (launch.grid === null ? undefined : { value: product(launch.grid), unit: '' }),
-  launch__block_size: (launch) => (launch.block === null ? undefined : { value: product(launch.block), unit: '' }),
-  launch__thread_count: (launch) => (launch.grid === null || launch.block === null ? undefined : { value: product(launch.grid) * product(launch.block), unit: 'thread' }),
-  launch__cluster_size: (launch) => (launch.grid === null ? undefined : { value: launch.clusterDims === null ? 0 : product(launch.clusterDims), unit: '' }),
-  launch__shared_mem_per_block_dynamic: (launch) => (launch.dynamicSharedBytes === null ? undefined : { value: launch.dynamicSharedBytes, unit: 'byte/block' }),
-  launch__registers_per_thread: (launch) => (launch.registersPerThread === null ? undefined : { value: launch.registersPerThread, unit: 'register/thread' }),
+/** How each launch metric kreplay computes follows from the row (undefined: not known for it). */
+const launchMetrics: Readonly<Record<string, (row: LaunchedRow) => LaunchMetricValue | undefined>> = {
+  launch__grid_size: (row) => (row.grid === undefined ? undefined : { value: product(row.grid), unit: '' }),
+  launch__block_size: (row) => (row.block === undefined ? undefined : { value: product(row.block), unit: '' }),
+  launch__thread_count: (row) => (row.grid === undefined || row.block === undefined ? undefined : { value: product(row.grid) * product(row.block), unit: 'thread' }),
+  launch__cluster_size: (row) => (row.grid === undefined || row.launch === undefined ? undefined : { value: row.launch.clusterDims === null ? 0 : product(row.launch.clusterDims), unit: '' }),
+  launch__shared_mem_per_block_dynamic: (row) => (row.launch?.dynamicSharedBytes == null ? undefined : { value: row.launch.dynamicSharedBytes, unit: 'byte/block' }),
+  launch__registers_per_thread: (row) => (row.launch?.registersPerThread == null ? undefined : { value: row.launch.registersPerThread, unit: 'register/thread' }),
 };
 
 /** Whether kreplay computes `name` from the launch rather than collecting it. */
@@ -69,13 +81,12 @@ export function isLaunchMetric(name: string): boolean {
   return Object.hasOwn(launchMetrics, name);
 }
 
-/** The value of launch metric `name` for `launch`, or undefined where the launch does not tell it. */
-export function launchMetric(name: string, launch: ProfileLaunch | undefined): LaunchMetricValue | undefined {
-  const compute = launchMetrics[name];
-  return compute === undefined || launch === undefined ? undefined : compute(launch);
+/** The value of launch metric `name` for `row`, or undefined where the launch does not tell it. */
+export function launchMetric(name: string, row: LaunchedRow): LaunchMetricValue | undefined {
+  return launchMetrics[name]?.(row);
 }
 
 /** ncu's `(x, y, z)` of a grid or block; empty where it is not known. */
-export function describeDimensions(dimensions: readonly number[] | null): string {
-  return dimensions === null ? '' : `(${dimensions.join(', ')})`;
+export function describeDimensions(dimensions: readonly number[] | undefined): string {
+  return dimensions === undefined ? '' : `(${dimensions.join(', ')})`;
 }

@@ -14,7 +14,7 @@ export interface ProfiledValue {
  * launch does not tell it).
  */
 export function profiledValue(report: ProfileReport, row: ProfileRow, metric: string): ProfiledValue | undefined {
-  if (isLaunchMetric(metric)) return launchMetric(metric, row.launch);
+  if (isLaunchMetric(metric)) return launchMetric(metric, row);
   const value = row.metrics?.[metric];
   return value === undefined ? undefined : { value, unit: ncuBaseUnit(report.units[metric] ?? '') };
 }

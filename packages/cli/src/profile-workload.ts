@@ -6,7 +6,7 @@ import type { ScatterWorkloadOptions } from '@kreplay/bench';
 import type { CaptureFolder } from '@kreplay/native';
 import type { Access, Agent, DeviceAllocation, KernelArguments, KernelDescriptor, KernelLaunch, KernelParameter, ParameterType } from '@kreplay/native';
 import { parseByteSize } from './byte-size.js';
-import { readCaptureArgument } from './capture-argument.js';
+import { damagedRecordsNote, readCaptureArgument } from './capture-argument.js';
 import { UsageError } from './usage-error.js';
 
 /** One declared argument of a PTX kernel: `name=type:access:value` (a pointer's value is the bytes to allocate). */
@@ -190,12 +190,12 @@ export async function planProfileWorkload(spec: string, options: ProfileWorkload
 }
 
 async function capturePlan(spec: string, given: (flag: string) => boolean): Promise<ProfileWorkloadPlan> {
-  const misplaced = [...Object.keys(scatterFlags), ...ptxFlags, '--dispatches', '--range'].find(given);
+  const misplaced = [...Object.keys(scatterFlags), ...ptxFlags, '--dispatches'].find(given);
   if (misplaced !== undefined) throw usage(`${misplaced} does not apply to a capture: every captured launch is profiled, with its own shape and memory`);
   const directory = spec.slice('capture:'.length);
   if (directory === '') throw usage(`"${spec}" names no folder; use capture:<dir>`);
   const folder = await readCaptureArgument(directory, 'profile', spec);
-  if (folder.launches.length === 0) throw usage(`${spec} holds no complete launch`);
+  if (folder.launches.length === 0) throw usage(`${spec} holds no complete launch${damagedRecordsNote(folder)}`);
   return { kind: 'capture', folder };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { openRuntime } from '@kreplay/native';
-import { runReplayExperiment } from '@kreplay/bench';
+import { jsonSchemaProblem, replayResultJsonSchema, runReplayExperiment } from '@kreplay/bench';
 import type { ReplayExperimentOptions } from '@kreplay/bench';
 import { fullStrategy } from '@kreplay/snapshot';
 import { restoreNothingStrategy } from '@kreplay/snapshot/test';
@@ -25,7 +25,9 @@ describe('kreplay replay', () => {
     let time = 0;
     const io = recordingIo({ now: () => (time += 1000), progressIntervalMs: 5000 });
     expect(await runCli(['replay', '--driver', 'host', '--footprint', '1MiB', '--dispatches', '12', '--passes', '2', '--json'], io)).toBe(0);
-    expect(JSON.parse(io.out())).toMatchObject({ dispatches: 12, passes: 2 });
+    const printed = JSON.parse(io.out()) as unknown;
+    expect(printed).toMatchObject({ schema: 'urn:kreplay:schema:replay-result:1', schemaVersion: 1, dispatches: 12, passes: 2 });
+    expect(jsonSchemaProblem(replayResultJsonSchema, printed)).toBeNull();
     expect(io.err()).toBe(
       ['replay: 5/12 dispatches (41%), 1.00 dispatches/s, ETA 7 s', 'replay: 10/12 dispatches (83%), 1.00 dispatches/s, ETA 2 s', 'replay: 12/12 dispatches (100%) in 13 s, 0.923 dispatches/s', ''].join('\n'),
     );

@@ -15,6 +15,8 @@ export function testProfileReport(overrides: Partial<ProfileReport> = {}, row: P
   values['dram__cycles_elapsed.avg.per_second'] = 3_190_000_000;
   values['gpc__cycles_elapsed.max'] = 35_069;
   return {
+    schema: 'urn:kreplay:schema:profile-report:1',
+    schemaVersion: 1,
     driver: 'cuda',
     device: 'NVIDIA H200',
     chip: 'GH100',
@@ -27,6 +29,7 @@ export function testProfileReport(overrides: Partial<ProfileReport> = {}, row: P
     passes: 9,
     warmRuns: 2,
     samples: 3,
+    conditions: { l2Flush: 'write-discard', instructionCache: 'evict', cacheControl: 'all', warmRuns: 2, samples: 3 },
     metrics,
     sections,
     commandLineMetrics: [],
@@ -43,7 +46,9 @@ export function testProfileReport(overrides: Partial<ProfileReport> = {}, row: P
         wallMs: 30.5,
         bytesCopied: 1024,
         metrics: values,
-        launch: { function: '_Z5applyIiEviT_', grid: [896, 1, 1], block: [128, 1, 1], dynamicSharedBytes: 1024, clusterDims: null, registersPerThread: 40 },
+        grid: [896, 1, 1],
+        block: [128, 1, 1],
+        launch: { function: '_Z5applyIiEviT_', dynamicSharedBytes: 1024, clusterDims: null, registersPerThread: 40 },
         ...row,
       },
     ],

@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freshenBuildFolder } from './cmake-build-folder.mjs';
 
 export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,6 +34,9 @@ export function buildAddon(options = {}) {
   } catch {
     fail('cmake-js is not installed: it is a dependency of @kreplay/native; reinstall the package.');
   }
+  // A package moved or copied keeps a cache naming its old folders, which CMake refuses: start afresh.
+  const stale = freshenBuildFolder(join(packageRoot, 'build'), packageRoot);
+  if (stale !== null) console.log(`[native] [build] the build folder was left by another copy of the package (${stale}); configuring in a fresh one.`);
   const flags = [`--CDKREPLAY_NODE=${process.execPath}`, `--CDKREPLAY_BUILD_TESTS=${options.tests ? 'ON' : 'OFF'}`];
   // Configure every time (quick on a configured tree), then build: `compile` configures only a tree
   // that was never configured, so a tree an install configured without the tests would stay so.

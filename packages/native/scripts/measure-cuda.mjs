@@ -38,6 +38,7 @@ function record(name, bytes, milliseconds, extra = {}) {
   console.log(`${name.padEnd(58)} ${milliseconds.toFixed(3).padStart(10)} ms ${rate}`);
 }
 
+// KREPLAY_CUDA_COPY_PATH was removed (the driver picks the path itself); its finding is in docs/measurement-conditions.md.
 async function withRuntime(copyPath, body) {
   if (copyPath) process.env.KREPLAY_CUDA_COPY_PATH = copyPath;
   const runtime = await openRuntime({ driver: 'cuda' });

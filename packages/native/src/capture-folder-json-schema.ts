@@ -33,7 +33,7 @@ export const captureFolderJsonSchema = {
     dimension: arrayOf({ type: 'integer', minimum: 1, maximum: 4294967295 }, { minItems: 3, maxItems: 3 }),
     manifest: withOptional(objectOf({
       format: { const: 'kreplay-capture' },
-      formatVersion: { const: 1 },
+      formatVersion: { enum: [1, 2] },
       writer: objectOf({ name: string, version: string }),
       driver: { type: 'string', minLength: 1 },
       device: objectOf({ name: string, architecture: string }),
@@ -64,8 +64,19 @@ export const captureFolderJsonSchema = {
       process: objectOf({ pid: count, parentPid: count }),
       selectionError: string,
     }),
-    launch: objectOf({
-      formatVersion: { const: 1 },
+    /** Version 2: a piece of recorded work between two launches (CaptureWork), its addresses in hex. */
+    work: {
+      oneOf: [
+        objectOf({ kind: { const: 'memset' }, stream: string, address: ref('address'), bytes: count, value: count, elementBytes: { enum: [1, 2, 4] } }),
+        objectOf({ kind: { const: 'copy' }, stream: string, destination: ref('address'), source: ref('address'), bytes: count }),
+        objectOf({ kind: { const: 'upload' }, stream: string, destination: ref('address'), bytes: count }),
+        objectOf({ kind: { const: 'download' }, stream: string, source: ref('address'), bytes: count }),
+        objectOf({ kind: { const: 'allocation' }, address: ref('address'), bytes: count, memoryKind: { enum: ['device', 'pool', 'vmm', 'host-pinned', 'host-registered', 'module-global'] } }),
+        objectOf({ kind: { const: 'free' }, address: ref('address') }),
+      ],
+    },
+    launch: withOptional(objectOf({
+      formatVersion: { enum: [1, 2] },
       sequence: count,
       function: { type: 'string', minLength: 1 },
       module: ref('blobId'),
@@ -83,15 +94,25 @@ export const captureFolderJsonSchema = {
       }),
       pageBytes: { type: 'integer', minimum: 1 },
       memory: arrayOf(
-        objectOf({
+        withOptional(objectOf({
           base: ref('address'),
           bytes: { type: 'integer', minimum: 1 },
           kind: { enum: ['device', 'pool', 'vmm', 'host-pinned', 'host-registered', 'module-global'] },
           label: string,
           pagesBefore: arrayOf(ref('blobId')),
           pageHashesAfter: arrayOf(ref('pageHash')),
+        }), {
+          // Version 2.
+          pageHashesBefore: arrayOf(ref('pageHash')),
         }),
       ),
+    }), {
+      // Version 2: the launch's stream and context, the captured sequence it continues, the work before it.
+      stream: string,
+      context: string,
+      follows: { oneOf: [count, { type: 'null' }] },
+      sequenceBreak: { oneOf: [string, { type: 'null' }] },
+      workBefore: arrayOf(ref('work')),
     }),
   },
 } as const;

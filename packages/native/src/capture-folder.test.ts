@@ -162,8 +162,8 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
     const negative = damagedCopy('manifest-negative', 'manifest.json', (value) => { value.notCaptured['graph-launch'] = -1; });
     await expect(readCaptureFolder(negative)).rejects.toMatchObject({ name: 'CaptureFormatError', file: 'manifest.json', field: 'notCaptured.graph-launch' });
     await expect(readCaptureFolder(negative)).rejects.toThrow(/notCaptured\.graph-launch is -1, below 0/);
-    const newer = damagedCopy('manifest-newer', 'manifest.json', (value) => { value.formatVersion = 2; });
-    await expect(readCaptureFolder(newer)).rejects.toThrow(/format version 2, newer than this reader's \(1\)\. Upgrade @kreplay\/native\./);
+    const newer = damagedCopy('manifest-newer', 'manifest.json', (value) => { value.formatVersion = 3; });
+    await expect(readCaptureFolder(newer)).rejects.toThrow(/format version 3, newer than this reader's \(2\)\. Upgrade @kreplay\/native\./);
     await expect(readCaptureFolder(join(root, 'nowhere'))).rejects.toBeInstanceOf(CaptureFormatError);
   });
 });

@@ -1,4 +1,5 @@
 import { loadBinding } from './load-binding.js';
+import { readPtxHeader } from './ptx-module.js';
 import { argumentError } from './validate.js';
 
 /** One kernel parameter as the cubin's EIATTR_KPARAM_INFO records describe it. */
@@ -53,8 +54,12 @@ export interface ModuleCubin {
 /** One entry of a module image: a cubin, or PTX the driver can compile. */
 export interface ModuleImageEntry {
   readonly kind: 'cubin' | 'ptx';
-  /** sm_XX of a cubin, compute_XX of PTX. */
+  /** sm_XX of a cubin, compute_XX of PTX in a fatbin, the `.target` of PTX text. */
   readonly architecture: number;
+  /** PTX text only: its `.target` as written, e.g. `sm_90a`. */
+  readonly target?: string;
+  /** PTX text only: its PTX ISA version (`.version`), e.g. `8.7`. */
+  readonly ptxVersion?: string;
   /** How the fatbin stores the payload: LZ4 cubins are decoded and described, zstd ones only listed. */
   readonly compression: 'none' | 'lz4' | 'zstd' | 'unknown';
   /** The payload's byte offset in the image and its stored size. */
@@ -64,9 +69,9 @@ export interface ModuleImageEntry {
   readonly cubin: ModuleCubin | null;
 }
 
-/** A module image (what cuModuleLoadData takes): a bare cubin or a fatbin. */
+/** A module image (what cuModuleLoadData takes): a bare cubin, a fatbin, or PTX text. */
 export interface ModuleImage {
-  /** True for a fatbin container, false for a bare cubin (then `entries` holds that one cubin). */
+  /** True for a fatbin container, false for a bare cubin or PTX text (then `entries` holds that one entry). */
   readonly fatbin: boolean;
   readonly entries: readonly ModuleImageEntry[];
   /** Whether some entry is PTX, so that a driver of another architecture could compile it. */
@@ -85,15 +90,25 @@ function deepFreeze<T>(value: T): T {
  * Lists the kernels of a CUDA module image (an ELF cubin, or a fatbin of cubins and PTX), each
  * kernel's parameters (index, offset, size) and parameter buffer size, the module's `__device__`
  * and `__constant__` globals, and the architecture of each entry. Reads the cubins' own metadata
- * (the .nv.info sections), so it knows kernels that cuFuncGetParamInfo does not. Needs no GPU.
- * @param bytes the image, e.g. the bytes of a `.cubin` or `.fatbin` file.
+ * (the .nv.info sections), so it knows kernels that cuFuncGetParamInfo does not. PTX text is one
+ * `ptx` entry with its `.target` and PTX ISA version (its kernels are not listed). Needs no GPU.
+ * @param bytes the image, e.g. the bytes of a `.cubin`, `.fatbin` or `.ptx` file.
  * @returns a deeply frozen description.
  * @throws {ArgumentError} when `bytes` is not a Uint8Array, or is not a well-formed image (the
- *   message names what is wrong: a truncated structure with its offset, a bad magic, an entry).
+ *   message names what is wrong: a truncated structure with its offset, a bad magic, an entry, a
+ *   PTX header without a target).
  */
 export function readModuleImage(bytes: Uint8Array): ModuleImage {
   if (!(bytes instanceof Uint8Array)) {
     throw argumentError('capture', 'bytes', 'readModuleImage takes the image as a Uint8Array', 'Pass the bytes of a cubin or fatbin, e.g. from fs.readFileSync');
+  }
+  const ptx = readPtxHeader(bytes);
+  if (ptx !== null && 'problem' in ptx) {
+    throw argumentError('capture', 'bytes', `the module image is malformed: ${ptx.problem}`, 'Pass whole PTX text, a cubin (ELF) or a fatbin as cuModuleLoadData takes it');
+  }
+  if (ptx !== null) {
+    const entry: ModuleImageEntry = { kind: 'ptx', architecture: ptx.architecture, target: ptx.target, ptxVersion: ptx.version, compression: 'none', offset: 0, bytes: bytes.length, cubin: null };
+    return deepFreeze({ fatbin: false, entries: [entry], hasPtx: true });
   }
   let image: Omit<ModuleImage, 'hasPtx'>;
   try {

@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { captureBlobPath } from './capture-blob.js';
+import { readCaptureBlob } from './capture-blob.js';
 import type { CaptureFolder } from './capture-folder-types.js';
 import { readModuleImage } from './capture-module-image.js';
 import { smNumber } from './sm-architecture.js';
@@ -26,8 +24,8 @@ export async function capturedKernelCode(folder: CaptureFolder): Promise<Readonl
   for (const launch of folder.launches) {
     if (codes.has(launch.function)) continue;
     if (!images.has(launch.module)) {
-      const image = await readFile(join(folder.directory, captureBlobPath(launch.module)))
-        .then((bytes) => readModuleImage(bytes))
+      const image = await readCaptureBlob(folder.directory, launch.module)
+        .then((read) => ('bytes' in read ? readModuleImage(read.bytes) : null))
         .catch(() => null);
       images.set(launch.module, image);
     }

@@ -1,7 +1,7 @@
 import { totalmem } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ArgumentError } from './errors/argument-error.js';
-import { checkHostArenas, hostMemoryReserveBytes } from './host-memory-limit.js';
+import { checkHostArenas, hostMemoryReserveBytes, hostStagingBudget } from './host-memory-limit.js';
 import { openRuntime } from './open-runtime.js';
 
 const GiB = 2 ** 30;
@@ -74,5 +74,20 @@ describe('host driver arenas against physical memory', () => {
       expect(runtime.driver).not.toBe('host');
       await runtime.dispose();
     }
+  });
+
+  it("leaves host staging what the machine holds beyond the reserve and the host driver's arenas", () => {
+    const hostRuntime = (agents: number, deviceMemoryBytes: number) => ({ driver: 'host', agents: Array.from({ length: agents }, () => ({ info: { deviceMemoryBytes } })) });
+    // 8 GiB of device memory and a 7 GiB footprint on a 16 GiB machine: staging a full snapshot
+    // beside the arena would take 7 GiB more than the 6.4 GiB left.
+    expect(hostStagingBudget(hostRuntime(1, 8 * GiB), 16 * GiB)).toEqual({ bytes: 16 * GiB - Math.ceil(1.6 * GiB) - 8 * GiB, physicalBytes: 16 * GiB, reserveBytes: Math.ceil(1.6 * GiB), arenaBytes: 8 * GiB });
+    expect(hostStagingBudget(hostRuntime(2, 5 * GiB), 24 * GiB).bytes).toBe(24 * GiB - Math.ceil(2.4 * GiB) - 10 * GiB);
+    // 21 GiB of device memory on a 24 GiB machine passes the arena check (21.6 GiB available), and leaves 0.6 GiB.
+    expect(() => checkHostArenas({ agents: 1, deviceMemoryBytes: 21 * GiB, physicalBytes: 24 * GiB })).not.toThrow();
+    expect(hostStagingBudget(hostRuntime(1, 21 * GiB), 24 * GiB).bytes).toBe(24 * GiB - Math.ceil(2.4 * GiB) - 21 * GiB);
+    expect(hostStagingBudget(hostRuntime(1, 4 * GiB), 4 * GiB).bytes).toBe(0);
+    // A GPU's device memory is not this machine's: only the reserve is kept.
+    expect(hostStagingBudget({ driver: 'cuda', agents: [{ info: { deviceMemoryBytes: 80 * GiB } }] }, 24 * GiB)).toMatchObject({ bytes: 24 * GiB - Math.ceil(2.4 * GiB), arenaBytes: 0 });
+    expect(hostStagingBudget(hostRuntime(1, GiB)).physicalBytes).toBe(totalmem());
   });
 });

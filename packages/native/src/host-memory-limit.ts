@@ -2,8 +2,8 @@
  * How much emulated device memory the host driver may take: its arenas live in this machine's
  * memory, so all agents' arenas together must fit physical memory minus a reserve, and a host byte
  * limit when one is given. Checked before the driver opens, so a size the machine cannot hold is
- * refused instead of running the machine out of memory once the arenas fill.
- * @internal
+ * refused instead of running the machine out of memory once the arenas fill. What is left beside
+ * the arenas is host staging's default budget ({@link hostStagingBudget}).
  */
 import { totalmem } from 'node:os';
 import type { ArgumentError } from './errors/argument-error.js';
@@ -75,4 +75,39 @@ export function hostArenaRefusal(request: HostArenaRequest): ArgumentError | nul
 export function checkHostArenas(request: HostArenaRequest): void {
   const refusal = hostArenaRefusal(request);
   if (refusal) throw refusal;
+}
+
+/** What {@link hostStagingBudget} found: the bytes left for host staging, and the figures behind them. */
+export interface HostStagingBudget {
+  /** Physical memory less the reserve and the host driver's arenas; 0 when nothing is left. */
+  readonly bytes: number;
+  readonly physicalBytes: number;
+  /** max(1 GiB, 10% of physical memory), as {@link hostMemoryReserveBytes}. */
+  readonly reserveBytes: number;
+  /** The host driver's arenas (agents x device memory): this machine's memory too. 0 on a GPU driver. */
+  readonly arenaBytes: number;
+}
+
+/**
+ * The host memory a runtime leaves for host staging (pinned and pageable snapshots, mirrors) on this
+ * machine: physical memory less the reserve the arena check keeps, and, on the host driver, less its
+ * agents' arenas, which live in the same memory. The arena check lets an arena take nearly all of
+ * the machine; a snapshot staged on the host beside it would take as much again. `@kreplay/snapshot`
+ * holds host staging within this unless given a limit of its own.
+ * @param runtime the runtime (its driver and its agents' device memory).
+ * @param physicalBytes the machine's memory; {@link physicalMemoryBytes} unless given (any figure in tests).
+ */
+export function hostStagingBudget(
+  runtime: { readonly driver: string; readonly agents: readonly { readonly info: { readonly deviceMemoryBytes: number } }[] },
+  physicalBytes: number = physicalMemoryBytes(),
+): HostStagingBudget {
+  const reserveBytes = hostMemoryReserveBytes(physicalBytes);
+  const arenaBytes = runtime.driver === 'host' ? runtime.agents.reduce((sum, agent) => sum + agent.info.deviceMemoryBytes, 0) : 0;
+  return { bytes: Math.max(0, physicalBytes - reserveBytes - arenaBytes), physicalBytes, reserveBytes, arenaBytes };
+}
+
+/** `23.4 GiB of physical memory less 2.34 GiB kept in reserve and 8 GiB of the host driver's device memory`: a budget's figures in words. */
+export function describeHostStagingBudget(budget: HostStagingBudget): string {
+  const arenas = budget.arenaBytes > 0 ? ` and ${formatBinaryBytes(budget.arenaBytes)} of the host driver's device memory` : '';
+  return `${formatBinaryBytes(budget.physicalBytes)} of physical memory less ${formatBinaryBytes(budget.reserveBytes)} kept in reserve${arenas}`;
 }

@@ -65,8 +65,13 @@ export type {
   PageListCopyOptions,
   ParameterType,
   PointerExtent,
+  ProfilerInstructionCache,
+  ProfilerL2Flush,
   ProfilerRange,
 } from './runtime-types.js';
+
+export { describeHostStagingBudget, hostStagingBudget } from './host-memory-limit.js';
+export type { HostStagingBudget } from './host-memory-limit.js';
 
 export { readModuleImage } from './capture-module-image.js';
 export type {
@@ -90,6 +95,9 @@ export type { KernelNameBase, KernelNames } from './capture-kernel-name.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './json-field-path.js';
+export { readRegularFile } from './file-input/read-regular-file.js';
+export type { ReadRegularFileOptions, RefusedFile, RegularFileRead, UnreadableFileReason } from './file-input/read-regular-file.js';
+export { jsonNestingBeyond } from './file-input/json-nesting.js';
 export type {
   CaptureCost,
   CaptureFolder,
@@ -115,7 +123,9 @@ export type { OpenCaptureOptions } from './capture-replay/open-capture.js';
 export { CaptureReplay } from './capture-replay/capture-replay.js';
 export type { CaptureAddressPolicy } from './capture-replay/capture-replay.js';
 export type { CaptureRelocation } from './capture-replay/capture-relocation.js';
-export type { CaptureDispatch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export type { CaptureDispatch, CaptureRange, CaptureRangeCheck, CaptureRangeLaunch, CaptureReplayRange } from './capture-replay/capture-dispatch.js';
+export { captureSequences } from './capture-replay/capture-sequences.js';
+export type { CaptureSequence, CaptureSequences, CaptureSequenceStart } from './capture-replay/capture-sequences.js';
 export { captureRegions, captureReservations } from './capture-replay/capture-regions.js';
 export type { CaptureAddressReservation, CapturePlacement, CaptureRegion } from './capture-replay/capture-regions.js';
 export { checkPostLaunchHashes } from './capture-replay/post-launch-hashes.js';

@@ -4,6 +4,7 @@
  * parameter its size (it is then the kernel's only parameter).
  * @internal
  */
+import { parameterBufferProblem, type KernelParameterLayout } from './kernel-parameter-layout.js';
 import type { Access, KernelParameter, ParameterType, PointerExtent } from './runtime-types.js';
 import { argumentError, describeValue, requireArray, requireBoolean, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
 
@@ -120,4 +121,38 @@ export function requireKernelParameters(component: string, value: unknown): read
  */
 export function parameterBytes(parameters: readonly KernelParameter[]): Uint8Array {
   return Uint8Array.from(parameters, (parameter) => (parameter.type === 'bytes' ? 0 : parameter.type === 'u32' || parameter.type === 'f32' ? 4 : 8));
+}
+
+/**
+ * Checks that a launch of these declared parameters passes every parameter the kernel's module
+ * declares (its cubin's metadata or its PTX): a `bytes` parameter as large as the parameters span,
+ * or else one declared parameter, a 64-bit word, for each of the module's, none of them larger.
+ * Less would make the driver read past what the launch passes.
+ * @throws {ArgumentError} when the declaration passes less than the module declares.
+ */
+export function requireParametersCoverModule(component: string, name: string, parameters: readonly KernelParameter[], layout: KernelParameterLayout): void {
+  const whole = `one bytes parameter of the whole ${layout.parameterBufferBytes}-byte parameter buffer`;
+  if (parameters.length === 1 && parameters[0]!.type === 'bytes') {
+    const short = parameterBufferProblem(name, parameters[0]!.size!, layout);
+    if (short) throw argumentError(component, 'options.parameters[0].size', `the bytes parameter ${parameters[0]!.name} ${short}`, `Declare ${whole}`);
+    return;
+  }
+  const declared = layout.parameters.length;
+  if (parameters.length < declared) {
+    throw argumentError(
+      component,
+      'options.parameters',
+      `options.parameters declares ${parameters.length} parameter${parameters.length === 1 ? '' : 's'} of kernel ${name}, but its module declares ${declared} (${layout.parameterBufferBytes} bytes)`,
+      `Declare all ${declared} in order, or ${whole}`,
+    );
+  }
+  const wide = layout.parameters.find((parameter) => parameter.size > 8);
+  if (wide !== undefined) {
+    throw argumentError(
+      component,
+      `options.parameters[${wide.index}]`,
+      `parameter ${wide.index} of kernel ${name} is ${wide.size} bytes in its module, more than the 8-byte word options.parameters[${wide.index}] passes`,
+      `Declare ${whole}`,
+    );
+  }
 }

@@ -6,7 +6,7 @@ import type { MemoryInfo } from './runtime-types.js';
  * @internal
  */
 import type { ModuleImage } from './capture-module-image.js';
-import type { DriverChoice, DriverName, ProfilerRange } from './runtime-types.js';
+import type { DriverChoice, DriverName, ProfilerInstructionCache, ProfilerL2Flush, ProfilerRange } from './runtime-types.js';
 
 /** The outcome of an allocation attempt; address 0 means it failed. */
 export interface NativeAllocationResult {
@@ -103,7 +103,6 @@ export interface NativeProfiler {
   beginDispatch(queue: NativeQueue, pass: number, index: number): void;
   endDispatch(queue: NativeQueue, pass: number, index: number): void;
   endPass(queue: NativeQueue, pass: number): void;
-  afterRun(queue: NativeQueue): void;
   result(): NativeProfilerResult;
   release(): Promise<void>;
 }
@@ -163,7 +162,7 @@ export interface NativeRuntime {
   profilerUnavailableReason(): string | null;
   /** The chip CUPTI knows an agent by (GH100), or why it cannot say. */
   profilerChipName(agentId: number): string | NativeFailure;
-  createProfiler(agentId: number, metrics: readonly string[], range: ProfilerRange): Promise<NativeProfiler | NativeFailure>;
+  createProfiler(agentId: number, metrics: readonly string[], range: ProfilerRange, l2Flush: ProfilerL2Flush, instructionCache: ProfilerInstructionCache): Promise<NativeProfiler | NativeFailure>;
   dispose(): Promise<void>;
 }
 

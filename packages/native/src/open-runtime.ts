@@ -32,10 +32,7 @@ interface ResolvedOptions {
 function resolveOptions(options: unknown): ResolvedOptions {
   const given = requireObject(component, 'options', options ?? {});
   requireKnownKeys(component, 'options', given, ['driver', 'host', 'waitSpinMicroseconds', 'reserveAddresses']);
-  const fromOptions = given['waitSpinMicroseconds'] !== undefined;
-  const spinSetting = fromOptions ? given['waitSpinMicroseconds'] : spinFromEnvironment();
-  const spinName = fromOptions ? 'options.waitSpinMicroseconds' : 'KREPLAY_WAIT_SPIN_US';
-  const waitSpinMicroseconds = spinSetting === undefined ? undefined : requireInteger(component, spinName, spinSetting, 0, 1_000_000);
+  const waitSpinMicroseconds = given['waitSpinMicroseconds'] === undefined ? undefined : requireInteger(component, 'options.waitSpinMicroseconds', given['waitSpinMicroseconds'], 0, 1_000_000);
   const driver = requireChoice(component, 'options.driver', given['driver'] ?? 'auto', driverChoices);
   const host = requireObject(component, 'options.host', given['host'] ?? {});
   requireKnownKeys(component, 'options.host', host, ['agents', 'deviceMemoryBytes', 'hostBytesLimit', 'threads']);
@@ -53,12 +50,6 @@ function resolveOptions(options: unknown): ResolvedOptions {
   const threads = requireInteger(component, 'options.host.threads', host['threads'] ?? availableParallelism(), 1, 1024);
   const reserveAddresses = requireReservations(driver, given['reserveAddresses']);
   return { driver, agents, deviceMemoryBytes, hostBytesLimit, threads, waitSpinMicroseconds, reserveAddresses };
-}
-
-/** KREPLAY_WAIT_SPIN_US as a number, when set (checked like the option). */
-function spinFromEnvironment(): unknown {
-  const setting = process.env['KREPLAY_WAIT_SPIN_US'];
-  return setting === undefined || setting === '' ? undefined : Number(setting);
 }
 
 function isUnavailable(result: NativeRuntime | NativeUnavailable): result is NativeUnavailable {

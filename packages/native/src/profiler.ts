@@ -6,7 +6,7 @@ import type { NativeProfiler, NativeProfilerPlan } from './native-binding.js';
 import { profilerFailure as failureError } from './profiler-failure.js';
 import { nativeQueueOf, Queue } from './queue.js';
 import type { RuntimeCore } from './runtime-core.js';
-import type { ProfilerRange } from './runtime-types.js';
+import type { ProfilerInstructionCache, ProfilerL2Flush, ProfilerRange } from './runtime-types.js';
 import { argumentError, requireArray, requireChoice, requireInteger, requireKnownKeys, requireObject } from './validate.js';
 
 const component = 'profiler';
@@ -41,6 +41,14 @@ export interface ProfilerResult {
  * each pass, so each later dispatch sees the cache the earlier ones left, as in the program.
  */
 export type ProfilerCacheControl = 'all' | 'none';
+
+/** What a session measures and does around each pass, fixed when it is created. */
+interface SessionConditions {
+  readonly range: ProfilerRange;
+  readonly cacheControl: ProfilerCacheControl;
+  readonly l2Flush: ProfilerL2Flush;
+  readonly instructionCache: ProfilerInstructionCache;
+}
 
 /** What the passes of one window run, given on pass 1. */
 export interface ProfilerPassScope {
@@ -77,8 +85,9 @@ export async function planCuptiMetrics(options: { readonly chip: string; readonl
  * Hardware counters of one agent for `metrics`, collected in user replay (CUPTI's range profiler on
  * the cuda driver, one range per dispatch: its kernel, or a user range around it): the caller runs the dispatch
  * {@link ProfilerSession.passCount} times, restoring memory between runs, and brackets each run with
- * {@link beginPass} and {@link endPass} on the dispatch's queue. Each pass starts with a cold, clean
- * L2 (a read of a buffer twice its size) and an idle device context. From {@link Profilers.createSession}.
+ * {@link beginPass} and {@link endPass} on the dispatch's queue. Each pass starts with an idle device
+ * context, the L2 as {@link l2Flush} leaves it and the instruction caches as {@link instructionCache}
+ * says. From {@link Profilers.createSession}.
  */
 export class ProfilerSession implements AsyncDisposable {
   readonly agent: Agent;
@@ -87,6 +96,10 @@ export class ProfilerSession implements AsyncDisposable {
   readonly range: ProfilerRange;
   /** Whether the L2 is flushed before every dispatch of a range. */
   readonly cacheControl: ProfilerCacheControl;
+  /** How the L2 is flushed. */
+  readonly l2Flush: ProfilerL2Flush;
+  /** What becomes of the instruction caches before each pass. */
+  readonly instructionCache: ProfilerInstructionCache;
   readonly #core: RuntimeCore;
   readonly #native: NativeProfiler;
   readonly #plan: NativeProfilerPlan;
@@ -95,12 +108,14 @@ export class ProfilerSession implements AsyncDisposable {
   #dispatches = 1;
 
   /** @internal Made by {@link Profilers.createSession}. */
-  constructor(core: RuntimeCore, agent: Agent, metrics: readonly string[], range: ProfilerRange, cacheControl: ProfilerCacheControl, native: NativeProfiler) {
+  constructor(core: RuntimeCore, agent: Agent, metrics: readonly string[], options: SessionConditions, native: NativeProfiler) {
     this.#core = core;
     this.agent = agent;
     this.metrics = Object.freeze([...metrics]);
-    this.range = range;
-    this.cacheControl = cacheControl;
+    this.range = options.range;
+    this.cacheControl = options.cacheControl;
+    this.l2Flush = options.l2Flush;
+    this.instructionCache = options.instructionCache;
     this.#native = native;
     this.#plan = native.plan();
   }
@@ -158,18 +173,6 @@ export class ProfilerSession implements AsyncDisposable {
    */
   endPass(queue: Queue, pass: number): void {
     this.#native.endPass(this.#queue(queue, 'endPass()'), this.#pass(pass));
-  }
-
-  /**
-   * Enqueues on `queue` what goes after a run of the dispatch (a pass, or an unprofiled run before
-   * the passes) that a restore and another run follow: the L2 flush when the session flushes before
-   * the restore instead of before the pass (`KREPLAY_PROFILER_L2_FLUSH_AT=restore`, an experiment);
-   * nothing otherwise. Returns at once.
-   * @throws {ArgumentError} for a queue of another agent.
-   * @throws {DisposedError} when the session, queue or runtime was disposed.
-   */
-  afterRun(queue: Queue): void {
-    this.#native.afterRun(this.#queue(queue, 'afterRun()'));
   }
 
   /**
@@ -280,9 +283,10 @@ export class Profilers {
 
   /**
    * A profiler session for `metrics` on agent `agentId` (default 0), each pass measuring `range`
-   * (default `kernel`, as Nsight Compute does; see {@link ProfilerRange}): CUPTI's plan (config
-   * image, passes) is computed off the JavaScript thread, and the session holds an L2-flush buffer
-   * twice the L2's size.
+   * (default `kernel`, as Nsight Compute does; see {@link ProfilerRange}), with the L2 flushed as
+   * `l2Flush` says (default `write-discard`) and the instruction caches as `instructionCache` says
+   * (default `evict`): CUPTI's plan (config image, passes) is computed off the JavaScript thread, and
+   * the session holds an L2-flush buffer twice the L2's size.
    * @throws {ArgumentError} (as a rejection) for bad options.
    * @throws {UnsupportedError} (as a rejection) when CUPTI cannot be loaded.
    * @throws {DriverError} (as a rejection) for an unknown metric or a device CUPTI cannot profile.
@@ -292,16 +296,22 @@ export class Profilers {
     readonly metrics: readonly string[];
     readonly range?: ProfilerRange;
     readonly cacheControl?: ProfilerCacheControl;
+    readonly l2Flush?: ProfilerL2Flush;
+    readonly instructionCache?: ProfilerInstructionCache;
   }): Promise<ProfilerSession> {
     this.#core.assertLive(component, 'runtime.profiler.createSession()');
     const given = requireObject(component, 'options', options);
-    requireKnownKeys(component, 'options', given, ['agentId', 'metrics', 'range', 'cacheControl']);
+    requireKnownKeys(component, 'options', given, ['agentId', 'metrics', 'range', 'cacheControl', 'l2Flush', 'instructionCache']);
     const agentId = requireInteger(component, 'options.agentId', given['agentId'] ?? 0, 0, this.#agents.length - 1);
     const metrics = requireMetrics(given['metrics']);
-    const range = requireChoice(component, 'options.range', given['range'] ?? 'kernel', ['kernel', 'dispatch'] as const);
-    const cacheControl = requireChoice(component, 'options.cacheControl', given['cacheControl'] ?? 'all', ['all', 'none'] as const);
-    const created = await this.#core.native.createProfiler(agentId, metrics, range);
+    const conditions: SessionConditions = {
+      range: requireChoice(component, 'options.range', given['range'] ?? 'kernel', ['kernel', 'dispatch'] as const),
+      cacheControl: requireChoice(component, 'options.cacheControl', given['cacheControl'] ?? 'all', ['all', 'none'] as const),
+      l2Flush: requireChoice(component, 'options.l2Flush', given['l2Flush'] ?? 'write-discard', ['write-discard', 'read', 'none'] as const),
+      instructionCache: requireChoice(component, 'options.instructionCache', given['instructionCache'] ?? 'evict', ['evict', 'keep'] as const),
+    };
+    const created = await this.#core.native.createProfiler(agentId, metrics, conditions.range, conditions.l2Flush, conditions.instructionCache);
     if ('code' in created) throw failureError(created, this.#core.driver, agentId, 'creating a profiler session');
-    return new ProfilerSession(this.#core, this.#agents[agentId]!, metrics, range, cacheControl, created);
+    return new ProfilerSession(this.#core, this.#agents[agentId]!, metrics, conditions, created);
   }
 }

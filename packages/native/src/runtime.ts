@@ -172,7 +172,8 @@ export class Runtime implements AsyncDisposable {
    * and extent like the built-in kernels' (an absent extent means to the end of the pointer's
    * allocation); a `bytes` parameter, the kernel's only one, takes the whole parameter buffer.
    * @throws {ArgumentError} (as a rejection) for invalid options (both or neither of path and image
-   * included) or a file that cannot be read.
+   * included), a file that cannot be read, or parameters that pass less than the module's cubin
+   * metadata or PTX declares for the kernel (fewer parameters, a smaller bytes parameter).
    * @throws {UnsupportedError} (as a rejection) when the driver runs no user kernels (the host driver).
    * @throws {DriverError} (as a rejection) when the module does not load or has no such kernel.
    * @throws {DisposedError} (as a rejection) when the runtime was disposed.

@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { DriverError } from './errors/driver-error.js';
 import { nativeMessage } from './errors/native-message.js';
 import { UnsupportedError } from './errors/unsupported-error.js';
-import { parameterBytes, requireKernelParameters } from './kernel-parameters.js';
+import { moduleParameterLayouts } from './kernel-parameter-layout.js';
+import { parameterBytes, requireKernelParameters, requireParametersCoverModule } from './kernel-parameters.js';
 import type { RuntimeCore } from './runtime-core.js';
 import type { KernelDescriptor } from './runtime-types.js';
 import { argumentError, describeValue, requireBoolean, requireKnownKeys, requireObject } from './validate.js';
@@ -69,7 +70,8 @@ async function moduleImage(options: Record<string, unknown>): Promise<{ readonly
 
 /**
  * Loads a kernel from a module file or image on every agent of the runtime.
- * @throws {ArgumentError} for invalid options or a file that cannot be read.
+ * @throws {ArgumentError} for invalid options, a file that cannot be read, or parameters that pass
+ *   less than the module declares for the kernel (a launch would make the driver read past them).
  * @throws {UnsupportedError} when the driver runs no user kernels (the host driver).
  * @throws {DriverError} when the driver cannot load the module or finds no such kernel in it.
  */
@@ -90,6 +92,8 @@ export async function loadUserKernel(core: RuntimeCore, value: unknown): Promise
     });
   }
   const { image, source } = await moduleImage(options);
+  const layout = moduleParameterLayouts(image).get(name);
+  if (layout !== undefined) requireParametersCoverModule(component, name, parameters, layout);
   const loaded = await core.native.loadKernel(image, name, parameterBytes(parameters));
   if (typeof loaded !== 'number') {
     throw new DriverError({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ArgumentError, DriverError, openRuntime, UnsupportedError } from '@kreplay/native';
 import type { Queue, Runtime } from '@kreplay/native';
 import { cuptiPasses } from './cupti-passes.js';
+import { defaultProfileConditions } from './profile-conditions.js';
 
 /** A stand-in for a cuda runtime's profiler: records the calls, answers like CUPTI after 3 passes. */
 function fakeCudaRuntime(passCount: number, failure?: DriverError) {
@@ -23,7 +24,6 @@ function fakeCudaRuntime(passCount: number, failure?: DriverError) {
       calls.push(`end ${queue.id} ${pass}`);
       if (pass === passCount) dispatch += 1;
     },
-    afterRun: (queue: Queue) => calls.push(`after ${queue.id}`),
     lastResult: () => {
       if (failure) throw failure;
       const row = (index: number) => ({ 'gpu__time_duration.sum': 1000 * dispatch + index, 'dram__bytes_write.sum': 4096 });
@@ -60,7 +60,7 @@ describe('cuptiPasses', () => {
       provider.beginPass(pass, first);
       provider.endPass(pass, first);
     }
-    expect(calls).toEqual(['begin 7 1', 'end 7 1', 'after 7', 'begin 7 2', 'end 7 2', 'after 7', 'begin 7 3', 'end 7 3']);
+    expect(calls).toEqual(['begin 7 1', 'end 7 1', 'begin 7 2', 'end 7 2', 'begin 7 3', 'end 7 3']);
     expect(provider.collect(first, [1, 2, 3])).toEqual({
       chip: 'GH100',
       passes: 3,
@@ -74,7 +74,7 @@ describe('cuptiPasses', () => {
 
   it('runs each dispatch warmRuns times unprofiled before its passes and collects only the profiled passes', async () => {
     const { runtime, calls, queue } = fakeCudaRuntime(2);
-    const provider = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'], warmRuns: 1 });
+    const provider = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum', 'dram__bytes_write.sum'], conditions: { warmRuns: 1 } });
     const first = queue(4);
     expect(provider.passCount({ queue: first } as never)).toBe(3);
     for (const pass of [1, 2, 3]) {
@@ -85,17 +85,19 @@ describe('cuptiPasses', () => {
       }
       provider.endPass(pass, first);
     }
-    expect(calls.filter((call) => !call.startsWith('dispatch'))).toEqual(['after 4', 'begin 4 1 x2', 'end 4 1', 'after 4', 'begin 4 2 x2', 'end 4 2']);
+    expect(calls.filter((call) => !call.startsWith('dispatch'))).toEqual(['begin 4 1 x2', 'end 4 1', 'begin 4 2 x2', 'end 4 2']);
     expect(calls.filter((call) => call.startsWith('dispatch ')).map((call) => call.split(' ')[2])).toEqual(['1', '1', '2', '2']);
     expect(provider.collectRange(first, [1, 2, 3], 2).map((each) => [each.passes, each.metrics?.['gpu__time_duration.sum']])).toEqual([[2, 1000], [2, 1001]]);
     expect(provider.collectRange(first, [1, 2], 2)[0]).toMatchObject({ metrics: null, error: { code: 'incomplete', message: expect.stringMatching(/^passes 2 of 2 did not complete/) } });
   });
 
-  it('refuses a warmRuns that is not a whole number >= 0', async () => {
-    const { runtime } = fakeCudaRuntime(1);
+  it('refuses conditions profileConditions refuses, before any session is made', async () => {
+    const { runtime, sessionOptions } = fakeCudaRuntime(1);
     for (const warmRuns of [-1, 0.5, Number.NaN]) {
-      await expect(cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], warmRuns })).rejects.toThrow(/warmRuns is .*, not a whole number >= 0/);
+      await expect(cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], conditions: { warmRuns } })).rejects.toThrow(/^\[replay\] \[profile-conditions\] warmRuns is .*, not a whole number >= 0/);
     }
+    await expect(cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], conditions: { l2Flush: 'copy' as never } })).rejects.toBeInstanceOf(ArgumentError);
+    expect(sessionOptions).toEqual([]);
   });
 
   it('is disposed at the end of an await using block', async () => {
@@ -108,14 +110,17 @@ describe('cuptiPasses', () => {
     expect(calls).toContain('dispose');
   });
 
-  it("passes the range and cache control to the agents' sessions, and leaves the profiler's defaults otherwise", async () => {
+  it("passes the range and the conditions to the agents' sessions, and records the conditions it profiles under", async () => {
     const { runtime, sessionOptions } = fakeCudaRuntime(1);
-    await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], range: 'dispatch', cacheControl: 'none' });
-    await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'] });
+    const chosen = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'], range: 'dispatch', conditions: { cacheControl: 'none', l2Flush: 'read', instructionCache: 'keep', warmRuns: 2, samples: 3 } });
+    const defaults = await cuptiPasses({ runtime, metrics: ['gpu__time_duration.sum'] });
     expect(sessionOptions).toEqual([
-      { agentId: 0, metrics: ['gpu__time_duration.sum'], range: 'dispatch', cacheControl: 'none' },
-      { agentId: 0, metrics: ['gpu__time_duration.sum'] },
+      { agentId: 0, metrics: ['gpu__time_duration.sum'], range: 'dispatch', cacheControl: 'none', l2Flush: 'read', instructionCache: 'keep' },
+      { agentId: 0, metrics: ['gpu__time_duration.sum'], cacheControl: 'all', l2Flush: 'write-discard', instructionCache: 'evict' },
     ]);
+    expect(chosen.conditions).toEqual({ l2Flush: 'read', instructionCache: 'keep', cacheControl: 'none', warmRuns: 2, samples: 3 });
+    expect(defaults.conditions).toEqual(defaultProfileConditions);
+    expect(chosen.passCount({ queue: { agent: { id: 0 } } } as never)).toBe(3);
   });
 
   it('brackets every dispatch of a range and collects one value set per dispatch', async () => {

@@ -1,7 +1,9 @@
 import { DriverError, UnsupportedError } from '@kreplay/native';
-import type { ProfilerCacheControl, ProfilerRange, ProfilerSession, Queue, Runtime } from '@kreplay/native';
+import type { ProfilerRange, ProfilerSession, Queue, Runtime } from '@kreplay/native';
 import type { PassProvider } from './pass-provider.js';
 import { passProviderSpecificationVersion } from './pass-provider.js';
+import { profileConditions } from './profile-conditions.js';
+import type { ProfileConditions, ProfileConditionsInput } from './profile-conditions.js';
 import { describeValue, replayArgumentError } from './validate.js';
 
 /** Options of {@link cuptiPasses}. */
@@ -18,16 +20,14 @@ export interface CuptiPassesOptions {
    */
   readonly range?: ProfilerRange;
   /**
-   * In a range of dispatches: `all` (default) flushes the L2 before every dispatch, as Nsight
-   * Compute's `--cache-control all`; `none` only before each pass, as the program's sequence runs.
+   * What the profiler does around each pass (see {@link ProfileConditions}; those left out take
+   * their defaults): the L2 flush, the instruction caches, cache control in a range, and warm runs,
+   * unprofiled runs of each dispatch before its passes, restored like a pass (the first launch of a
+   * kernel in a process pays costs a program that ran it before does not, and ncu profiles programs
+   * in that steady state). `samples` is recorded for the caller, which profiles each dispatch that
+   * many times.
    */
-  readonly cacheControl?: ProfilerCacheControl;
-  /**
-   * Unprofiled runs of each dispatch before its passes (default 0), restored like a pass: the first
-   * launch of a kernel in a process pays costs a program that ran it before does not (its code is
-   * loaded and first fetched), and ncu profiles programs in that steady state.
-   */
-  readonly warmRuns?: number;
+  readonly conditions?: ProfileConditionsInput;
 }
 
 /** What {@link cuptiPasses} collects for one dispatch. */
@@ -53,26 +53,27 @@ export interface CuptiPassProvider extends PassProvider, AsyncDisposable {
   collectRange(queue: Queue, completedPasses: readonly number[], dispatches: number): readonly CuptiCollected[];
   /** The profiler sessions by agent id. */
   readonly sessions: ReadonlyMap<number, ProfilerSession>;
+  /** The conditions every pass is profiled under, to be recorded with the counters. */
+  readonly conditions: ProfileConditions;
   dispose(): Promise<void>;
 }
 
 /**
  * Real hardware counters per pass on NVIDIA: CUPTI's range profiler in user replay, one range per
  * dispatch: its kernel (CUPTI's automatic range, the default) or a user range pushed around it.
- * The number of passes is CUPTI's (from the metrics' config image); kreplay's
- * snapshot restores memory between passes, and each pass starts with a flushed L2 and an idle device.
+ * The number of passes is CUPTI's (from the metrics' config image); kreplay's snapshot restores
+ * memory between passes, and each pass starts with an idle device, the L2 and the instruction
+ * caches as `conditions` say (recorded in the provider's `conditions`).
  * Windows of one agent must not overlap (CUPTI profiles the whole context): run dispatches of one
  * agent one at a time, as the CLI and the bench do.
- * @throws {ArgumentError} (as a rejection) for options that are not a cuda runtime and metric names.
+ * @throws {ArgumentError} (as a rejection) for options that are not a cuda runtime and metric names, or conditions {@link profileConditions} refuses.
  * @throws {UnsupportedError} (as a rejection) when CUPTI cannot be loaded.
  * @throws {DriverError} (as a rejection) for an unknown metric or a device CUPTI cannot profile.
  */
 export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPassProvider> {
-  const { runtime, metrics, range, cacheControl } = options ?? ({} as CuptiPassesOptions);
-  const warmRuns = options?.warmRuns ?? 0;
-  if (!Number.isInteger(warmRuns) || warmRuns < 0) {
-    throw replayArgumentError('cupti-passes', 'warmRuns', `warmRuns is ${describeValue(warmRuns)}, not a whole number >= 0`, 'Pass 0 (profile the first run) or the number of unprofiled runs before the passes, e.g. 1');
-  }
+  const { runtime, metrics, range } = options ?? ({} as CuptiPassesOptions);
+  const conditions = profileConditions(options?.conditions);
+  const { warmRuns } = conditions;
   /** The CUPTI pass of engine pass `pass`, or undefined for a warm run. */
   const profiledPass = (pass: number): number | undefined => (pass > warmRuns ? pass - warmRuns : undefined);
   const profiler = runtime?.profiler;
@@ -92,7 +93,8 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
   const sessions = new Map<number, ProfilerSession>();
   try {
     for (const agentId of agentIds) {
-      sessions.set(agentId, await profiler.createSession({ agentId, metrics, ...(range === undefined ? {} : { range }), ...(cacheControl === undefined ? {} : { cacheControl }) }));
+      const { cacheControl, l2Flush, instructionCache } = conditions;
+      sessions.set(agentId, await profiler.createSession({ agentId, metrics, ...(range === undefined ? {} : { range }), cacheControl, l2Flush, instructionCache }));
     }
   } catch (error) {
     await Promise.all([...sessions.values()].map((session) => session.dispose()));
@@ -139,6 +141,7 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
     specificationVersion: passProviderSpecificationVersion,
     name: `cupti(${names.join(',')})`,
     sessions,
+    conditions,
     passCount: (dispatch) => {
       const session = sessionOf(dispatch.queue);
       return session === undefined ? 1 : warmRuns + session.passCount;
@@ -167,8 +170,6 @@ export async function cuptiPasses(options: CuptiPassesOptions): Promise<CuptiPas
       if (session === undefined) return;
       const profiled = profiledPass(pass);
       if (profiled !== undefined) session.endPass(queue, profiled);
-      // A restore and another run follow every run but the last.
-      if (pass < warmRuns + session.passCount) session.afterRun(queue);
     },
     collect(queue, completedPasses) {
       return collectWindow(queue, completedPasses, 1)[0]!;

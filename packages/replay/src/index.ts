@@ -20,5 +20,7 @@ export { timingPasses } from './timing-passes.js';
 export type { PassTimings, TimingPassProvider } from './timing-passes.js';
 export { cuptiPasses } from './cupti-passes.js';
 export type { CuptiCollected, CuptiPassesOptions, CuptiPassProvider } from './cupti-passes.js';
+export { defaultProfileConditions, profileConditions } from './profile-conditions.js';
+export type { ProfileConditions, ProfileConditionsInput } from './profile-conditions.js';
 export { ReplayPluginError } from './replay-plugin-error.js';
 export type { PluginIdentity } from './run-plugin-hook.js';

@@ -1,7 +1,7 @@
 import { ArgumentError } from '@kreplay/native';
 
 /** The component names of the package's messages: `[replay] [component] ...`. */
-export type ReplayComponent = 'engine' | 'dispatch' | 'fixed-passes' | 'timing-passes' | 'cupti-passes' | 'pass provider';
+export type ReplayComponent = 'engine' | 'dispatch' | 'fixed-passes' | 'timing-passes' | 'cupti-passes' | 'profile-conditions' | 'pass provider';
 
 /**
  * Builds an {@link ArgumentError} with a message `[replay] [component] what happened. how to fix it.`

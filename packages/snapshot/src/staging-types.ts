@@ -13,7 +13,12 @@ export type StagingTierChoice = StagingTier | 'auto';
 
 /** Options of {@link createStaging}. */
 export interface StagingOptions {
-  /** Host bytes all staging of the process may hold (pinned + pageable). Default: no limit. */
+  /**
+   * Host bytes all staging of the process may hold (pinned + pageable). Default: what this machine
+   * holds beside the runtime (`hostStagingBudget` of `@kreplay/native`: physical memory less a
+   * reserve of max(1 GiB, 10%), and on the host driver less its arenas), so a snapshot staged on
+   * the host is declined rather than run the machine out of memory.
+   */
   readonly hostBytesLimit?: number;
   /** Device bytes per agent that staging never takes. Default 0. */
   readonly deviceReserveBytes?: number;
@@ -45,6 +50,7 @@ export type StagingResult =
 export interface StagingUsage {
   readonly hostBytes: number;
   readonly hostHighWaterBytes: number;
+  /** The host limit in force: the one given, or the default budget. */
   readonly hostBytesLimit: number | null;
   readonly deviceBytes: Readonly<Record<number, number>>;
   /** The most device staging held at once, per agent id (the device tier's high-water). */

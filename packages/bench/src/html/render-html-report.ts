@@ -1,6 +1,7 @@
 import type { BenchReport } from '../report/bench-report.js';
 import { passCostFitCaveat } from '../report/pass-cost-fit.js';
 import { chartLibrarySource } from './chart-library.js';
+import { htmlPage } from './html-page.js';
 import { contextTables, escapeHtml, resultTables } from './html-tables.js';
 import { pageScript } from './page-script.js';
 
@@ -31,16 +32,10 @@ export function renderHtmlReport(report: BenchReport): string {
   const withoutSamples = { ...report, fits, rows: report.rows.map(({ samples: _samples, ...row }) => row) };
   const data = JSON.stringify(withoutSamples).replace(/</g, '\\u003c');
   const title = `kreplay bench: ${report.configuration.preset} on ${report.driver}`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>${escapeHtml(title)}</title>
-<style>${style}</style>
-</head>
-<body>
-<h1>${escapeHtml(title)}</h1>
-${report.complete ? '' : '<p class="incomplete">This run was interrupted: the report holds what was measured until then.</p>'}
+  return htmlPage(
+    title,
+    style,
+    `${report.complete ? '' : '<p class="incomplete">This run was interrupted: the report holds what was measured until then.</p>'}
 ${contextTables(report)}
 <h2>Charts</h2>
 <div id="charts"></div>
@@ -49,8 +44,6 @@ ${resultTables(report)}
 <ul>${[...report.notes, ...report.skipped.map((cell) => `skipped ${cell.key}: ${cell.reason}`)].map((note) => `<li>${escapeHtml(note)}</li>`).join('\n')}</ul>
 <script type="application/json" id="report-data">${data}</script>
 <script>${chartLibrarySource()}</script>
-<script>${pageScript}</script>
-</body>
-</html>
-`;
+<script>${pageScript}</script>`,
+  );
 }

@@ -1,3 +1,5 @@
+import { amount, amountDefinitions, arrayOf, boolean, count, fraction, kreplaySchemaId, nullable, objectOf, optionalAmount, positiveCount, string } from './json-schema-parts.js';
+
 /**
  * The JSON Schema (draft-07) of a bench report, version 1: what {@link parseBenchReport} validates
  * on read. Byte counts, times, rates and counts are non-negative; fitted coefficients, which a
@@ -7,27 +9,7 @@
  */
 
 /** The `$id` of the bench report schema, and the `$schema` every report written by this package holds. */
-export const benchReportSchemaId = 'urn:kreplay:schema:bench-report:1';
-
-const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
-const objectOf = (properties: Record<string, unknown>, optional: readonly string[] = []) => ({
-  type: 'object',
-  required: Object.keys(properties).filter((name) => !optional.includes(name)),
-  properties,
-});
-/** `type` or null; `extra` (bounds, properties) applies to the non-null value. */
-const nullable = (type: 'number' | 'integer' | 'string' | 'object', extra: Record<string, unknown> = {}) => ({ ...extra, type: [type, 'null'] });
-const arrayOf = (items: unknown) => ({ type: 'array', items });
-const string = { type: 'string' };
-const boolean = { type: 'boolean' };
-/** A non-negative number: bytes (means may be fractional), times, rates. */
-const amount = ref('amount');
-/** A non-negative whole number: counts, indices, exact byte sizes. */
-const count = ref('count');
-const positiveCount = { type: 'integer', minimum: 1 };
-const fraction = { type: 'number', minimum: 0, maximum: 1 };
-/** A ratio or rate that JSON turns to null when it was not finite (a division by zero). */
-const optionalAmount = nullable('number', { minimum: 0 });
+export const benchReportSchemaId = kreplaySchemaId('bench-report', 1);
 
 const sampleBytes = objectOf({ deviceToDevice: amount, deviceToHost: amount, hostToDevice: amount, hostToHost: amount, hashed: amount });
 
@@ -165,10 +147,7 @@ export const benchReportJsonSchema = {
   $id: benchReportSchemaId,
   title: 'kreplay bench report, version 1',
   description: 'What `kreplay bench --out` writes: the machine, the configuration, every run (rows, with each dispatch sample), the pass-cost fits and the baselines measured in the same run.',
-  definitions: {
-    amount: { type: 'number', minimum: 0 },
-    count: { type: 'integer', minimum: 0 },
-  },
+  definitions: amountDefinitions,
   ...objectOf(
     {
       $schema: { type: 'string', description: `The schema this report follows: ${benchReportSchemaId}` },

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, readdirSync, readFileSync, symlinkSync, truncateSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,3 +112,44 @@ describe('bench report files', () => {
     await expect(readBenchReport('/nonexistent/r.json')).rejects.toThrow('[bench] [report] /nonexistent/r.json: no such file. Check the path of the report.');
   });
 });
+
+describe('bench report files that would hurt the reader', () => {
+  const deep = (depth: number) => `{"schema":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+
+  it('refuses JSON nested deeper than a report goes before parsing it (no stack overflow)', async () => {
+    const error = rejection(deep(20_000));
+    expect(error.message).toBe('[bench] [report] r.json: nests arrays and objects deeper than the 32 levels a bench report has (at character 41). Pass a report written by kreplay bench --out.');
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-report-deep-'));
+    await writeFile(join(directory, 'deep.json'), deep(20_000));
+    await expect(readBenchReport(join(directory, 'deep.json'))).rejects.toThrow(/deep\.json: nests arrays and objects deeper than the 32 levels/);
+  });
+
+  it('refuses a FIFO, a device, a directory and a file too large without reading them; follows a link to a report', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-report-files-'));
+    const fifo = join(directory, 'fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    symlinkSync('/dev/zero', join(directory, 'zero.json'));
+    await writeFile(join(directory, 'huge.json'), '');
+    truncateSync(join(directory, 'huge.json'), 2 ** 33);
+    await writeBenchReport(join(directory, 'report.json'), syntheticReport());
+    symlinkSync(join(directory, 'report.json'), join(directory, 'latest.json'));
+    try {
+      const cases: [string, RegExp][] = [
+        ['fifo.json', /fifo\.json: is a FIFO, not a regular file\. Check the path of the report\./],
+        ['zero.json', /zero\.json: is a character device, not a regular file\./],
+        ['huge.json', /huge\.json: is 8589934592 bytes, more than the \d+ this reader takes\./],
+        ['.', /is a directory, not a regular file\./],
+      ];
+      for (const [name, message] of cases) {
+        const settled = await Promise.race([readBenchReport(join(directory, name)).then(() => null, (error: unknown) => error), new Promise((resolve) => setTimeout(resolve, 10_000, 'blocked'))]);
+        expect(settled, name).toBeInstanceOf(BenchReportError);
+        expect((settled as Error).message, name).toMatch(message);
+      }
+      expect((await readBenchReport(join(directory, 'latest.json'))).rows).toEqual(syntheticReport().rows);
+    } finally {
+      // Releases a reader that regressed and blocks on opening the FIFO.
+      closeSync(openSync(fifo, constants.O_RDWR | constants.O_NONBLOCK));
+    }
+  }, 30_000);
+});
+

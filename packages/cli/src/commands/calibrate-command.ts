@@ -1,11 +1,12 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import type { Runtime } from '@kreplay/native';
-import { formatBytes, formatRate, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
+import { calibrateResultSchemaId, calibrateResultVersion, formatBytes, formatRate, measureNativeCalls, measureWindowCost } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 import { describeByteSize, parseByteSize } from '../byte-size.js';
+import { checkDeviceMemoryFits } from '../device-memory-fit.js';
 import { createProgress } from '../progress.js';
 import type { Progress } from '../progress.js';
 import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOptions } from '../json-output-file.js';
@@ -51,10 +52,12 @@ export function calibrateCommand(io: CliIo): Command {
     .action(async (options: CalibrateOptions) => {
       await checkJsonOutput('calibrate', options);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const planned = `--plan-bytes ${describeByteSize(options.planBytes)} (a source and a destination of it, ${describeByteSize(2 * options.planBytes)})`;
+      checkDeviceMemoryFits(runtime, { command: 'calibrate', flag: '--plan-bytes', given: planned, bytes: 2 * options.planBytes });
       // Steps: the native calls, then each round of window timings.
       const progress = createProgress(io, { label: 'calibrate', total: 1 + windowRepetitions + 1, unit: 'steps' });
       const { result, window } = await measureAll(runtime, options.planBytes, progress).finally(() => progress.done());
-      const report = { ...result, window };
+      const report = { schema: calibrateResultSchemaId, schemaVersion: calibrateResultVersion, ...result, window };
       if (options.json) {
         await writeJsonThenPrint(io, options, report, `${JSON.stringify(report)}\n`);
         return;

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { captureLibraryPath, KreplayError } from '@kreplay/native';
@@ -85,11 +85,13 @@ export function captureCommand(io: CliIo): Command {
         ...(options.everyLaunch === true && { everyLaunch: true }),
         ...(options.profileFromStart === 'off' && { profileFromStart: false }),
       };
-      await mkdir(options.out, { recursive: true });
+      // The folder this command made (undefined when it was there before): removed again, while empty, if the program cannot start.
+      const made = await mkdir(options.out, { recursive: true });
       if (process.env['CUDA_INJECTION64_PATH']) io.stderr(`kreplay capture: CUDA_INJECTION64_PATH was ${process.env['CUDA_INJECTION64_PATH']}; the program gets the capture library instead\n`);
       if (!options.json) io.stderr(`kreplay capture: ${command.join(' ')}: capturing ${describeSelection(selection)} into ${options.out}\n`);
       using progress = watchCaptureProgress(io, options.out);
-      const exit = await runProgram(command, captureEnvironment(process.env, { libraryPath, directory: options.out, command, selection })).catch((error: NodeJS.ErrnoException) => {
+      const exit = await runProgram(command, captureEnvironment(process.env, { libraryPath, directory: options.out, command, selection })).catch(async (error: NodeJS.ErrnoException) => {
+        if (made !== undefined) await rmdir(made).catch(() => undefined);
         throw new UsageError('capture', `${command[0]} cannot be run (${error.code ?? error.message})`, 'Pass a program on PATH or its path, after --');
       });
       const captured = await summarizeCapturedProcesses(options.out);

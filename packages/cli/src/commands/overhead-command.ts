@@ -4,6 +4,7 @@ import { formatBytes, formatMilliseconds, formatRate, measureReplayOverhead, ove
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
+import { checkDeviceMemoryFits } from '../device-memory-fit.js';
 import { wasGiven } from '../option-dependencies.js';
 import { checkOutputPaths } from '../output-path.js';
 import { createProgress } from '../progress.js';
@@ -60,6 +61,9 @@ export function overheadCommand(io: CliIo): Command {
       }
       await checkOutputPaths('overhead', { '--out': options.out });
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      for (const footprint of options.footprint) {
+        if ('bytes' in footprint) checkDeviceMemoryFits(runtime, { command: 'overhead', flag: '--footprint', given: `--footprint ${describeByteSize(footprint.bytes)}`, bytes: footprint.bytes });
+      }
       const results: OverheadResult[] = [];
       const json = () => `${JSON.stringify(results, null, 2)}\n`;
       let written = false;

@@ -1,8 +1,11 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
+import type { KreplayError } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
-import { strategyByName, strategyNames } from '@kreplay/bench';
+import { profileReportSchemaId, profileReportVersion, strategyByName, strategyNames } from '@kreplay/bench';
+import type { ProfileDocument } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
+import type { ProfileConditions } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
@@ -13,14 +16,19 @@ import { wasGiven } from '../option-dependencies.js';
 import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProfileWorkload } from '../profile-workload.js';
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
+import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
+import { captureRangeCap, type CaptureRangeChoice } from '../capture-ranges.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
+import { conditionFlags, conditionsFromFlags, type ConditionFlags } from '../profile-condition-flags.js';
+import { withLaunchShapes } from '../profile-launch-shapes.js';
+import { withCapturedLaunches } from '../profile-launch.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
 import { collectValues } from '../repeatable-option.js';
 import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOptions } from '../json-output-file.js';
 import { chooseMetrics, resolveMetricChoice, type MetricChoice, type MetricChoiceOptions } from '../profile-metric-choice.js';
-import { describeProfile, type PrintUnits, type ProfilePage } from '../profile-details-page.js';
+import { describeProfile, launchName, notProfiled, type PrintUnits, type ProfilePage } from '../profile-details-page.js';
 import { profileCsv } from '../profile-csv.js';
 import { describeQueriedMetrics, describeSectionList, describeSetList, queryMetrics, sectionListJson, type QueryMetricsMode } from '../profile-listing.js';
 import { sectionSetNames } from '../sections/sections.js';
@@ -28,8 +36,8 @@ import type { ProfileSection } from '../sections/resolve-sections.js';
 
 interface ProfileOptions extends MetricChoiceOptions, JsonOutputOptions {
   readonly driver: DriverChoice;
-  /** Dispatches per range, or the old spelling of --measure. */
-  readonly range: number | ProfilerRange;
+  /** Dispatches per range, `auto` (capture: whole captured sequences), or the old spelling of --measure; absent: the workload's default. */
+  readonly range?: CaptureRangeChoice | ProfilerRange;
   readonly measure: ProfilerRange;
   readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
@@ -58,58 +66,50 @@ interface ProfileOptions extends MetricChoiceOptions, JsonOutputOptions {
   readonly chip?: string;
 }
 
-type ProfileCommandOptions = ProfileOptions & CapturedLaunchSelection;
+type ProfileCommandOptions = ProfileOptions & ConditionFlags & CapturedLaunchSelection;
 
 export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 
-/** What `kreplay profile --json` prints. */
-export interface ProfileReport {
-  readonly driver: string;
-  readonly device: string;
-  readonly chip: string;
+/** The schema fields every profile starts with: its JSON Schema (`@kreplay/bench`'s profile-report.schema.json) and version. */
+const profileSchemaFields = { schema: profileReportSchemaId, schemaVersion: profileReportVersion } as const;
+
+/** What `kreplay profile --json` prints: a profile document (`@kreplay/bench`'s ProfileDocument) as this command fills it. */
+export interface ProfileReport extends ProfileDocument {
+  readonly measure: ProfilerRange;
+  readonly cacheControl: ProfilerCacheControl;
+  readonly range: CaptureRangeChoice;
+  /** Every condition the counters were measured under: the L2 flush, the instruction caches, cache control, warm runs, samples. */
+  readonly conditions: ProfileConditions;
   /** The device's architecture (`sm_90`): which metrics each section collects, and ncu's `CC`. */
   readonly architecture: string;
-  readonly workload: string;
-  readonly strategy: string;
-  /** What each pass measured: the dispatch's kernel, or a range pushed around the dispatch. */
-  readonly measure: ProfilerRange;
-  /** Whether the L2 was flushed before every dispatch of a range (`all`) or only before each pass (`none`). */
-  readonly cacheControl: ProfilerCacheControl;
-  /** Dispatches per range (1: one dispatch at a time). */
-  readonly range: number;
-  /** CUPTI's passes per dispatch (in a range: per run of the whole sequence). */
-  readonly passes: number;
-  /** Unprofiled runs of each dispatch (or range) before its passes. */
-  readonly warmRuns: number;
-  /** Times each dispatch was profiled, all its passes each time; its metrics are their medians. */
-  readonly samples: number;
-  /** The metrics CUPTI collected (the sections' and --metrics'), each once. */
-  readonly metrics: readonly string[];
   /** The sections collected (--section, --set; `basic` when nothing was named), as their tables print. */
   readonly sections: readonly ProfileSection[];
   /** The metrics named with --metrics. */
   readonly commandLineMetrics: readonly string[];
-  readonly units: Readonly<Record<string, string>>;
-  /** Host milliseconds to load CUPTI and plan the metrics. */
-  readonly setupMs: number;
-  /** Host milliseconds from the first dispatch to the last one's results. */
-  readonly wallMs: number;
   readonly dispatches: readonly ProfileRow[];
-  /** With --range K > 1: each range, in order; empty otherwise. */
   readonly ranges: readonly ProfileRange[];
+  /** `capture:` only: the reason of each damaged record of the folder (not profiled), led by its file. */
+  readonly damaged?: readonly string[];
 }
 
-/** Parses --range: dispatches per range, or `kernel` / `dispatch` (the spelling of --measure before ranges). */
-function parseRange(text: string): number | ProfilerRange {
-  if (text === 'kernel' || text === 'dispatch') return text;
+/** Parses --range: dispatches per range, `auto` (capture:), or `kernel` / `dispatch` (the spelling of --measure before ranges). */
+function parseRange(text: string): CaptureRangeChoice | ProfilerRange {
+  if (text === 'kernel' || text === 'dispatch' || text === 'auto') return text;
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1) {
-    throw new InvalidArgumentError(`"${text}" is not a whole number of dispatches per range >= 1 (or kernel, dispatch: use --measure for those).`);
+    throw new InvalidArgumentError(`"${text}" is not a whole number of dispatches per range >= 1, or auto (or kernel, dispatch: use --measure for those).`);
   }
   return Number(text);
 }
 
+/** Dispatches per range of a generated workload (`kernel` and `dispatch` are --measure's old spelling). */
+function workloadRange(range: ProfileOptions['range']): number {
+  if (range === 'auto') throw new UsageError('profile', '--range auto replays the captured sequences of a capture, and the workload is not one', 'Pass --range K (dispatches per range), or profile capture:<dir>');
+  return typeof range === 'number' ? range : 1;
+}
+
 /** `kreplay profile`: hardware counters of a dispatch on NVIDIA (CUPTI, user replay through the engine). */
 export function profileCommand(io: CliIo): Command {
+  const conditions = conditionFlags();
   const command = new Command('profile')
     .description('collect CUPTI metrics per dispatch on NVIDIA, replaying each dispatch once per pass CUPTI needs')
     .argument('[workload]', 'scatter (default), ptx:<file>:<kernel>, or capture:<dir> (every launch of a kreplay capture folder)', 'scatter')
@@ -120,15 +120,21 @@ export function profileCommand(io: CliIo): Command {
     .option('--list-sets', 'list the sets --set knows and their sections')
     .option('--query-metrics', "list the metrics this device's chip supports, with units and descriptions (CUPTI's host API)")
     .addOption(new Option('--query-metrics-mode <mode>', 'with --query-metrics: base metrics, the suffixes of the --metrics named, or every metric with its suffixes').choices(['base', 'suffix', 'all']).default('base'))
-    .option('--chip <name>', 'with --query-metrics: list the metrics of this chip (e.g. GH100) rather than the device\'s; needs no GPU')
+    .option('--chip <name>', "with --query-metrics: list the metrics of this chip (e.g. GH100) rather than the device's; needs no GPU")
     .option('--csv', "print CSV with the columns of ncu's --csv (--page details: one row per metric; raw: one row per launch)")
     .addOption(new Option('--page <page>', "ncu's page: each section's table (details) or every metric (raw)").choices(['details', 'raw']).default('details'))
     .addOption(new Option('--print-units <units>', 'scale values as ncu does (auto) or keep base units (default: auto for tables, base for --csv, as ncu)').choices(['auto', 'base']))
     .addOption(driverOption().default('cuda' as DriverChoice))
-    .option('--range <K>', 'replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time)', parseRange, 1)
+    .option(
+      '--range <K>',
+      `replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time; default 1); capture: auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or K launches of a captured sequence`,
+      parseRange,
+    )
     .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
     .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
-    .addOption(new Option('--strategy <name>', `snapshot strategy restoring memory between passes (capture:: ${captureProfileStrategy} unless given; full restores by copy engines)`).choices(strategyNames).default('dirty-pages'))
+    .addOption(conditions.l2Flush)
+    .addOption(conditions.instructionCache)
+    .addOption(new Option('--strategy <name>', `snapshot strategy restoring memory between passes (capture:: ${captureProfileStrategy} unless given)`).choices(strategyNames).default('dirty-pages'))
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .option('--warm-runs <n>', `unprofiled runs of each dispatch before its passes, so that a kernel's first-launch costs are not measured (default: ${captureWarmRuns} for capture:, 0 otherwise)`, parseNonNegativeInteger)
     .option('--samples <n>', `capture: times each launch is profiled, each time from its captured memory, reporting each metric's median (default: ${captureSamples})`, parsePositiveInteger)
@@ -161,6 +167,7 @@ export function profileCommand(io: CliIo): Command {
       if (options.json && options.csv) throw new UsageError('profile', '--json and --csv both choose what is printed', 'Pass one of them (-o FILE writes the JSON besides --csv)');
       const choice = chooseMetrics(options);
       const plan = await planProfileWorkload(workloadSpec, options, (flag) => wasGiven(command, flag));
+      if (plan.kind !== 'capture') workloadRange(options.range);
       if (plan.kind === 'capture' && options.driver !== 'cuda') {
         throw new UsageError('profile', `a capture is replayed on the cuda driver, not --driver ${options.driver}`, 'Leave out --driver');
       }
@@ -172,9 +179,11 @@ export function profileCommand(io: CliIo): Command {
       await checkJsonOutput('profile', options, { '<workload>': plan.kind === 'capture' ? undefined : workloadSpec.replace(/^ptx:(.+):[^:]+$/, '$1'), '--args': options.args });
       const report =
         plan.kind === 'capture'
-          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
+          ? await withCaptured(await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io), plan.folder)
           : await profile(plan, choice, options, io);
       await writeJsonThenPrint(io, options, report, printedProfile(report, options));
+      const failure = captureProfileFailure(report);
+      if (failure !== undefined) throw failure;
     });
 }
 
@@ -185,34 +194,41 @@ function printedProfile(report: ProfileReport, options: ProfileOptions): string 
   return describeProfile(report, { units: options.printUnits ?? 'auto', page: options.page });
 }
 
-async function profileCaptureReport(spec: string, folder: CaptureFolder, choice: MetricChoice, options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+/** The profile of a capture with each row's launch: its shape (grid, block), kernel and resources. */
+async function withCaptured(report: ProfileReport, folder: CaptureFolder): Promise<ProfileReport> {
+  const shaped = withLaunchShapes(report, folder);
+  return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, folder) };
+}
+
+async function profileCaptureReport(spec: string, folder: CaptureFolder, choice: MetricChoice, options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
   const { metrics, sections, commandLineMetrics } = resolveMetricChoice(choice, folder.manifest.device.architecture);
-  const measure = typeof options.range === 'number' ? options.measure : options.range;
+  const measure = options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
+  const range = typeof options.range === 'number' || options.range === 'auto' ? options.range : undefined;
   const progress = createProgress(io, { label: 'profile', total: folder.launches.length, unit: 'launches' });
   const profiled = await profileCapture(folder, {
     metrics,
     measure,
-    cacheControl: options.cacheControl,
     strategy: options.strategy,
     tier: options.tier,
-    ...(options.warmRuns === undefined ? {} : { warmRuns: options.warmRuns }),
-    ...(options.samples === undefined ? {} : { samples: options.samples }),
-    restoreByCopyEngines: options.strategy === 'full',
+    ...(range === undefined ? {} : { range }),
+    conditions: conditionsFromFlags(options),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   return {
+    ...profileSchemaFields,
     driver: profiled.driver,
     device: profiled.device,
     chip: profiled.chip,
-    architecture: profiled.architecture,
+    architecture: folder.manifest.device.architecture,
     workload: `${spec} (${folder.launches.length} launches)`,
     strategy: profiled.strategy,
     measure: profiled.measure,
     cacheControl: profiled.cacheControl,
-    range: 1,
+    range: profiled.range,
     passes: profiled.passes,
     warmRuns: profiled.warmRuns,
     samples: profiled.samples,
+    conditions: profiled.conditions,
     metrics,
     sections,
     commandLineMetrics,
@@ -220,20 +236,22 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, choice:
     setupMs: profiled.setupMs,
     wallMs: profiled.wallMs,
     dispatches: profiled.rows,
-    ranges: [],
+    ranges: profiled.ranges,
+    notes: profiled.notes,
+    damaged: profiled.damaged,
   };
 }
 
-async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, choice: MetricChoice, options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
+async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, choice: MetricChoice, options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
   // `--range kernel|dispatch` is the spelling of --measure from before ranges.
-  const measure = typeof options.range === 'number' ? options.measure : options.range;
-  const rangeLength = typeof options.range === 'number' ? options.range : 1;
+  const measure = options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
+  const rangeLength = workloadRange(options.range);
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
   const { metrics, sections, commandLineMetrics } = resolveMetricChoice(choice, agent.info.architecture);
   const started = performance.now();
-  const warmRuns = options.warmRuns ?? 0;
-  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, cacheControl: options.cacheControl, warmRuns });
+  const passes = await cuptiPasses({ runtime, metrics, agentIds: [agent.id], range: measure, conditions: conditionsFromFlags(options) });
+  const { warmRuns } = passes.conditions;
   const setupMs = performance.now() - started;
   const session = passes.sessions.get(agent.id)!;
   let workload: ProfileWorkload | undefined;
@@ -254,6 +272,7 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
     }).finally(() => progress.done());
     const wallMs = performance.now() - profiledAt;
     return {
+      ...profileSchemaFields,
       driver: runtime.driver,
       device: agent.info.name,
       chip: session.plan.chip,
@@ -265,7 +284,8 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
       range: rangeLength,
       passes: session.passCount,
       warmRuns,
-      samples: 1,
+      samples: passes.conditions.samples,
+      conditions: passes.conditions,
       metrics,
       sections,
       commandLineMetrics,
@@ -279,4 +299,21 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
     workload?.free();
     await passes.dispose();
   }
+}
+
+/**
+ * The error of a `capture:` profile in which a launch was not profiled (it failed, was declined or
+ * collected nothing) or a record of the folder was damaged; undefined when every launch was
+ * profiled, and for the other workloads.
+ */
+export function captureProfileFailure(report: ProfileReport): KreplayError | undefined {
+  if (report.damaged === undefined) return undefined;
+  return capturedLaunchFailure({
+    command: 'profile',
+    what: 'were not profiled',
+    launches: report.dispatches.filter(notProfiled).map((row) => `${launchName(row)} (failed)`),
+    launchFix: "see each launch's error above (kreplay replay --capture DIR runs the launches without counters)",
+    damaged: report.damaged.length,
+    ran: report.dispatches.length,
+  });
 }

@@ -1,17 +1,21 @@
 import { Command, Option } from 'commander';
 import { KreplayError, openRuntime } from '@kreplay/native';
-import { formatBytes, formatRate, runReplayExperiment, strategyNames } from '@kreplay/bench';
+import { captureReplayResultSchemaId, captureReplayResultVersion, formatBytes, formatRate, replayResultSchemaId, replayResultVersion, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
-import { readCaptureArgument } from '../capture-argument.js';
+import { damagedRecordsNote, readCaptureArgument } from '../capture-argument.js';
+import { captureRangeCap, parseCaptureRange, type CaptureRangeChoice } from '../capture-ranges.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
+import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import type { CaptureReplayReport } from '../capture-replay-run.js';
+import { checkDeviceMemoryFits } from '../device-memory-fit.js';
 import { wasGiven } from '../option-dependencies.js';
 import { createProgress } from '../progress.js';
+import { terminalText } from '../terminal-text.js';
 import { UsageError } from '../usage-error.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOptions } from '../json-output-file.js';
@@ -28,7 +32,8 @@ interface ReplayOptions extends RuntimeCommandOptions, JsonOutputOptions {
   readonly quiesce: 'queue' | 'agent';
   readonly hostLimit?: number;
   readonly allAgents?: boolean;
-  readonly range?: number;
+  /** Dispatches per range of the workload, or (with --capture) `auto` or launches per range. */
+  readonly range?: CaptureRangeChoice;
   readonly capture?: string;
   readonly json?: boolean;
 }
@@ -36,7 +41,7 @@ interface ReplayOptions extends RuntimeCommandOptions, JsonOutputOptions {
 type ReplayCommandOptions = ReplayOptions & CapturedLaunchSelection;
 
 /** The options of the generated workload, which a replay of a capture has no use for. */
-const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--range', '--agents', '--device-memory'];
+const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--agents', '--device-memory'];
 
 /**
  * `kreplay replay`: the default workload through the replay engine, and what it cost. With
@@ -53,10 +58,14 @@ export function replayCommand(io: CliIo): Command {
     .addOption(new Option('--tier <tier>', 'staging tier').choices(['auto', 'device', 'host-pinned', 'host-pageable']).default('auto'))
     .addOption(new Option('--verify <mode>', 'verification').choices(['off', 'restore', 'full']).default('off'))
     .addOption(new Option('--quiesce <scope>', 'what to drain before a window').choices(['queue', 'agent']).default('queue'))
-    .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
+    .option('--host-limit <bytes>', "host bytes staging may hold, shared by all agents (default: this machine's memory less a reserve of max(1 GiB, 10%) and, on the host driver, its device memory)", parseByteSize)
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
-    .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
-    .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver)')
+    .option(
+      '--range <k>',
+      `replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass); with --capture, auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or k launches of a captured sequence (1: each launch alone)`,
+      parseCaptureRange,
+    )
+    .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver); exits 1 when a launch mismatches, fails or is damaged, and counts a launch run once instead of replayed (declined) apart')
     .option('--json', 'print one JSON object');
   return withCapturedLaunchSelection(withJsonOutput(command), 'with --capture')
     .action(async (options: ReplayCommandOptions, command: Command) => {
@@ -66,8 +75,11 @@ export function replayCommand(io: CliIo): Command {
       }
       const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
       if (selecting !== undefined) throw new UsageError('replay', `${selecting} selects launches of a capture, and there is no --capture`, `Pass --capture DIR, or leave out ${selecting}`);
+      if (options.range === 'auto') throw new UsageError('replay', '--range auto replays the captured sequences of a capture, and there is no --capture', 'Pass --range K (dispatches per range), or --capture DIR');
       await checkJsonOutput('replay', options);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
+      const agents = options.allAgents ? runtime.agents : undefined;
+      checkDeviceMemoryFits(runtime, { command: 'replay', flag: '--footprint', given: `--footprint ${describeByteSize(options.footprint)}`, bytes: options.footprint, ...(agents && { agents }) });
       const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
         strategy: options.strategy,
@@ -83,7 +95,8 @@ export function replayCommand(io: CliIo): Command {
         ...(options.range === undefined ? {} : { range: options.range }),
         onDispatch: (index) => progress.update(index + 1),
       }).finally(() => progress.done());
-      await writeJsonThenPrint(io, options, result, options.json ? `${JSON.stringify(result)}\n` : describeReplay(result));
+      const document = { schema: replayResultSchemaId, schemaVersion: replayResultVersion, ...result };
+      await writeJsonThenPrint(io, options, document, options.json ? `${JSON.stringify(document)}\n` : describeReplay(result));
       const failed = verificationFailure(result);
       if (failed !== undefined) throw failed;
     });
@@ -102,8 +115,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
   }
   const wholeFolder = await readCaptureArgument(directory, 'replay', `--capture ${directory}`);
   if (wholeFolder.launches.length === 0) {
-    const damaged = wholeFolder.damaged.length > 0 ? ` (${wholeFolder.damaged.length} damaged: ${wholeFolder.damaged[0]!.reason})` : '';
-    throw new UsageError('replay', `--capture ${directory} holds no complete launch${damaged}`, 'Capture the program again');
+    throw new UsageError('replay', `--capture ${directory} holds no complete launch${damagedRecordsNote(wholeFolder)}`, 'Capture the program again');
   }
   const folder = selectCapturedLaunches(wholeFolder, options, 'replay');
   await checkJsonOutput('replay', options, { '--capture': directory });
@@ -115,21 +127,30 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
     verify: options.verify,
     quiesce: options.quiesce,
     ...(options.hostLimit !== undefined && { hostBytesLimit: options.hostLimit }),
+    ...(options.range !== undefined && { range: options.range }),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
-  await writeJsonThenPrint(io, options, report, options.json ? `${JSON.stringify(report)}\n` : describeCaptureReplay(report));
+  const document = { schema: captureReplayResultSchemaId, schemaVersion: captureReplayResultVersion, ...report };
+  await writeJsonThenPrint(io, options, document, options.json ? `${JSON.stringify(document)}\n` : describeCaptureReplay(report));
   const failure = captureReplayFailure(report);
   if (failure !== undefined) throw failure;
 }
 
-/** The error of a capture replay in which a launch mismatched or failed; undefined when none did. */
+/**
+ * The error of a capture replay in which a launch mismatched or failed, or a record of the folder
+ * was damaged (not replayed); undefined when none was. A launch declined (run once, not replayed)
+ * is no failure: the summary counts it apart, and its memory after, when checked, was the program's.
+ */
 export function captureReplayFailure(report: CaptureReplayReport): KreplayError | undefined {
-  const bad = report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${row.function} (${row.outcome})`);
-  if (bad.length === 0) return undefined;
-  return new KreplayError({
-    packageName: 'cli',
-    component: 'replay',
-    message: `[cli] [replay] ${bad.length} of ${report.launches.length} captured launches did not reproduce the program: ${bad.join(', ')}. Run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel.`,
+  return capturedLaunchFailure({
+    command: 'replay',
+    what: 'did not reproduce the program',
+    launches: report.launches.filter((row) => row.outcome === 'mismatch' || row.outcome === 'failed').map((row) => `${row.sequence} ${terminalText(row.function)} (${row.outcome})`),
+    launchFix: report.launches.some((row) => row.outcome === 'mismatch')
+      ? "run with --json to see the pages that differ, and try another --strategy to tell a strategy's fault from a nondeterministic kernel"
+      : "see each failed launch's error above (under failed with --json)",
+    damaged: report.damaged.length,
+    ran: report.launches.length,
   });
 }
 

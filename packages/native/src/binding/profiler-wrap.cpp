@@ -16,7 +16,6 @@ Napi::Function ProfilerWrap::define(Napi::Env env) {
                          InstanceMethod<&ProfilerWrap::beginDispatch>("beginDispatch"),
                          InstanceMethod<&ProfilerWrap::endDispatch>("endDispatch"),
                          InstanceMethod<&ProfilerWrap::endPass>("endPass"),
-                         InstanceMethod<&ProfilerWrap::afterRun>("afterRun"),
                          InstanceMethod<&ProfilerWrap::result>("result"),
                          InstanceMethod<&ProfilerWrap::release>("release"),
                      });
@@ -99,15 +98,6 @@ Napi::Value ProfilerWrap::endPass(const Napi::CallbackInfo& info) {
   auto queue = QueueWrap::queueOf(info.Env(), info[0]);
   if (!queue) throw Napi::TypeError::New(info.Env(), "[native] [binding] endPass needs a NativeQueue.");
   driverCall(info.Env(), [&] { session_->endPass(queue, static_cast<std::uint32_t>(toUint64(info[1]))); });
-  return info.Env().Undefined();
-}
-
-// afterRun(queue: NativeQueue)
-Napi::Value ProfilerWrap::afterRun(const Napi::CallbackInfo& info) {
-  requireArguments(info, 1);
-  auto queue = QueueWrap::queueOf(info.Env(), info[0]);
-  if (!queue) throw Napi::TypeError::New(info.Env(), "[native] [binding] afterRun needs a NativeQueue.");
-  driverCall(info.Env(), [&] { session_->afterRun(queue); });
   return info.Env().Undefined();
 }
 

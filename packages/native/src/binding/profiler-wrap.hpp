@@ -23,7 +23,6 @@ class ProfilerWrap : public Napi::ObjectWrap<ProfilerWrap> {
   Napi::Value beginDispatch(const Napi::CallbackInfo& info);
   Napi::Value endDispatch(const Napi::CallbackInfo& info);
   Napi::Value endPass(const Napi::CallbackInfo& info);
-  Napi::Value afterRun(const Napi::CallbackInfo& info);
   Napi::Value result(const Napi::CallbackInfo& info);
   Napi::Value release(const Napi::CallbackInfo& info);
 

@@ -411,14 +411,19 @@ Napi::Value RuntimeWrap::profilerChipName(const Napi::CallbackInfo& info) {
   }
 }
 
-// createProfiler(agent, metrics: string[], range: 'kernel' | 'dispatch') -> Promise<NativeProfiler |
-// { code, message }>: CUPTI's plan (config image, passes) is computed off the JavaScript thread.
+// createProfiler(agent, metrics: string[], range: 'kernel' | 'dispatch', l2Flush: 'write-discard' | 'read' |
+// 'none', instructionCache: 'evict' | 'keep') -> Promise<NativeProfiler | { code, message }>: CUPTI's
+// plan (config image, passes) is computed off the JavaScript thread. profiler.ts validated the choices.
 Napi::Value RuntimeWrap::createProfiler(const Napi::CallbackInfo& info) {
-  requireArguments(info, 3);
+  requireArguments(info, 5);
   const std::uint32_t agent = agentOf(info[0]);
   const std::vector<std::string> metrics = toStrings(info[1]);
   const ProfilerRange range =
       info[2].ToString().Utf8Value() == "dispatch" ? ProfilerRange::Dispatch : ProfilerRange::Kernel;
+  const std::string flush = info[3].ToString().Utf8Value();
+  ProfilerConditions conditions;
+  conditions.l2Flush = flush == "read" ? L2Flush::Read : flush == "none" ? L2Flush::None : L2Flush::WriteDiscard;
+  conditions.evictInstructionCaches = info[4].ToString().Utf8Value() == "evict";
   struct Created {
     std::shared_ptr<ProfilerSession> session;
     std::string code;
@@ -427,9 +432,9 @@ Napi::Value RuntimeWrap::createProfiler(const Napi::CallbackInfo& info) {
   auto driver = driver_;
   return PromiseWorker<Created>::start(
       info.Env(), "kreplay:create-profiler",
-      [driver, agent, metrics, range] {
+      [driver, agent, metrics, range, conditions] {
         try {
-          return Created{driver->createProfilerSession(agent, metrics, range), "", ""};
+          return Created{driver->createProfilerSession(agent, metrics, range, conditions), "", ""};
         } catch (const OperationFailure& failure) {
           return Created{nullptr, failure.code(), failure.what()};
         }

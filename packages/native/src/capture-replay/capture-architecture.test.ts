@@ -39,3 +39,24 @@ describe.skipIf('missing' in found)(`architectureProblem${'missing' in found ? `
     expect(architectureProblem('sm_80', 'sm_90', new Uint8Array(16), 'abc-1')).toMatch(/module abc-1 cannot be read to look for code this device runs/);
   });
 });
+
+describe('architectureProblem on PTX text (no toolkit needed)', () => {
+  const ptx = (target: string) => new TextEncoder().encode(`.version 8.7\n.target ${target}\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n`);
+
+  it('lets PTX of the device\'s architecture or an older one through: the driver compiles it', () => {
+    expect(architectureProblem('sm_80', 'sm_90', ptx('sm_80'), 'm')).toBeNull();
+    expect(architectureProblem('sm_100', 'sm_100', ptx('sm_100'), 'm')).toBeNull();
+    expect(architectureProblem('sm_90', 'sm_120', ptx('sm_90'), 'm')).toBeNull();
+  });
+
+  it('refuses PTX of a newer target, or of an architecture-specific one, naming the target and the device', () => {
+    const newer = architectureProblem('sm_100', 'sm_90', ptx('sm_100'), 'abc-1');
+    expect(newer).toBe(
+      'the capture was taken on sm_100 and this device is sm_90; module abc-1 is PTX for .target sm_100 (PTX ISA 8.7), which the driver compiles for sm_100 and newer architectures only, not for sm_90',
+    );
+    expect(newer).not.toMatch(/malformed|cannot be read/);
+    expect(architectureProblem('sm_90', 'sm_100', ptx('sm_90a'), 'abc-1')).toBe(
+      'the capture was taken on sm_90 and this device is sm_100; module abc-1 is PTX for .target sm_90a (PTX ISA 8.7), which the driver compiles for sm_90 alone, not for sm_100',
+    );
+  });
+});

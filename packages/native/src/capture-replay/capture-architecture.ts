@@ -1,10 +1,16 @@
-import { readModuleImage } from '../capture-module-image.js';
+import { readModuleImage, type ModuleImageEntry } from '../capture-module-image.js';
+import { ptxTargetFits } from '../ptx-module.js';
 import { smNumber } from '../sm-architecture.js';
+
+/** How an entry of PTX names its target: `.target sm_90a (PTX ISA 8.7)` for PTX text, `compute_90` in a fatbin. */
+function describePtx(entry: ModuleImageEntry): string {
+  return entry.target === undefined ? `compute_${entry.architecture}` : `.target ${entry.target}${entry.ptxVersion === undefined ? '' : ` (PTX ISA ${entry.ptxVersion})`}`;
+}
 
 /**
  * Why a module captured on `capturedArchitecture` cannot run on a device of `deviceArchitecture`,
  * or null when it can: the same architecture, a cubin built for the device, or PTX the driver can
- * compile (readModuleImage tells).
+ * compile for it (of the device's architecture or an older one; readModuleImage tells).
  * @internal
  */
 export function architectureProblem(capturedArchitecture: string, deviceArchitecture: string, image: Uint8Array, moduleId: string): string | null {
@@ -16,9 +22,19 @@ export function architectureProblem(capturedArchitecture: string, deviceArchitec
   } catch (error) {
     return `${where}, and module ${moduleId} cannot be read to look for code this device runs (${(error as Error).message})`;
   }
-  if (entries.some((entry) => entry.kind === 'ptx')) return null;
   const device = smNumber(deviceArchitecture);
+  const ptx = entries.filter((entry) => entry.kind === 'ptx');
+  // A device whose architecture is no sm_XX cannot be judged: the driver decides.
+  if (device === null && ptx.length > 0) return null;
   if (device !== null && entries.some((entry) => entry.kind === 'cubin' && entry.architecture === device)) return null;
-  const cubins = [...new Set(entries.map((entry) => `sm_${entry.architecture}`))];
-  return `${where}; module ${moduleId} holds ${cubins.length === 0 ? 'no cubin' : `cubins for ${cubins.join(', ')} only`} and no PTX the driver could compile for it`;
+  const fits = ptx.map((entry) => ({ entry, ...ptxTargetFits(entry.target ?? `compute_${entry.architecture}`, device ?? 0) }));
+  if (fits.some((fit) => fit.fits)) return null;
+  if (fits.length === 1 && entries.length === 1) {
+    const [{ entry, compilesFor }] = fits as [(typeof fits)[number]];
+    return `${where}; module ${moduleId} is PTX for ${describePtx(entry)}, which the driver compiles for ${compilesFor}, not for ${deviceArchitecture}`;
+  }
+  const cubins = [...new Set(entries.filter((entry) => entry.kind === 'cubin').map((entry) => `sm_${entry.architecture}`))];
+  const held = cubins.length === 0 ? 'no cubin' : `cubins for ${cubins.join(', ')} only`;
+  const ptxText = fits.length === 0 ? 'no PTX the driver could compile for it' : `PTX for ${fits.map((fit) => describePtx(fit.entry)).join(', ')}, which the driver does not compile for ${deviceArchitecture}`;
+  return `${where}; module ${moduleId} holds ${held} and ${ptxText}`;
 }

@@ -1,8 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { captureBlobPath } from '../capture-blob.js';
+import { captureBlobPath, readCaptureBlob } from '../capture-blob.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
 import { nativeMessage } from '../errors/native-message.js';
+
+/** At most this many bytes go to the device in one write. */
+export const WRITE_BYTES = 64 * 2 ** 20;
 
 /** One page of a placed range: where it goes and the blob it holds before the launch. */
 export interface CapturePage {
@@ -54,7 +55,7 @@ export async function runBytes(directory: string, run: readonly CapturePage[]): 
       reads.set(page.blob, read);
     }
     const blob = await read;
-    if (blob.length !== page.bytes) throw blobError(directory, page.blob, `is ${blob.length} bytes, not the ${page.bytes} of its page`);
+    if (blob.length !== page.bytes) throw blobError(directory, page.blob, `${captureBlobPath(page.blob)} is ${blob.length} bytes, not the ${page.bytes} of its page`);
     bytes.set(blob, offset);
     offset += page.bytes;
   }
@@ -62,24 +63,22 @@ export async function runBytes(directory: string, run: readonly CapturePage[]): 
 }
 
 /**
- * A blob's bytes.
+ * A blob's bytes, from a regular file of at most the length its id declares.
  * @throws {CaptureFormatError} (as a rejection) when it cannot be read.
  */
 export async function readBlob(directory: string, id: string): Promise<Uint8Array> {
-  try {
-    return await readFile(join(directory, captureBlobPath(id)));
-  } catch (error) {
-    throw blobError(directory, id, `cannot be read (${(error as Error).message})`, error);
-  }
+  const read = await readCaptureBlob(directory, id);
+  if ('problem' in read) throw blobError(directory, id, read.problem);
+  return read.bytes;
 }
 
-function blobError(directory: string, id: string, what: string, cause?: unknown): CaptureFormatError {
+/** `problem` names the blob by its path in the folder. */
+function blobError(directory: string, id: string, problem: string): CaptureFormatError {
   const file = captureBlobPath(id);
   return new CaptureFormatError({
     packageName: 'native',
     component: 'capture',
     file,
-    cause,
-    message: nativeMessage('capture', `${directory}/${file} ${what}; it changed after the capture was read`, 'Capture the program again, or restore the folder'),
+    message: nativeMessage('capture', `${directory}/${problem}; it changed after the capture was read`, 'Capture the program again, or restore the folder'),
   });
 }

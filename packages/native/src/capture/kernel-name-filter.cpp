@@ -46,6 +46,8 @@ std::optional<KernelNameBase> parseKernelNameBase(const std::string& text) {
 }
 
 std::string demangledName(const std::string& mangled) {
+  // A function's symbol starts with _Z; abi::__cxa_demangle also reads a type's code (`b`: bool).
+  if (mangled.compare(0, 2, "_Z") != 0) return mangled;
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
                                               std::free);

@@ -19,7 +19,7 @@ enum class KernelNameBase { Function, Demangled, Mangled };
 /** `function`, `demangled` or `mangled`; nullopt for another word. */
 std::optional<KernelNameBase> parseKernelNameBase(const std::string& text);
 
-/** The demangled name of a C++ symbol (abi::__cxa_demangle), or the name itself when it is not mangled. */
+/** The demangled name of a C++ function's symbol (`_Z...`, abi::__cxa_demangle), or the name itself when it is not one. */
 std::string demangledName(const std::string& mangled);
 
 /**

@@ -117,12 +117,12 @@ class Driver {
   }
   /**
    * A counter profiler session on `agent` for `metrics` (off the JS thread: it computes the plan),
-   * measuring each dispatch over `range`.
+   * measuring each dispatch over `range`, under `conditions`.
    * @throws OperationFailure when the profiler is not available or a metric is unknown.
    */
   virtual std::shared_ptr<ProfilerSession> createProfilerSession(std::uint32_t agent,
                                                                  const std::vector<std::string>& metrics,
-                                                                 ProfilerRange range) {
+                                                                 ProfilerRange range, ProfilerConditions conditions) {
     throw std::logic_error(std::string("the ") + name() + " driver has no counter profiler");
   }
   /** Drains and stops every queue and frees all memory. Idempotent. */

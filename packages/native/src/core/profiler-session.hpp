@@ -26,6 +26,23 @@ enum class ProfilerRange {
   Dispatch,
 };
 
+/** How the L2 is flushed before a pass (and, with PassScope::flushBetweenDispatches, before each dispatch of a range). */
+enum class L2Flush {
+  /** A buffer twice the L2's size written and its lines dropped: no valid line left, as ncu's invalidation leaves it. */
+  WriteDiscard,
+  /** That buffer read: the L2 left full of its clean lines. */
+  Read,
+  /** No flush: the L2 as the restore and the run before left it. */
+  None,
+};
+
+/** What the profiler does around each pass, fixed when the session is created (validated by the caller). */
+struct ProfilerConditions {
+  L2Flush l2Flush = L2Flush::WriteDiscard;
+  /** Whether a kernel of other code runs on every multiprocessor before each pass, leaving the instruction caches cold. */
+  bool evictInstructionCaches = true;
+};
+
 /** What the profiler found for the last dispatch it finished (or failed). */
 struct ProfilerResult {
   /** Which dispatch, counting from 1 (0: none yet). */
@@ -41,7 +58,7 @@ struct ProfilerResult {
 struct PassScope {
   /** Dispatches run one after another in each pass (1: a single dispatch). */
   std::uint32_t dispatches = 1;
-  /** Flush the L2 before every dispatch of a pass (true) or only before the first (false, as the program's own sequence runs). */
+  /** Flush the L2 (as ProfilerConditions::l2Flush says) before every dispatch of a pass (true) or only before the first (false, as the program's own sequence runs). */
   bool flushBetweenDispatches = true;
 };
 
@@ -69,12 +86,6 @@ class ProfilerSession {
   virtual void endDispatch(const std::shared_ptr<Queue>& queue, std::uint32_t pass, std::uint32_t index) = 0;
   /** Enqueues the end of pass `pass` right after the kernel; after the last pass, the decode. */
   virtual void endPass(const std::shared_ptr<Queue>& queue, std::uint32_t pass) = 0;
-  /**
-   * Enqueues what goes after a run of the dispatch (a pass or an unprofiled run) that a restore
-   * and another run follow: the L2 flush when the session flushes before the restore rather than
-   * before the pass (KREPLAY_PROFILER_L2_FLUSH_AT=restore, an experiment); nothing otherwise.
-   */
-  virtual void afterRun(const std::shared_ptr<Queue>& queue) = 0;
   /** The last finished dispatch (read it after synchronizing the queue). */
   virtual ProfilerResult result() = 0;
   /** Stops profiling the context and frees what the session holds (any thread). Idempotent. */

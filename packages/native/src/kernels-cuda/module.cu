@@ -8,5 +8,5 @@
 #include "kernels-cuda/queue-control.cu"
 #include "kernels-cuda/scatter-write.cu"
 #include "kernels-cuda/stencil.cu"
-#include "kernels-cuda/touch-pages.cu"
+#include "kernels-cuda/discard-l2-lines.cu"
 #include "kernels-cuda/triad.cu"

@@ -35,6 +35,7 @@ constexpr CUresult kSuccess = 0;
 constexpr CUresult kInvalidValue = 1;
 constexpr CUresult kOutOfMemory = 2;
 constexpr CUresult kInvalidImage = 200;
+constexpr CUresult kUnsupportedPtxVersion = 222;
 constexpr CUresult kNotFound = 500;
 constexpr CUresult kNotReady = 600;
 constexpr CUresult kInvalidClusterSize = 912;
@@ -127,6 +128,7 @@ CUresult cuGetErrorName(CUresult error, const char** name) {
                                                         {1, "CUDA_ERROR_INVALID_VALUE"},
                                                         {2, "CUDA_ERROR_OUT_OF_MEMORY"},
                                                         {200, "CUDA_ERROR_INVALID_IMAGE"},
+                                                        {222, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"},
                                                         {201, "CUDA_ERROR_INVALID_CONTEXT"},
                                                         {500, "CUDA_ERROR_NOT_FOUND"},
                                                         {600, "CUDA_ERROR_NOT_READY"},
@@ -240,37 +242,6 @@ CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source, std::size_t 
   runOn(stream, [=] { cuMemcpy(destination, source, bytes); });
   return kSuccess;
 }
-/** cuda.h's CUDA_MEMCPY2D (no arrays here: host and device memory are both plain addresses). */
-struct FakeMemcpy2D {
-  std::size_t srcXInBytes, srcY;
-  int srcMemoryType;
-  const void* srcHost;
-  CUdeviceptr srcDevice;
-  void* srcArray;
-  std::size_t srcPitch;
-  std::size_t dstXInBytes, dstY;
-  int dstMemoryType;
-  void* dstHost;
-  CUdeviceptr dstDevice;
-  void* dstArray;
-  std::size_t dstPitch;
-  std::size_t WidthInBytes, Height;
-};
-CUresult cuMemcpy2DAsync_v2(const FakeMemcpy2D* copy, CUstream_st* stream) {
-  constexpr int kHost = 0x01;
-  const FakeMemcpy2D rows = *copy;
-  const auto source = rows.srcMemoryType == kHost ? reinterpret_cast<const unsigned char*>(rows.srcHost)
-                                                  : reinterpret_cast<const unsigned char*>(rows.srcDevice);
-  const auto destination = rows.dstMemoryType == kHost ? reinterpret_cast<unsigned char*>(rows.dstHost)
-                                                       : reinterpret_cast<unsigned char*>(rows.dstDevice);
-  runOn(stream, [=] {
-    for (std::size_t row = 0; row < rows.Height; ++row) {
-      std::memmove(destination + (rows.dstY + row) * rows.dstPitch + rows.dstXInBytes,
-                   source + (rows.srcY + row) * rows.srcPitch + rows.srcXInBytes, rows.WidthInBytes);
-    }
-  });
-  return kSuccess;
-}
 CUresult cuMemsetD8Async(CUdeviceptr destination, unsigned char value, std::size_t count,
                          CUstream_st* stream) {
   runOn(stream, [=] { std::memset(reinterpret_cast<void*>(destination), value, count); });
@@ -358,6 +329,12 @@ CUresult cuEventElapsedTime_v2(float* milliseconds, CUevent_st* start, CUevent_s
 CUresult cuModuleLoadDataEx(CUmod_st** module, const void* image, unsigned, int*, void**) {
   // PTX text or an ELF cubin alike: the fake finds kernels by name, whatever the image holds.
   if (!image || *static_cast<const unsigned char*>(image) == 0) return kInvalidImage;
+  // Except PTX of an ISA newer than the 9.0 a CUDA 13.0 driver takes, which a real driver refuses.
+  const char* text = static_cast<const char*>(image);
+  if (text[0] == '/' || text[0] == '.' || text[0] == ' ' || text[0] == '\n' || text[0] == '\t') {
+    const char* version = std::strstr(text, ".version ");
+    if (version && std::atof(version + 9) > 9.0 + 1e-9) return kUnsupportedPtxVersion;
+  }
   *module = new CUmod_st();
   return kSuccess;
 }

@@ -272,6 +272,22 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     await queue.dispose();
   });
 
+  it('refuses a launch whose parameter buffer is shorter than its module declares, before it runs (no read past the buffer)', async () => {
+    const directory = join(root, 'empty-parameters');
+    const y = freeWindow() + 6 * 2 ** 20;
+    const before = new Uint8Array(4096).fill(1);
+    writeTestCapture(directory, {
+      device: { name: 'The captured GPU', architecture },
+      launches: [{ function: 'kreplay_capture_fixture_axpy', module: axpyModule(architecture), grid: [1, 1, 1], block: [32, 1, 1], parameters: new Uint8Array(0), memory: [{ base: y, kind: 'device', before }] }],
+    });
+    // Read with verification, the record is damaged; without, the kernel's load refuses it.
+    await using verified: CaptureReplay = await openCapture(directory, { runtime });
+    expect(verified.launches).toEqual([]);
+    expect(verified.folder.damaged[0]!.reason).toMatch(/parameters\.buffer holds 0 bytes, but its module declares 4 parameters of kernel kreplay_capture_fixture_axpy in 24 bytes/);
+    await using unverified: CaptureReplay = await openCapture(directory, { runtime, verifyBlobs: false });
+    await expect(unverified.prepare(0)).rejects.toThrow(/options\.parameters declares 0 parameters of kernel kreplay_capture_fixture_axpy, but its module declares 4 \(24 bytes\)/);
+  });
+
   it('refuses a launch that is not in the capture, and a module of another architecture without PTX', async () => {
     const directory = join(root, 'other-architecture');
     const captured = architecture === 'sm_80' ? 'sm_86' : 'sm_80';

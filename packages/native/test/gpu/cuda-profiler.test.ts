@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ArgumentError, openRuntime, queryCuptiMetrics, UnsupportedError } from '../../src/index.js';
-import type { Runtime } from '../../src/index.js';
+import type { ProfilerInstructionCache, ProfilerL2Flush, ProfilerRange, Runtime } from '../../src/index.js';
 import { probeCudaForTests } from './cuda-availability.js';
 
 const cuda = await probeCudaForTests();
@@ -20,40 +20,32 @@ async function probeProfiler(): Promise<string | null> {
 }
 const profilerReason = cuda.available ? await probeProfiler() : 'no CUDA device';
 
-/** Runs `body` with environment variable `name` set to `value`, then puts it back. */
-async function withSetting(name: string, value: string, body: () => Promise<void>): Promise<void> {
-  const previous = process.env[name];
-  process.env[name] = value;
-  try {
-    await body();
-  } finally {
-    if (previous === undefined) delete process.env[name];
-    else process.env[name] = previous;
-  }
+/** What a session does around each pass. */
+interface ProfilerConditions {
+  readonly l2Flush?: ProfilerL2Flush;
+  readonly instructionCache?: ProfilerInstructionCache;
 }
 
-/** Counts one fill of 256 MiB through every pass of `session`, as kreplay's engine runs them, and checks the bytes it wrote. */
-async function countFill(runtime: Runtime, metrics: readonly string[]): Promise<number> {
+/** Counts one fill of 256 MiB through every pass of a session with `conditions`, as kreplay's engine runs them, and checks the bytes it wrote. */
+async function countFill(runtime: Runtime, metrics: readonly string[], conditions: ProfilerConditions, range: ProfilerRange = 'kernel'): Promise<void> {
   const agent = runtime.agents[0]!;
   const bytes = 256 << 20;
   const buffer = agent.allocate(bytes);
   const queue = agent.createQueue();
-  const session = await runtime.profiler!.createSession({ metrics: [...metrics], range: 'kernel' });
+  const session = await runtime.profiler!.createSession({ metrics: [...metrics], range, ...conditions });
+  expect(session).toMatchObject(conditions);
   for (let pass = 1; pass <= session.passCount; pass += 1) {
     session.beginPass(queue, pass);
     queue.enqueueKernel(runtime.kernels.fill, { destination: buffer.address, bytes, value: 7 });
     session.endPass(queue, pass);
-    if (pass < session.passCount) session.afterRun(queue);
   }
   const result = await session.decode(queue);
   expect(result.values['gpu__time_duration.sum']).toBeGreaterThan(0);
   expect(result.values['dram__bytes_write.sum']!).toBeGreaterThan(0.7 * bytes);
   expect(result.values['dram__bytes_write.sum']!).toBeLessThan(1.3 * bytes);
-  const passes = session.passCount;
   await session.dispose();
   await queue.dispose();
   buffer.free();
-  return passes;
 }
 
 describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda.reason})`}`, () => {
@@ -66,6 +58,10 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
     await expect(runtime.profiler!.createSession({ metrics: [] })).rejects.toBeInstanceOf(ArgumentError);
     const unknownRange = runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'everything' as never });
     await expect(unknownRange).rejects.toThrow(/options.range is "everything", not one of kernel, dispatch/);
+    const unknownFlush = runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], l2Flush: 'evict-last' as never });
+    await expect(unknownFlush).rejects.toThrow(/options.l2Flush is "evict-last", not one of write-discard, read, none/);
+    const unknownInstructionCache = runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], instructionCache: 'reload' as never });
+    await expect(unknownInstructionCache).rejects.toThrow(/options.instructionCache is "reload", not one of evict, keep/);
   });
 
   it.skipIf(profilerReason !== null || cuda.fake)("names the device's chip as a session's plan does, and lists its metrics", async () => {
@@ -88,6 +84,7 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
       const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'];
       const session = await runtime.profiler!.createSession({ metrics, range });
       expect(session.range).toBe(range);
+      expect(session).toMatchObject({ cacheControl: 'all', l2Flush: 'write-discard', instructionCache: 'evict' });
       expect(session.passCount).toBeGreaterThanOrEqual(1);
       expect(session.plan.units[0]).toBe('nanosecond');
       for (let dispatch = 1; dispatch <= 2; dispatch += 1) {
@@ -125,81 +122,22 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
     });
   }
 
-  for (const instructionCaches of ['evict', 'reload', 'off'] as const) {
-    it.skipIf(profilerReason !== null || cuda.fake)(`counts a fill with KREPLAY_PROFILER_ICACHE=${instructionCaches} before each pass`, async () => {
-      await withSetting('KREPLAY_PROFILER_ICACHE', instructionCaches, async () => {
+  for (const range of ['kernel', 'dispatch'] as const) {
+    for (const conditions of [
+      { l2Flush: 'write-discard', instructionCache: 'evict' },
+      { l2Flush: 'read', instructionCache: 'evict' },
+      { l2Flush: 'none', instructionCache: 'keep' },
+      { l2Flush: 'write-discard', instructionCache: 'keep' },
+    ] as const) {
+      it.skipIf(profilerReason !== null || cuda.fake)(`counts a fill with the L2 flush ${conditions.l2Flush} and instruction caches ${conditions.instructionCache} (${range} range)`, async () => {
         await using runtime = await openRuntime({ driver: 'cuda' });
-        await countFill(runtime, ['gpu__time_duration.sum', 'dram__bytes_write.sum']);
-      });
-    });
-  }
-
-  for (const [name, value] of [
-    ['KREPLAY_PROFILER_L2_FLUSH', 'write'],
-    ['KREPLAY_PROFILER_L2_FLUSH', 'read'],
-    ['KREPLAY_PROFILER_L2_FLUSH_ROUNDS', '3'],
-    ['KREPLAY_PROFILER_L2_FLUSH_AT', 'restore'],
-    ['KREPLAY_PROFILER_L2_DIRTY_KIB', '0'],
-  ] as const) {
-    it.skipIf(profilerReason !== null || cuda.fake)(`counts a fill with ${name}=${value}`, async () => {
-      await withSetting(name, value, async () => {
-        await using runtime = await openRuntime({ driver: 'cuda' });
-        await countFill(runtime, ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'lts__throughput.avg.pct_of_peak_sustained_elapsed']);
-      });
-    });
-  }
-
-  it.skipIf(profilerReason !== null || cuda.fake)('refuses an L2 flush setting it does not know, naming what it takes', async () => {
-    await using runtime = await openRuntime({ driver: 'cuda' });
-    const refused = [
-      ['KREPLAY_PROFILER_L2_FLUSH_AT', 'later', /KREPLAY_PROFILER_L2_FLUSH_AT=later is not pass or restore/],
-      ['KREPLAY_PROFILER_L2_FLUSH_ROUNDS', '0', /KREPLAY_PROFILER_L2_FLUSH_ROUNDS=0 is not a whole number from 1 to 16/],
-      ['KREPLAY_PROFILER_L2_DIRTY_KIB', '2097152', /KREPLAY_PROFILER_L2_DIRTY_KIB=2097152 is not a whole number of KiB up to 1048576/],
-      ['KREPLAY_PROFILER_L2_DIRTY_KIB', '1048576', /KREPLAY_PROFILER_L2_DIRTY_KIB=1048576 is more than the flush buffer's \d+ KiB/],
-      ['KREPLAY_PROFILER_L2_FLUSH', 'twice', /KREPLAY_PROFILER_L2_FLUSH=twice is not on, write-discard, read, off, evict-last, copy, discard or write/],
-    ] as const;
-    for (const [name, value, message] of refused) {
-      await withSetting(name, value, async () => {
-        await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'kernel' })).rejects.toThrow(message);
+        await countFill(runtime, ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'], conditions, range);
       });
     }
-  });
+  }
 
-  it.skipIf(profilerReason !== null || cuda.fake)('refuses a KREPLAY_PROFILER_ICACHE it does not know, naming the choices', async () => {
-    await withSetting('KREPLAY_PROFILER_ICACHE', 'flush', async () => {
-      await using runtime = await openRuntime({ driver: 'cuda' });
-      await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'kernel' })).rejects.toThrow(
-        /KREPLAY_PROFILER_ICACHE=flush is not off, evict or reload/,
-      );
-    });
-  });
-
-  it.skipIf(profilerReason !== null || cuda.fake)('lets CUPTI replay the kernel inside one pass with KREPLAY_PROFILER_REPLAY=kernel', async () => {
-    const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed', 'lts__throughput.avg.pct_of_peak_sustained_elapsed'];
-    await using runtime = await openRuntime({ driver: 'cuda' });
-    const userPasses = await countFill(runtime, metrics);
-    await withSetting('KREPLAY_PROFILER_REPLAY', 'kernel', async () => {
-      expect(await countFill(runtime, metrics)).toBe(1);
-    });
-    expect(userPasses).toBeGreaterThan(1);
-  });
-
-  it.skipIf(profilerReason !== null || cuda.fake)('refuses KREPLAY_PROFILER_REPLAY=kernel with the dispatch range, and a replay it does not know', async () => {
-    await using runtime = await openRuntime({ driver: 'cuda' });
-    await withSetting('KREPLAY_PROFILER_REPLAY', 'kernel', async () => {
-      await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'dispatch' })).rejects.toThrow(
-        /KREPLAY_PROFILER_REPLAY=kernel needs the kernel range/,
-      );
-    });
-    await withSetting('KREPLAY_PROFILER_REPLAY', 'application', async () => {
-      await expect(runtime.profiler!.createSession({ metrics: ['gpu__time_duration.sum'], range: 'kernel' })).rejects.toThrow(
-        /KREPLAY_PROFILER_REPLAY=application is not user or kernel/,
-      );
-    });
-  });
-
-  for (const [range, cacheControl] of [['kernel', 'all'], ['kernel', 'none'], ['dispatch', 'all']] as const) {
-    it.skipIf(profilerReason !== null || cuda.fake)(`counts each dispatch of a range on its own (${range} range, cache control ${cacheControl})`, async () => {
+  for (const [range, cacheControl, l2Flush] of [['kernel', 'all', 'write-discard'], ['kernel', 'none', 'write-discard'], ['dispatch', 'all', 'write-discard'], ['kernel', 'all', 'none']] as const) {
+    it.skipIf(profilerReason !== null || cuda.fake)(`counts each dispatch of a range on its own (${range} range, cache control ${cacheControl}, L2 flush ${l2Flush})`, async () => {
       await using runtime = await openRuntime({ driver: 'cuda' });
       const agent = runtime.agents[0]!;
       // Each larger than the L2 (50 MiB on an H200), so what a fill writes reaches DRAM within its range.
@@ -207,7 +145,7 @@ describe.skipIf(!cuda.available)(`cuda profiler${cuda.available ? '' : ` (${cuda
       const buffers = sizes.map((bytes) => agent.allocate(bytes));
       const queue = agent.createQueue();
       const metrics = ['gpu__time_duration.sum', 'dram__bytes_write.sum', 'sm__throughput.avg.pct_of_peak_sustained_elapsed'];
-      const session = await runtime.profiler!.createSession({ metrics, range, cacheControl });
+      const session = await runtime.profiler!.createSession({ metrics, range, cacheControl, l2Flush });
       expect(session.cacheControl).toBe(cacheControl);
       for (let pass = 1; pass <= session.passCount; pass += 1) {
         session.beginPass(queue, pass, { dispatches: sizes.length });

@@ -68,6 +68,20 @@ describe.skipIf(!cuda.available)(`cuda user kernels${cuda.available ? '' : ` (${
     pageable.free();
   });
 
+  it('refuses parameters that pass less than the module declares, which a launch would read past', async () => {
+    const [data, count] = scaleFloats.parameters;
+    // The PTX declares three parameters (a pointer, a u32, an f32): 16 bytes.
+    await expect(runtime.loadKernel({ ...scaleFloats, parameters: [data, count] })).rejects.toThrow(
+      /options\.parameters declares 2 parameters of kernel kreplay_test_scale_floats, but its module declares 3 \(16 bytes\)\. Declare all 3 in order, or one bytes parameter of the whole 16-byte parameter buffer\./,
+    );
+    await expect(runtime.loadKernel({ ...scaleFloats, parameters: [] })).rejects.toBeInstanceOf(ArgumentError);
+    await expect(runtime.loadKernel({ ...scaleFloats, parameters: [{ name: 'parameters', type: 'bytes', size: 8 }] })).rejects.toThrow(
+      /the bytes parameter parameters holds 8 bytes, but its module declares 3 parameters of kernel kreplay_test_scale_floats in 16 bytes \(the last ending at byte 16\)/,
+    );
+    const whole = await runtime.loadKernel({ ...scaleFloats, parameters: [{ name: 'parameters', type: 'bytes', size: 16 }] });
+    expect(whole.parameters).toHaveLength(1);
+  });
+
   it('reports a missing kernel or an unreadable module as errors of loadKernel', async () => {
     await expect(runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters], name: 'no_such_kernel' })).rejects.toBeInstanceOf(DriverError);
     await expect(runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters], path: `${modulePath}.missing` })).rejects.toBeInstanceOf(

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ArgumentError } from '@kreplay/native';
+import { ArgumentError, hostStagingBudget } from '@kreplay/native';
 import { openStrategyFixture } from '../test/strategy-fixture.js';
 import type { StrategyFixture } from '../test/strategy-fixture.js';
 import type { StagingOptions, StagingResult } from '../staging-types.js';
@@ -112,5 +112,22 @@ describe('createStaging', () => {
     expect(staging.deviceRoomBytes?.(agent)).toBe(roundDown(free() + 2 ** 20 - 100 * 2 ** 20 - 1000 - margin));
     expect(leased(staging.lease(agent, 2 ** 20, 'host-pinned')).tier).toBe('host-pinned');
     expect(staging.deviceRoomBytes?.(agent)).toBe(whileHeld! + 2 ** 20);
+  });
+
+  it("holds host staging by default within what this machine can hold beside the host driver's arenas, saying so when it declines", async () => {
+    const { staging, agent, runtime } = await open();
+    const budget = hostStagingBudget(runtime);
+    expect(budget.arenaBytes).toBe(256 * 2 ** 20);
+    expect(staging.usage().hostBytesLimit).toBe(budget.bytes);
+    // Refused before anything is allocated.
+    const refused = staging.lease(agent, budget.bytes + 4096, 'host-pinned');
+    expect(refused.kind).toBe('declined');
+    if (refused.kind === 'declined') {
+      expect(refused.reason).toMatch(/over the host limit of \d+ \(by default what this machine holds: [\d.]+ GiB of physical memory less [\d.]+ GiB kept in reserve and 256 MiB of the host driver's device memory\)/);
+    }
+    expect(staging.usage().hostBytes).toBe(0);
+    const given = createStaging(runtime, fixture!.tracker, { hostBytesLimit: 2 ** 20 });
+    expect(given.usage().hostBytesLimit).toBe(2 ** 20);
+    given.dispose();
   });
 });

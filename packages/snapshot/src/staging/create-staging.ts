@@ -1,4 +1,4 @@
-import { OutOfMemoryError } from '@kreplay/native';
+import { describeHostStagingBudget, hostStagingBudget, OutOfMemoryError } from '@kreplay/native';
 import type { Agent, Runtime } from '@kreplay/native';
 import type { Tracker } from '@kreplay/tracker';
 import type {
@@ -26,13 +26,18 @@ const splitMarginFraction = 1 / 32;
 
 /**
  * Creates the staging of a process: pools of device and host memory kept across dispatches,
- * a host byte limit shared by all agents, and a device reserve and an optional device limit per agent. The caller owns it:
+ * a host byte limit shared by all agents (by default what this machine holds beside the runtime:
+ * `hostStagingBudget` of `@kreplay/native`), and a device reserve and an optional device limit per agent. The caller owns it:
  * dispose it (`dispose()`, or `using staging = createStaging(...)`) once its engines and strategies
  * are disposed; until then released staging stays pooled.
  * @throws ArgumentError when an option is not a valid byte count or reuse mode.
  */
 export function createStaging(runtime: Runtime, tracker: Tracker, options: StagingOptions = {}): Staging {
   const settings = validateStagingOptions(options);
+  // Without a limit of the caller's, host staging holds what this machine holds beside the runtime.
+  const budget = settings.hostBytesLimit === null ? hostStagingBudget(runtime) : null;
+  const hostBytesLimit = settings.hostBytesLimit ?? budget!.bytes;
+  const limitText = budget === null ? `the host limit of ${hostBytesLimit}` : `the host limit of ${hostBytesLimit} (by default what this machine holds: ${describeHostStagingBudget(budget)})`;
   const pool = new SlabPool();
   let hostHighWaterBytes = 0;
   const deviceHighWaterBytes: Record<number, number> = {};
@@ -41,15 +46,12 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
 
   function makeRoom(tier: StagingTier, agent: Agent, bytes: number): string | undefined {
     if (isHostTier(tier)) {
-      if (settings.hostBytesLimit === null) return undefined;
       for (const slab of pool.idle((candidate) => isHostTier(candidate.tier))) {
-        if (hostBytes() + bytes <= settings.hostBytesLimit) break;
+        if (hostBytes() + bytes <= hostBytesLimit) break;
         pool.drop(slab);
       }
       const held = hostBytes();
-      return held + bytes <= settings.hostBytesLimit
-        ? undefined
-        : `host staging would hold ${held + bytes} bytes, over the host limit of ${settings.hostBytesLimit}`;
+      return held + bytes <= hostBytesLimit ? undefined : `host staging would hold ${held + bytes} bytes, over ${limitText}`;
     }
     const limit = settings.deviceBytesLimit;
     if (limit !== null) {
@@ -129,7 +131,7 @@ export function createStaging(runtime: Runtime, tracker: Tracker, options: Stagi
     return {
       hostBytes: hostBytes(),
       hostHighWaterBytes,
-      hostBytesLimit: settings.hostBytesLimit,
+      hostBytesLimit,
       deviceBytes,
       deviceHighWaterBytes: { ...deviceHighWaterBytes },
       leasedBytes: pool.bytes((slab) => slab.leased),

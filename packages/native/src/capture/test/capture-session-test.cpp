@@ -181,6 +181,9 @@ TEST("launch selection: regex: searches the name, the base names which name") {
   CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
   CHECK_EQ(demangledName("_Z5applyIiEviT_"), std::string("void apply<int>(int, int)"));
   CHECK_EQ(demangledName("scale"), std::string("scale"));
+  // Only a function's symbol is demangled: `b` alone would read as the type bool.
+  CHECK_EQ(demangledName("b"), std::string("b"));
+  CHECK_EQ(kernelName("i", KernelNameBase::Function), std::string("i"));
 }
 
 TEST("kernel names: the function's name drops return type, scope, template arguments and parameters") {

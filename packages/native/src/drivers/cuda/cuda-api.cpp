@@ -101,7 +101,6 @@ std::shared_ptr<const CudaLibrary> openCudaLibrary() {
   resolve(library, api.cuFuncSetAttribute, {"cuFuncSetAttribute"});
   resolve(library, api.cuLaunchKernel, {"cuLaunchKernel"});
   resolveOptional(library, api.cuLaunchKernelEx, {"cuLaunchKernelEx"});
-  resolveOptional(library, api.cuMemcpy2DAsync, {"cuMemcpy2DAsync_v2"});
   resolveOptional(library, api.cuModuleGetGlobal, {"cuModuleGetGlobal_v2"});
   resolveOptional(library, api.cuMemAddressReserve, {"cuMemAddressReserve"});
   resolveOptional(library, api.cuMemAddressFree, {"cuMemAddressFree"});

@@ -130,29 +130,6 @@ struct CUlaunchConfig {
   unsigned numAttrs;
 };
 
-// A pitched copy (cuMemcpy2DAsync): rows of WidthInBytes, srcPitch and dstPitch apart.
-constexpr int CU_MEMORYTYPE_HOST = 0x01;
-constexpr int CU_MEMORYTYPE_DEVICE = 0x02;
-
-struct CUDA_MEMCPY2D {
-  std::size_t srcXInBytes;
-  std::size_t srcY;
-  int srcMemoryType;  // CUmemorytype
-  const void* srcHost;
-  CUdeviceptr srcDevice;
-  void* srcArray;
-  std::size_t srcPitch;
-  std::size_t dstXInBytes;
-  std::size_t dstY;
-  int dstMemoryType;
-  void* dstHost;
-  CUdeviceptr dstDevice;
-  void* dstArray;
-  std::size_t dstPitch;
-  std::size_t WidthInBytes;
-  std::size_t Height;
-};
-
 /** The entry points, resolved once per driver. */
 struct CudaApi {
   CUresult (*cuInit)(unsigned flags);
@@ -199,8 +176,6 @@ struct CudaApi {
                              CUstream stream, void** parameters, void** extra);
 
   // Optional: nullptr when the library does not export them (the features using them say so).
-  /** Optional: the profiler touches memory with it before each pass. */
-  CUresult (*cuMemcpy2DAsync)(const CUDA_MEMCPY2D* copy, CUstream stream) = nullptr;
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig* config, CUfunction function, void** parameters,
                                void** extra) = nullptr;
   CUresult (*cuModuleGetGlobal)(CUdeviceptr* pointer, std::size_t* bytes, CUmodule module,

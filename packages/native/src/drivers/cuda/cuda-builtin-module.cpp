@@ -70,11 +70,7 @@ CudaBuiltinModule::CudaBuiltinModule(const CudaApi& api, int computeCapability) 
   get(functions_.stencil, "kreplay_stencil");
   get(functions_.accumulate, "kreplay_accumulate");
   get(functions_.delay, "kreplay_delay");
-  get(functions_.touchPages, "kreplay_touch_pages");
-  get(functions_.touchPagesEveryBlock, "kreplay_touch_pages_every_block");
   get(functions_.discardL2Lines, "kreplay_discard_l2_lines");
-  get(functions_.flushL2EvictLast, "kreplay_flush_l2_evict_last");
-  get(functions_.l2NormalPriority, "kreplay_l2_normal_priority");
   get(functions_.takeState, "kreplay_take_state");
 }
 

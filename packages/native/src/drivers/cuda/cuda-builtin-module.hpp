@@ -26,11 +26,7 @@ struct BuiltinFunctions {
   CUfunction stencil = nullptr;
   CUfunction accumulate = nullptr;
   CUfunction delay = nullptr;
-  CUfunction touchPages = nullptr;
-  CUfunction touchPagesEveryBlock = nullptr;
   CUfunction discardL2Lines = nullptr;
-  CUfunction flushL2EvictLast = nullptr;
-  CUfunction l2NormalPriority = nullptr;
   CUfunction takeState = nullptr;
 };
 

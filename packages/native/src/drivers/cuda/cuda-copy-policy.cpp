@@ -1,8 +1,6 @@
 #include "drivers/cuda/cuda-copy-policy.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 
 namespace kreplay::cuda {
 
@@ -15,17 +13,8 @@ constexpr std::uint64_t kApiHostAverageBytes = 8u << 20;
 
 }  // namespace
 
-CudaCopyPolicy CudaCopyPolicy::fromEnvironment() {
-  CudaCopyPolicy policy;
-  const char* path = std::getenv("KREPLAY_CUDA_COPY_PATH");
-  if (path && std::strcmp(path, "api") == 0) policy.path_ = Path::Api;
-  if (path && std::strcmp(path, "kernel") == 0) policy.path_ = Path::Kernel;
-  return policy;
-}
-
 bool CudaCopyPolicy::useApi(const std::vector<Segment>& segments,
                             const std::function<bool(const Segment&)>& touchesHost) const {
-  if (path_ != Path::Auto) return path_ == Path::Api;
   if (segments.size() == 1) return true;
   std::uint64_t total = 0;
   for (const auto& segment : segments) total += segment.bytes;

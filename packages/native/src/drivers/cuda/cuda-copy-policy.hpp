@@ -4,7 +4,7 @@
 // one kernel launch), while a single large copy runs faster on the copy path CUDA picks (4 GiB
 // device to device: 1906 against 1610 GB/s; 1 GiB pinned: 55.1 against 51.7 GB/s). So the API path
 // is used for a single segment and for segments so large that its bandwidth outweighs the
-// per-call cost. KREPLAY_CUDA_COPY_PATH=api|kernel forces one path (for measurements).
+// per-call cost.
 #pragma once
 
 #include <cstdint>
@@ -17,20 +17,12 @@ namespace kreplay::cuda {
 
 class CudaCopyPolicy {
  public:
-  enum class Path { Auto, Api, Kernel };
-
-  /** Reads KREPLAY_CUDA_COPY_PATH. */
-  static CudaCopyPolicy fromEnvironment();
-
   /**
    * Whether `segments` (none empty) go through cuMemcpyAsync; `touchesHost` says whether a segment
    * reads or writes host memory (asked only for mid-sized plans).
    */
   bool useApi(const std::vector<Segment>& segments,
               const std::function<bool(const Segment&)>& touchesHost) const;
-
- private:
-  Path path_ = Path::Auto;
 };
 
 }  // namespace kreplay::cuda

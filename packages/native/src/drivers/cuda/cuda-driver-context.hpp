@@ -25,7 +25,7 @@ struct CudaDriverContext {
   std::unique_ptr<CudaPinnedPool> pinned;
   std::unique_ptr<CudaFixedMemory> fixed;
   FaultInjector faults;
-  CudaCopyPolicy copyPolicy = CudaCopyPolicy::fromEnvironment();
+  CudaCopyPolicy copyPolicy;
   CudaUserKernels userKernels;
 
   /** The CPU pool for pageable host memory, started on first use. */

@@ -2,7 +2,7 @@
 
 #include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-check.hpp"
-#include "drivers/cuda/cupti-device-chip.hpp"
+#include "drivers/cuda/cupti-device-config.hpp"
 
 namespace kreplay::cuda {
 
@@ -84,21 +84,16 @@ std::string CudaDriver::profilerUnavailableReason() {
 std::string CudaDriver::profilerChipName(std::uint32_t agent) {
   const CuptiProfilerLoad& loaded = loadCuptiProfiler();
   if (!loaded.library) throw OperationFailure("cupti-unavailable", loaded.failure);
-  return cuptiDeviceChipName(*loaded.library, *context_->devices.at(agent));
+  return cuptiChipName(*loaded.library, *context_->devices.at(agent)->context());
 }
 
 std::shared_ptr<ProfilerSession> CudaDriver::createProfilerSession(std::uint32_t agent,
                                                                    const std::vector<std::string>& metrics,
-                                                                   ProfilerRange range) {
+                                                                   ProfilerRange range, ProfilerConditions conditions) {
   const CuptiProfilerLoad& loaded = loadCuptiProfiler();
   if (!loaded.library) throw OperationFailure("cupti-unavailable", loaded.failure);
-  std::weak_ptr<CudaDriverContext> context = context_;
-  auto reachable = [context, agent] {
-    const auto held = context.lock();
-    return held ? held->memory.deviceRanges(agent) : std::vector<std::pair<std::uint64_t, std::uint64_t>>{};
-  };
-  auto session = std::make_shared<CudaProfilerSession>(loaded.library, context_->devices.at(agent), metrics, range,
-                                                       std::move(reachable));
+  auto session =
+      std::make_shared<CudaProfilerSession>(loaded.library, context_->devices.at(agent), metrics, range, conditions);
   std::lock_guard<std::mutex> lock(mutex_);
   if (shutDown_) throw OperationFailure("runtime-disposed", "the runtime was disposed");
   std::vector<std::weak_ptr<CudaProfilerSession>> kept;

@@ -59,7 +59,7 @@ class CudaDriver : public Driver {
   std::string profilerChipName(std::uint32_t agent) override;
   std::shared_ptr<ProfilerSession> createProfilerSession(std::uint32_t agent,
                                                          const std::vector<std::string>& metrics,
-                                                         ProfilerRange range) override;
+                                                         ProfilerRange range, ProfilerConditions conditions) override;
   void shutdown() override;
 
  private:

@@ -9,7 +9,6 @@
 #include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-check.hpp"
 #include "drivers/cuda/cuda-host-pinning.hpp"
-#include "drivers/cuda/profiler-setting.hpp"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -206,24 +205,11 @@ CUmemGenericAllocationHandle CudaFixedMemory::mapInWindows(std::uint64_t start, 
   return handle;
 }
 
-void CudaFixedMemory::padPhysicalMemory(std::uint32_t agent, const CUmemAllocationProp& properties) {
-  if (physicalPad_ != 0) return;
-  const std::uint64_t mebibytes = profilerSetting(
-      "KREPLAY_FIXED_MEMORY_PHYSICAL_PAD_MIB", 0, [](std::uint64_t value) { return value <= (1u << 20); },
-      "not a whole number of MiB up to 1048576");
-  if (mebibytes == 0) return;
-  const std::uint64_t step = granularity(agent);
-  const std::uint64_t bytes = ((mebibytes << 20) + step - 1) / step * step;
-  const CudaApi& cuda = api();
-  check(cuda, cuda.cuMemCreate(&physicalPad_, bytes, &properties, 0), "cuMemCreate");
-}
-
 CudaFixedMemory::Mapping CudaFixedMemory::makeDevice(std::uint32_t agent, std::uint64_t start, std::uint64_t end) {
   const CudaDevice& device = *devices_.at(agent);
   device.context()->makeCurrent();
   const std::vector<std::uint64_t> windows = windowsFor(start, end);
   const CUmemAllocationProp properties = deviceProperties(device.context()->device());
-  padPhysicalMemory(agent, properties);
   const std::vector<CUmemAccessDesc> access{{properties.location, CU_MEM_ACCESS_FLAGS_PROT_READWRITE}};
   const CUmemGenericAllocationHandle handle = mapInWindows(start, end, properties, access, windows, "device memory");
   return {end, false, agent, handle, 0, windows};
@@ -387,9 +373,7 @@ void CudaFixedMemory::releaseAll() {
   for (const auto& entry : windows_) left.push_back(entry.first);
   if (devices_.front()->context()->tryMakeCurrent()) {
     for (const std::uint64_t start : left) freeWindow(start);
-    if (physicalPad_ != 0) api().cuMemRelease(physicalPad_);
   }
-  physicalPad_ = 0;
 }
 
 }  // namespace kreplay::cuda

@@ -119,13 +119,6 @@ class CudaFixedMemory {
   std::map<std::uint64_t, std::vector<std::uint64_t>> allocations_;  // token -> its mappings' starts
   std::uint64_t nextToken_ = 1;
   std::map<std::uint32_t, std::uint64_t> granularities_;
-  /**
-   * Physical memory made before the first device mapping and never mapped, so that every mapping
-   * lands on other physical pages (KREPLAY_FIXED_MEMORY_PHYSICAL_PAD_MIB, an experiment: 0, the
-   * default, makes none). Released with the rest.
-   */
-  CUmemGenericAllocationHandle physicalPad_ = 0;
-  void padPhysicalMemory(std::uint32_t agent, const CUmemAllocationProp& properties);
 };
 
 }  // namespace kreplay::cuda

@@ -67,15 +67,6 @@ bool CudaMemoryRegistry::isDevice(std::uint64_t address) const {
   return block && onDevice(block->kind);
 }
 
-std::vector<std::pair<std::uint64_t, std::uint64_t>> CudaMemoryRegistry::deviceRanges(std::uint32_t agent) const {
-  std::shared_lock<std::shared_mutex> lock(mutex_);
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
-  for (const auto& [address, block] : blocks_) {
-    if (onDevice(block.kind) && block.agent == agent && block.bytes > 0) ranges.emplace_back(address, block.bytes);
-  }
-  return ranges;
-}
-
 bool CudaMemoryRegistry::contains(std::uint64_t address) const {
   std::shared_lock<std::shared_mutex> lock(mutex_);
   return blocks_.count(address) > 0;

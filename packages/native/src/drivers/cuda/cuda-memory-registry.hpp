@@ -42,9 +42,6 @@ class CudaMemoryRegistry {
   bool isDevice(std::uint64_t address) const;
   /** Whether a block starts at `address`. */
   bool contains(std::uint64_t address) const;
-  /** The device memory of `agent` (device, stream-ordered and fixed-address blocks, module globals) as
-   * address and bytes, by address. */
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> deviceRanges(std::uint32_t agent) const;
 
  private:
   const CudaMemoryBlock* holding(std::uint64_t address, std::uint64_t& start) const;

@@ -33,7 +33,6 @@ struct CuptiRangeProfilerObject;
 constexpr int CUPTI_PROFILER_TYPE_RANGE_PROFILER = 0;      // CUpti_ProfilerType
 constexpr int CUPTI_AutoRange = 1;                         // CUpti_ProfilerRange
 constexpr int CUPTI_UserRange = 2;                         // CUpti_ProfilerRange
-constexpr int CUPTI_KernelReplay = 2;                      // CUpti_ProfilerReplayMode
 constexpr int CUPTI_UserReplay = 3;                        // CUpti_ProfilerReplayMode
 constexpr int CUPTI_PROFILER_CONFIGURATION_SUPPORTED = 3;  // CUpti_Profiler_Support_Level
 constexpr int CUPTI_PROFILER_RANGE_PROFILING = 0;          // CUpti_Profiler_API

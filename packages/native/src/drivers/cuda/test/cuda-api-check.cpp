@@ -16,7 +16,6 @@ const void* const launchParameterBufferSize = k::CU_LAUNCH_PARAM_BUFFER_SIZE;
 using HostRegister = decltype(k::CudaApi::cuMemHostRegister);
 using HostGetDevicePointer = decltype(k::CudaApi::cuMemHostGetDevicePointer);
 using ModuleGetGlobal = decltype(k::CudaApi::cuModuleGetGlobal);
-using Memcpy2DAsync = decltype(k::CudaApi::cuMemcpy2DAsync);
 }  // namespace ours
 
 #include <cuda.h>
@@ -53,16 +52,6 @@ SAME_OFFSET(CUlaunchConfig, CUlaunchConfig, sharedMemBytes);
 SAME_OFFSET(CUlaunchConfig, CUlaunchConfig, hStream);
 SAME_OFFSET(CUlaunchConfig, CUlaunchConfig, attrs);
 SAME_OFFSET(CUlaunchConfig, CUlaunchConfig, numAttrs);
-SAME_LAYOUT(CUDA_MEMCPY2D, CUDA_MEMCPY2D);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, srcMemoryType);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, srcDevice);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, srcPitch);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, dstMemoryType);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, dstHost);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, dstPitch);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, WidthInBytes);
-SAME_OFFSET(CUDA_MEMCPY2D, CUDA_MEMCPY2D, Height);
-static_assert(k::CU_MEMORYTYPE_HOST == CU_MEMORYTYPE_HOST && k::CU_MEMORYTYPE_DEVICE == CU_MEMORYTYPE_DEVICE);
 
 static_assert(k::CU_MEM_ALLOCATION_TYPE_PINNED == CU_MEM_ALLOCATION_TYPE_PINNED);
 static_assert(k::CU_MEM_HANDLE_TYPE_NONE == CU_MEM_HANDLE_TYPE_NONE);
@@ -100,7 +89,6 @@ SAME_ENTRY(cuMemHostUnregister, cuMemHostUnregister);
 SAME_ENTRY_TYPE(ours::HostGetDevicePointer, cuMemHostGetDevicePointer_v2);
 SAME_ENTRY_TYPE(ours::ModuleGetGlobal, cuModuleGetGlobal_v2);
 SAME_ENTRY(cuLaunchKernelEx, cuLaunchKernelEx);
-SAME_ENTRY_TYPE(ours::Memcpy2DAsync, cuMemcpy2DAsync_v2);
 SAME_ENTRY(cuLaunchKernel, cuLaunchKernel);
 
 // Our launch-parameter keys are cuda.h's.

@@ -73,7 +73,6 @@ static_assert(offsetof(k::CuptiCheckpoint, optimizations) == offsetof(CUpti_Chec
 
 static_assert(k::CUPTI_PROFILER_TYPE_RANGE_PROFILER == CUPTI_PROFILER_TYPE_RANGE_PROFILER, "profiler type");
 static_assert(k::CUPTI_UserRange == CUPTI_UserRange, "CUPTI_UserRange");
-static_assert(k::CUPTI_KernelReplay == CUPTI_KernelReplay, "CUPTI_KernelReplay");
 static_assert(k::CUPTI_UserReplay == CUPTI_UserReplay, "CUPTI_UserReplay");
 static_assert(k::CUPTI_PROFILER_CONFIGURATION_SUPPORTED == CUPTI_PROFILER_CONFIGURATION_SUPPORTED,
               "supported");
