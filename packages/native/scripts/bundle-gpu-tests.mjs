@@ -40,7 +40,9 @@ for (const kernel of ['scale-floats.ptx', 'capture-fixture-axpy.ptx', 'capture-f
 }
 // The fixed-address test runs this in a fresh process; it finds it beside the bundle.
 await build({ ...commonBundleOptions, ignoreAnnotations: false, entryPoints: [join(packageRoot, 'test', 'gpu', 'fixed-address-child.ts')], outfile: join(output, 'fixed-address-child.mjs') });
-copyFileSync(join(packageRoot, 'test', 'gpu', 'capture', 'capture-fixture-program.cu'), join(output, 'capture-fixture-program.cu'));
+for (const program of ['capture-fixture-program.cu', 'capture-sequences-program.cu']) {
+  copyFileSync(join(packageRoot, 'test', 'gpu', 'capture', program), join(output, program));
+}
 copyFileSync(join(packageRoot, 'test', 'capture-fixtures', 'axpy.cu'), join(output, 'axpy.cu'));
 const captureLibrary = join(packageRoot, 'build', 'Release', 'libkreplay-capture.so');
 if (existsSync(captureLibrary)) copyFileSync(captureLibrary, join(output, 'libkreplay-capture.so'));

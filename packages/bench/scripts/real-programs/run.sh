@@ -13,7 +13,8 @@
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=/tmp/out packages/bench/scripts/real-programs/run.sh
 # Environment: PROGRAMS (default "train generate"), LAUNCHES (default 100), NCU_RUNS (default 2),
-# RANGES (default "1 10 100"), FOOTPRINTS (default "0.5 4 16"), FOOTPRINT_LAUNCHES (default 20),
+# RANGES (default "1 10 100"), FOOTPRINTS (default "0.5 4 16"), FOOTPRINT_LAUNCHES (default "5 25": two
+# launch counts, so that the cost a launch after the first is their difference),
 # STEP_TIMEOUT (seconds, bounds each step). Writes into OUT one folder per program, footprint/,
 # machine.txt, timings.txt, and summary.txt (summarize.mjs), then OUT.tar.gz.
 set -euo pipefail
@@ -24,7 +25,7 @@ launches=${LAUNCHES:-100}
 ncu_runs=${NCU_RUNS:-2}
 ranges=${RANGES:-1 10 100}
 footprints=${FOOTPRINTS:-0.5 4 16}
-footprint_launches=${FOOTPRINT_LAUNCHES:-20}
+footprint_launches=${FOOTPRINT_LAUNCHES:-5 25}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=/dev/null
 . "$here/../speed-of-light-metrics.sh"
@@ -83,12 +84,14 @@ nvcc -O2 -o /tmp/footprint-writer "$here/footprint-writer.cu"
 dd if=/dev/zero of="$dir/disk-probe" bs=1M count=2048 conv=fdatasync 2> "$dir/disk-write.txt" || true
 rm -f "$dir/disk-probe"
 for gib in $footprints; do
-  timed "footprint-$gib.program" /tmp/footprint-writer "$gib" "$footprint_launches" > "$dir/program-$gib.json"
-  rm -rf "$dir/capture-$gib"
-  timed "footprint-$gib.capture" "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$dir/capture-$gib" --json \
-    -- /tmp/footprint-writer "$gib" "$footprint_launches" > "$dir/capture-$gib.json" 2> "$dir/capture-$gib.log"
-  du -sb "$dir/capture-$gib" > "$dir/capture-$gib-size.txt"
-  rm -rf "$dir/capture-$gib"
+  for count in $footprint_launches; do
+    timed "footprint-$gib-$count.program" /tmp/footprint-writer "$gib" "$count" > "$dir/program-$gib-$count.json"
+    rm -rf "$dir/capture-$gib-$count"
+    timed "footprint-$gib-$count.capture" "${kreplay[@]}" capture --profile-from-start off --every-launch -o "$dir/capture-$gib-$count" --json \
+      -- /tmp/footprint-writer "$gib" "$count" > "$dir/capture-$gib-$count.json" 2> "$dir/capture-$gib-$count.log"
+    du -sb "$dir/capture-$gib-$count" > "$dir/capture-$gib-$count-size.txt"
+    rm -rf "$dir/capture-$gib-$count"
+  done
 done
 
 node "$here/summarize.mjs" "$out" | tee "$out/summary.txt" || true

@@ -118,7 +118,7 @@ describe('bench report files that would hurt the reader', () => {
 
   it('refuses JSON nested deeper than a report goes before parsing it (no stack overflow)', async () => {
     const error = rejection(deep(20_000));
-    expect(error.message).toBe('[bench] [report] r.json: nests arrays and objects deeper than the 32 levels a bench report has (at character 41). Pass a report written by kreplay bench --out.');
+    expect(error.message).toBe('[bench] [report] r.json: nests arrays and objects deeper than the 32 levels a report has (at character 41). Pass a report written by kreplay bench --out.');
     const directory = await mkdtemp(join(tmpdir(), 'kreplay-report-deep-'));
     await writeFile(join(directory, 'deep.json'), deep(20_000));
     await expect(readBenchReport(join(directory, 'deep.json'))).rejects.toThrow(/deep\.json: nests arrays and objects deeper than the 32 levels/);
