@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 namespace kreplay::capture {
 
@@ -21,13 +22,8 @@ inline std::uint32_t rotateRight(std::uint32_t x, int bits) {
   return (x >> bits) | (x << (32 - bits));
 }
 
-}  // namespace
-
-Sha256::Sha256()
-    : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {
-}
-
-void Sha256::block(const std::uint8_t* data) {
+/** One 64-byte block into the state, in portable C++. */
+void portableBlock(std::array<std::uint32_t, 8>& state, const std::uint8_t* data) {
   std::uint32_t w[64];
   for (int i = 0; i < 16; ++i) {
     w[i] = (std::uint32_t{data[4 * i]} << 24) | (std::uint32_t{data[4 * i + 1]} << 16) |
@@ -38,8 +34,8 @@ void Sha256::block(const std::uint8_t* data) {
     const std::uint32_t s1 = rotateRight(w[i - 2], 17) ^ rotateRight(w[i - 2], 19) ^ (w[i - 2] >> 10);
     w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
-  std::uint32_t a = state_[0], b = state_[1], c = state_[2], d = state_[3];
-  std::uint32_t e = state_[4], f = state_[5], g = state_[6], h = state_[7];
+  std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3];
+  std::uint32_t e = state[4], f = state[5], g = state[6], h = state[7];
   for (int i = 0; i < 64; ++i) {
     const std::uint32_t t1 = h + (rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)) +
                              ((e & f) ^ (~e & g)) + kRound[i] + w[i];
@@ -54,14 +50,37 @@ void Sha256::block(const std::uint8_t* data) {
     b = a;
     a = t1 + t2;
   }
-  state_[0] += a;
-  state_[1] += b;
-  state_[2] += c;
-  state_[3] += d;
-  state_[4] += e;
-  state_[5] += f;
-  state_[6] += g;
-  state_[7] += h;
+  state[0] += a;
+  state[1] += b;
+  state[2] += c;
+  state[3] += d;
+  state[4] += e;
+  state[5] += f;
+  state[6] += g;
+  state[7] += h;
+}
+
+}  // namespace
+
+Sha256Code fastestSha256Code() {
+  static const Sha256Code fastest = sha256ShaNiSupported() ? Sha256Code::ShaNi : Sha256Code::Portable;
+  return fastest;
+}
+
+Sha256::Sha256() : Sha256(fastestSha256Code()) {}
+
+Sha256::Sha256(Sha256Code code)
+    : code_(code),
+      state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {
+  if (code == Sha256Code::ShaNi && !sha256ShaNiSupported()) {
+    throw std::invalid_argument(
+        "[native] [capture] this CPU has no SHA-NI (x86 SHA extensions); use the portable SHA-256 code.");
+  }
+}
+
+void Sha256::blocks(const std::uint8_t* data, std::size_t count) {
+  if (code_ == Sha256Code::ShaNi) return sha256BlocksShaNi(state_.data(), data, count);
+  for (; count > 0; --count, data += 64) portableBlock(state_, data);
 }
 
 void Sha256::update(const std::uint8_t* data, std::size_t size) {
@@ -73,10 +92,13 @@ void Sha256::update(const std::uint8_t* data, std::size_t size) {
     data += take;
     size -= take;
     if (buffered_ < buffer_.size()) return;
-    block(buffer_.data());
+    blocks(buffer_.data(), 1);
     buffered_ = 0;
   }
-  for (; size >= 64; data += 64, size -= 64) block(data);
+  const std::size_t whole = size / 64;
+  if (whole > 0) blocks(data, whole);
+  data += 64 * whole;
+  size -= 64 * whole;
   std::memcpy(buffer_.data(), data, size);
   buffered_ = size;
 }
@@ -98,7 +120,11 @@ std::array<std::uint8_t, 32> Sha256::finish() {
 }
 
 std::string sha256Hex(const std::uint8_t* data, std::size_t size) {
-  Sha256 hash;
+  return sha256Hex(data, size, fastestSha256Code());
+}
+
+std::string sha256Hex(const std::uint8_t* data, std::size_t size, Sha256Code code) {
+  Sha256 hash(code);
   hash.update(data, size);
   static const char kDigits[] = "0123456789abcdef";
   std::string text;
