@@ -17,6 +17,8 @@ export interface ReadCaptureFolderOptions {
 }
 
 const RECORD = /^(\d{8})\.json$/;
+/** The newest format version this reader reads (it reads every older one too). */
+const NEWEST_VERSION = 2;
 const TEMPORARY = /^\.tmp-/;
 
 function formatError(file: string, what: string, fix: string, field?: string, cause?: unknown): CaptureFormatError {
@@ -37,10 +39,10 @@ async function readManifest(directory: string): Promise<CaptureManifest> {
     throw formatError('manifest.json', `${directory}/manifest.json is not valid JSON (${(error as Error).message})`, 'The capture is damaged; capture the program again', undefined, error);
   }
   const header = value as { readonly format?: unknown; readonly formatVersion?: unknown } | null;
-  if (typeof header?.formatVersion === 'number' && header.format === 'kreplay-capture' && header.formatVersion > 1) {
-    throw formatError('manifest.json', `${directory} is a capture of format version ${header.formatVersion}, newer than this reader's (1)`, 'Upgrade @kreplay/native', 'formatVersion');
+  if (typeof header?.formatVersion === 'number' && header.format === 'kreplay-capture' && header.formatVersion > NEWEST_VERSION) {
+    throw formatError('manifest.json', `${directory} is a capture of format version ${header.formatVersion}, newer than this reader's (${NEWEST_VERSION})`, 'Upgrade @kreplay/native', 'formatVersion');
   }
-  const problem = captureJsonProblem('manifest', value);
+  const problem = captureJsonProblem('manifest', header?.formatVersion === 1 ? 1 : NEWEST_VERSION, value);
   if (problem) {
     throw formatError('manifest.json', `${directory}/manifest.json: ${problem.field || 'the manifest'} ${problem.problem}`, 'Pass a folder written by `kreplay capture`, or capture the program again', problem.field);
   }
@@ -84,8 +86,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Reads a capture folder (src/capture/FORMAT.md): its manifest, then every launch record, each
- * validated against the schema and checked with the blobs it names. A launch is returned only when
+ * Reads a capture folder (src/capture/FORMAT.md, format version 2 or 1): its manifest, then every
+ * launch record, each validated against the schema of the folder's version and checked with the
+ * blobs it names. A version 1 record reads with the version 2 fields at their defaults (no stream,
+ * no captured sequence, no work before, no page hashes before). A launch is returned only when
  * its record and all its blobs are intact; a record that is there but damaged (cut short, against
  * the schema, naming a missing, truncated or altered blob) is listed in `damaged` with the file and
  * field at fault. Temporary files of a writer that stopped mid-launch are listed in `incomplete`.
@@ -103,7 +107,7 @@ export async function readCaptureFolder(directory: string, options: ReadCaptureF
     const match = RECORD.exec(name);
     if (!match) continue;
     const file = `launches/${name}`;
-    const parsed = parseLaunchRecord(file, Number(match[1]), await readFile(join(directory, file), 'utf8'));
+    const parsed = parseLaunchRecord(file, Number(match[1]), await readFile(join(directory, file), 'utf8'), manifest.formatVersion);
     if ('damaged' in parsed) {
       damaged.push(parsed.damaged);
       continue;
