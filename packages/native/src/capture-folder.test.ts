@@ -77,6 +77,7 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       'host-function': 0,
       'cross-stream-wait': 0,
       'unbounded-write': 0,
+      'other-stream-work': 0,
       'host-write': 0,
       'unrecorded-write': 0,
       'capture-stopped': 0,

@@ -55,9 +55,9 @@ std::string workJson(const RecordedWork& work) {
 
 }  // namespace
 
-const char* const kSequenceBreakReasons[] = {"other-stream",     "uncaptured-launch", "host-function",
-                                             "cross-stream-wait", "unbounded-write",   "host-write",
-                                             "unrecorded-write",  "capture-stopped"};
+const char* const kSequenceBreakReasons[] = {"other-stream",      "uncaptured-launch", "host-function",
+                                             "cross-stream-wait", "unbounded-write",   "other-stream-work",
+                                             "host-write",        "unrecorded-write",  "capture-stopped"};
 const std::size_t kSequenceBreakReasonCount = sizeof kSequenceBreakReasons / sizeof kSequenceBreakReasons[0];
 
 const char* workKindName(WorkKind kind) {

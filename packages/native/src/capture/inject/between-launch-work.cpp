@@ -12,7 +12,7 @@ bool streamBound(WorkKind kind) {
   return kind != WorkKind::Allocation && kind != WorkKind::Free;
 }
 
-/** The intervals sorted, overlapping and touching ones merged. */
+/** The intervals sorted, overlapping and touching ones merged (so that a long gap keeps few). */
 void mergeIntervals(std::vector<std::pair<std::uint64_t, std::uint64_t>>& intervals) {
   std::sort(intervals.begin(), intervals.end());
   std::vector<std::pair<std::uint64_t, std::uint64_t>> merged;
@@ -37,9 +37,10 @@ void BetweenLaunchWork::append(StreamWork& stream, const RecordedWork& work) {
 }
 
 void BetweenLaunchWork::record(const RecordedWork& work) {
-  if (work.writtenBytes() > 0 && work.kind != WorkKind::Allocation) {
-    since_.written.emplace_back(work.address, work.writtenBytes());
-    if (since_.written.size() > limit_) mergeIntervals(since_.written);
+  if (streamBound(work.kind) && work.writtenBytes() > 0) {
+    auto& written = written_[work.stream];
+    written.emplace_back(work.address, work.writtenBytes());
+    if (written.size() > limit_) mergeIntervals(written);
   }
   if (streamBound(work.kind)) {
     auto found = streams_.find(work.stream);
@@ -73,6 +74,9 @@ void BetweenLaunchWork::streamWaited(std::uintptr_t stream, std::uintptr_t event
 WorkBefore BetweenLaunchWork::takeForLaunch(std::uintptr_t stream) {
   WorkBefore taken = std::move(since_);
   since_ = WorkBefore{};
+  for (const auto& [other, written] : written_)
+    if (other != stream) taken.otherStreams.insert(taken.otherStreams.end(), written.begin(), written.end());
+  written_.clear();
   const auto found = streams_.find(stream);
   const StreamWork& list = found == streams_.end() ? sharedSinceCapture_ : found->second;
   taken.work = list.work;

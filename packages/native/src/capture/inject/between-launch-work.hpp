@@ -18,8 +18,8 @@ namespace kreplay::capture {
 /** The work before one captured launch, and what happened since the previous captured launch. */
 struct WorkBefore {
   std::vector<RecordedWork> work;  ///< on the launch's stream (and allocations, frees)
-  /** [address, address + bytes) of every write recorded since the previous captured launch (any stream). */
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> written;
+  /** What the work recorded on other streams since the previous captured launch wrote, [address, +bytes). */
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> otherStreams;
   bool uncapturedLaunch = false;  ///< any stream
   bool unboundedWrite = false;    ///< any stream
   bool captureStopped = false;
@@ -62,7 +62,9 @@ class BetweenLaunchWork {
   std::map<std::uintptr_t, StreamWork> streams_;
   /** Allocations and frees since the previous captured launch: where a stream seen later starts. */
   StreamWork sharedSinceCapture_;
-  WorkBefore since_;  ///< written and the any-stream flags
+  WorkBefore since_;  ///< the any-stream flags
+  /** What every stream's work since the previous captured launch wrote, by stream. */
+  std::map<std::uintptr_t, std::vector<std::pair<std::uint64_t, std::uint64_t>>> written_;
   std::unordered_map<std::uintptr_t, std::uintptr_t> eventStreams_;
 };
 

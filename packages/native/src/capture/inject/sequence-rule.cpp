@@ -6,31 +6,46 @@ namespace kreplay::capture {
 
 namespace {
 
-/** Whether page `page` of a range at `base` overlaps one of the written intervals. */
-bool written(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& intervals, std::uint64_t base,
-             std::uint64_t bytes, std::uint64_t page, std::uint64_t pageBytes) {
+/** Whether page `page` of a range at `base` overlaps what one of the recorded work items writes. */
+bool written(const std::vector<RecordedWork>& work, std::uint64_t base, std::uint64_t bytes, std::uint64_t page,
+             std::uint64_t pageBytes) {
   const std::uint64_t first = base + page * pageBytes;
   const std::uint64_t end = first + std::min(pageBytes, bytes - page * pageBytes);
-  return std::any_of(intervals.begin(), intervals.end(), [&](const auto& interval) {
-    return interval.first < end && first < interval.first + interval.second;
+  return std::any_of(work.begin(), work.end(), [&](const RecordedWork& item) {
+    return item.kind != WorkKind::Allocation && item.writtenBytes() > 0 && item.address < end &&
+           first < item.address + item.writtenBytes();
   });
 }
 
-/** The first reason the page hashes give: a host range changed, then a device range. */
+/** Whether page `page` of a range at `base` overlaps one of the intervals. */
+bool overlaps(const std::vector<std::pair<std::uint64_t, std::uint64_t>>& intervals, std::uint64_t base,
+              std::uint64_t bytes, std::uint64_t page, std::uint64_t pageBytes) {
+  const std::uint64_t first = base + page * pageBytes;
+  const std::uint64_t end = first + std::min(pageBytes, bytes - page * pageBytes);
+  return std::any_of(intervals.begin(), intervals.end(),
+                     [&](const auto& interval) { return interval.first < end && first < interval.first + interval.second; });
+}
+
+/**
+ * The reason the page hashes give, the first in this order: work recorded on another stream changed
+ * a page, the CPU changed a host range, something unrecorded changed a device range.
+ */
 std::string hashReason(const WorkBefore& work, const std::vector<RangeHashes>& ranges, std::uint64_t pageBytes) {
-  std::string reason;
+  const char* order[] = {"other-stream-work", "host-write", "unrecorded-write"};
+  std::size_t found = 3;
   for (const RangeHashes& range : ranges) {
     if (range.previousAfter == nullptr || range.before == nullptr) continue;
     if (range.previousAfter->size() != range.before->size()) continue;  // not the same range
-    if (!reason.empty() && (reason == "host-write" || !range.host)) continue;
-    for (std::uint64_t page = 0; page < range.before->size(); ++page) {
+    for (std::uint64_t page = 0; page < range.before->size() && found > 0; ++page) {
       if ((*range.before)[page] == (*range.previousAfter)[page]) continue;
-      if (written(work.written, range.base, range.bytes, page, pageBytes)) continue;
-      reason = range.host ? "host-write" : "unrecorded-write";
-      break;
+      if (written(work.work, range.base, range.bytes, page, pageBytes)) continue;
+      const std::size_t reason = overlaps(work.otherStreams, range.base, range.bytes, page, pageBytes) ? 0
+                                 : range.host                                                         ? 1
+                                                                                                      : 2;
+      found = std::min(found, reason);
     }
   }
-  return reason;
+  return found < 3 ? order[found] : "";
 }
 
 }  // namespace

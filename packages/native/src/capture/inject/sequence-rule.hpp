@@ -1,14 +1,15 @@
 // The rule that says whether a captured launch continues the captured sequence of the previous
 // captured launch or starts a new one, and why (FORMAT.md "Captured sequences"): the same stream and
 // context, nothing uncaptured or unbounded in between, no host function or cross-stream wait on the
-// stream, and every page both launches list, outside what recorded work wrote, as the previous
-// launch left it (a host range changed: host-write; a device range: unrecorded-write).
+// stream, and every page both launches list, outside what the work recorded on the stream since
+// (its workBefore) wrote, as the previous launch left it (changed by work recorded on another
+// stream: other-stream-work; else a host range changed: host-write; a device range: unrecorded-write).
+// So a launch that follows starts from exactly the previous launch's memory with its workBefore applied.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "capture/capture-writer.hpp"

@@ -99,6 +99,9 @@ TEST("capture sequences: each reason a launch starts a new captured sequence, an
   fixture.session->memsetIssued(0x10, device, kPage, 8, 1);
   SessionFixture::fillPage(device, 1, 6);  // a write nobody recorded
   launch(starts("unrecorded-write"), 0x10, 0xc1);
+  SessionFixture::fillPage(device, 1, 4);  // a memset on another stream, not ordered before the launch
+  fixture.session->memsetIssued(0x20, device + kPage, kPage, 4, 1);
+  launch(starts("other-stream-work"), 0x10, 0xc1);
   fixture.session->profilerStopped();
   fixture.session->profilerStarted();
   launch(starts("capture-stopped"), 0x10, 0xc1);
@@ -109,10 +112,10 @@ TEST("capture sequences: each reason a launch starts a new captured sequence, an
   CHECK(holds(fixture.record(3), "\"stream\":\"0x10\",\"context\":\"0xc1\""));
   fixture.session->finish();
   const std::string manifest = fileText(fixture.directory + "/manifest.json");
-  CHECK(holds(manifest, "\"sequences\":10,\"sequenceBreaks\":{\"other-stream\":2,\"uncaptured-launch\":1,"
-                        "\"host-function\":1,\"cross-stream-wait\":1,\"unbounded-write\":1,\"host-write\":1,"
-                        "\"unrecorded-write\":1,\"capture-stopped\":1}"));
-  CHECK(holds(manifest, "\"launches\":14,\"programWaitSeconds\":"));
+  CHECK(holds(manifest, "\"sequences\":11,\"sequenceBreaks\":{\"other-stream\":2,\"uncaptured-launch\":1,"
+                        "\"host-function\":1,\"cross-stream-wait\":1,\"unbounded-write\":1,\"other-stream-work\":1,"
+                        "\"host-write\":1,\"unrecorded-write\":1,\"capture-stopped\":1}"));
+  CHECK(holds(manifest, "\"launches\":15,\"programWaitSeconds\":"));
   CHECK(holds(manifest, "\"complete\":true"));
 }
 
