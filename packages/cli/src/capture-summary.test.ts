@@ -14,6 +14,10 @@ const summary: CaptureSummary = {
   bytesStored: 4096,
   blobs: 2,
   notCaptured: {},
+  formatVersion: 2,
+  sequences: 2,
+  sequenceBreaks: { 'uncaptured-launch': 1 },
+  cost: { wallSeconds: 1.25, deviceBytesHashed: 2 ** 32, bytesCopiedToHost: 3 * 2 ** 20, bytesStored: 4096, blobsStored: 1, launches: 3, programWaitSeconds: 0.5 },
   damaged: [],
   incomplete: [],
 };
@@ -24,5 +28,15 @@ describe('describeCaptureSummary', () => {
     expect(text).toContain('    2  gemm (1.5 KiB of code, 40 registers)\n');
     expect(text).toContain('    1  from_ptx\n');
     expect(describeCaptureSummary({ ...summary, kernels: [{ function: 'k', launches: 1, codeBytes: 256, registers: null }] })).toContain('    1  k (256 B of code)\n');
+  });
+
+  it('says the captured sequences with the reasons they started anew, and what capturing cost', () => {
+    const text = describeCaptureSummary(summary);
+    expect(text).toContain('  2 captured sequences; started anew: uncaptured-launch 1\n');
+    expect(text).toContain('  capture cost: 1.3 s, the program waited 0.5 s; 4.0 GiB hashed on the device, 3.0 MiB copied to the host, 4.0 KiB stored in 1 new blob\n');
+    expect(describeCaptureSummary({ ...summary, sequences: 1, sequenceBreaks: {} })).toContain('  1 captured sequence\n');
+    const versionOne = describeCaptureSummary({ ...summary, formatVersion: 1, sequences: null, sequenceBreaks: {}, cost: null });
+    expect(versionOne).toContain('  captured sequences: not recorded (a capture of format version 1)\n');
+    expect(versionOne).not.toContain('capture cost');
   });
 });
