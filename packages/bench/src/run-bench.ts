@@ -32,6 +32,13 @@ export interface RunBenchOptions {
   /** Aborting stops the run between dispatches; the report then has `complete: false`. */
   readonly signal?: AbortSignal;
   readonly onProgress?: (progress: BenchProgress) => void;
+  /**
+   * Called once before anything is measured, with a function that builds the report of what was
+   * measured until the moment it is called (`complete: false`, the run in flight left out),
+   * synchronously: for a caller that must save it without waiting for the run to stop (a second
+   * Ctrl-C).
+   */
+  readonly onStart?: (reportSoFar: () => BenchReport) => void;
   /** The checkpoint baseline; default the CUPTI Checkpoint API; null leaves it out. */
   readonly checkpoint?: CheckpointProvider | null;
 }
@@ -57,6 +64,31 @@ export async function runBench(runtime: Runtime, options: RunBenchOptions): Prom
   const runs: RunMeasurement[] = [];
   const aborted = () => options.signal?.aborted === true;
   const total = plan.cells.length;
+  const checkpointVariants = new Set(checkpoint.available ? [checkpoint.provider] : []);
+  const report = (complete: boolean): BenchReport => {
+    const rows = buildRows(runs, ceilings, checkpointVariants);
+    const interrupted = `interrupted after ${rows.length} of ${total} runs; the rows are what was measured until then`;
+    return {
+      $schema: benchReportSchemaId,
+      schema: benchReportSchema,
+      version: benchReportVersion,
+      complete,
+      createdAt: createdAt.toISOString(),
+      durationSeconds: (Date.now() - createdAt.getTime()) / 1000,
+      machine: machineInfo(),
+      driver: runtime.driver,
+      devices,
+      versions: reportVersions(runtime),
+      gitCommit: gitCommit(),
+      configuration,
+      baselines: { copyCeilings: [...ceilings], checkpoint },
+      rows,
+      fits: fitPassCosts(rows),
+      skipped: [...skipped],
+      notes: complete ? [...notes] : [...notes, interrupted],
+    };
+  };
+  options.onStart?.(() => report(false));
   options.onProgress?.({ done: 0, total, key: null });
   const footprints = [...new Set(plan.cells.map((cell) => cell.footprintBytes))].sort((a, b) => a - b);
   try {
@@ -79,27 +111,7 @@ export async function runBench(runtime: Runtime, options: RunBenchOptions): Prom
     }
   }
   if (!aborted()) options.onProgress?.({ done: total, total, key: null });
-  const rows = buildRows(runs, ceilings, new Set(checkpoint.available ? [checkpoint.provider] : []));
-  if (aborted()) notes.push(`interrupted after ${rows.length} of ${total} runs; the rows are what was measured until then`);
-  return {
-    $schema: benchReportSchemaId,
-    schema: benchReportSchema,
-    version: benchReportVersion,
-    complete: !aborted(),
-    createdAt: createdAt.toISOString(),
-    durationSeconds: (Date.now() - createdAt.getTime()) / 1000,
-    machine: machineInfo(),
-    driver: runtime.driver,
-    devices,
-    versions: reportVersions(runtime),
-    gitCommit: gitCommit(),
-    configuration,
-    baselines: { copyCeilings: ceilings, checkpoint },
-    rows,
-    fits: fitPassCosts(rows),
-    skipped,
-    notes,
-  };
+  return report(!aborted());
 }
 
 function checkpointAvailability(runtime: Runtime, provider: CheckpointProvider | null): CheckpointAvailability {

@@ -1,17 +1,17 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from '@kreplay/bench';
 import { slurmBenchArguments } from './commands/slurm-bench-action.js';
 import { runCli } from './run-cli.js';
-import { recordingIo } from './test-io.js';
+import { smallBenchReport } from './test-bench-report.js';
+import { interruptingIo, recordingIo } from './test-io.js';
+import { benchMeasuredARun, spawnCli } from './test-spawn-cli.js';
+import type { SpawnedCliResult } from './test-spawn-cli.js';
 
-const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const variants = ['reference', 'full/pinned', 'full/device', 'write-set', 'dirty-pages'];
 
 describe('kreplay bench --preset quick on the host driver, end to end', () => {
@@ -140,35 +140,28 @@ describe('kreplay bench --preset quick on the host driver, end to end', () => {
   });
 });
 
-/** How an interrupted bench ended: its exit code or the signal that ended it, and what it printed. */
-interface InterruptedBench {
-  readonly exit: string;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /**
- * Runs `kreplay bench --json --out out` on the host driver, its stderr a pipe, and sends Ctrl-C
- * when its first progress line appears (it listens for Ctrl-C before it starts measuring, so no
- * waiting for a fixed time, however loaded the machine); `afterFirst` may arrange more (it returns
- * its cleanup).
+ * Runs `kreplay bench --json --out out` on the host driver, its stderr a pipe, and sends the first of
+ * `signals` when a progress line shows a run measured (it listens for them before it starts
+ * measuring, so no waiting for a fixed time, however loaded the machine), the others at once when it
+ * says it received the first; `afterFirst` may arrange more (it returns its cleanup).
  */
-async function interruptBench(out: string, afterFirst?: (child: ChildProcess) => () => void): Promise<InterruptedBench> {
-  const child = spawn(process.execPath, [binPath, 'bench', '--preset', 'quick', '--driver', 'host', '--json', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
+async function interruptBench(out: string, signals: readonly NodeJS.Signals[] = ['SIGINT'], afterFirst?: (child: ChildProcess) => () => void): Promise<SpawnedCliResult> {
   let cleanup: (() => void) | undefined;
-  child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-    if (cleanup === undefined && /^bench quick: \d+\/\d+ runs/m.test(stderr)) {
-      cleanup = afterFirst?.(child) ?? (() => {});
-      child.kill('SIGINT');
-    }
+  let again = signals.length > 1;
+  const result = await spawnCli(['bench', '--preset', 'quick', '--driver', 'host', '--json', '-o', out], {
+    onStderr: (stderr, child) => {
+      if (cleanup === undefined && benchMeasuredARun(stderr)) {
+        cleanup = afterFirst?.(child) ?? (() => {});
+        child.kill(signals[0]);
+      } else if (cleanup !== undefined && again && /^kreplay: (interrupted|terminated); /m.test(stderr)) {
+        again = false;
+        for (const signal of signals.slice(1)) child.kill(signal);
+      }
+    },
   });
-  const exit = await new Promise<string>((resolve) => child.on('exit', (code, signal) => resolve(signal ?? String(code))));
   cleanup?.();
-  return { exit, stdout, stderr };
+  return result;
 }
 
 describe('kreplay bench interrupted by Ctrl-C', () => {
@@ -193,7 +186,7 @@ describe('kreplay bench interrupted by Ctrl-C', () => {
     await writeFile(out, earlier);
     // The second Ctrl-C the moment anything changes in the folder after the first, that is when the
     // report starts being written (the worst moment for it).
-    const { exit, stderr } = await interruptBench(out, (child) => {
+    const { exit, stderr } = await interruptBench(out, ['SIGINT'], (child) => {
       const watcher = watch(directory, () => child.kill('SIGINT'));
       return () => watcher.close();
     });
@@ -204,6 +197,53 @@ describe('kreplay bench interrupted by Ctrl-C', () => {
     const text = await readFile(out, 'utf8');
     if (text !== earlier) expect((JSON.parse(text) as BenchReport).schema).toBe('kreplay-bench-report');
   }, 300_000);
+
+  it('treats SIGTERM (timeout, containers, Slurm time limits) as Ctrl-C: writes what it measured and exits 143', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'kreplay-bench-sigterm-')), 'r.json');
+    const { exit, stderr } = await interruptBench(out, ['SIGTERM']);
+    expect(stderr).toMatch(/terminated; writing what was measured so far/);
+    expect(stderr).toMatch(/^kreplay: \[cli\] \[bench\] terminated: wrote the \d+ runs measured so far to .*r\.json \(complete: false\)\./m);
+    expect(exit).toBe('143');
+    const partial = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
+    expect(partial.complete).toBe(false);
+    expect(partial.rows.length).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('writes what it measured when a second Ctrl-C follows the first at once (timeout signals the process and its group)', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'kreplay-bench-sigint-pair-')), 'r.json');
+    const { exit, stderr } = await interruptBench(out, ['SIGINT', 'SIGINT']);
+    expect(stderr).toMatch(/interrupted; writing what was measured so far/);
+    expect(exit).toBe('130');
+    const partial = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
+    expect(partial.complete).toBe(false);
+    expect(partial.rows.length).toBeGreaterThan(0);
+  }, 300_000);
+});
+
+describe('kreplay bench that measured nothing', () => {
+  it('keeps the earlier report at --out when Ctrl-C comes before the first run, and exits 130 saying why', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'kreplay-bench-nothing-')), 'r.json');
+    const earlier = JSON.stringify(smallBenchReport());
+    await writeFile(out, earlier);
+    // Ctrl-C at the first progress line, at 0 runs.
+    const io = interruptingIo(/^bench quick: 0\//);
+    expect(await runCli(['bench', '--preset', 'quick', '--driver', 'host', '--out', out, '--html', `${out}.html`], io)).toBe(130);
+    expect(io.interrupted()).toBe(true);
+    expect(io.err()).toMatch(/\nkreplay: \[cli\] \[bench\] interrupted: nothing was measured, so .*r\.json was not written \(what it held is kept\)\./);
+    expect(io.out()).toBe('');
+    expect(await readFile(out, 'utf8')).toBe(earlier);
+    expect(existsSync(`${out}.html`)).toBe(false);
+  }, 120_000);
+
+  it('fails with exit 1 and writes nothing when every run was skipped', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-bench-skipped-'));
+    const io = recordingIo();
+    expect(await runCli(['bench', '--preset', 'quick', '--driver', 'host', '--device-memory', '8MiB', '--out', join(directory, 'r.json')], io)).toBe(1);
+    expect(io.err()).toMatch(/^kreplay: \[cli\] \[bench\] measured nothing: all 60 runs were skipped \(first: reference\/16MiB\/p2\/d6\/w0\.01\/s1: needs 16\.0 MiB of device memory, the agent has 8\.0 MiB free\), so .*r\.json was not written \(what it held is kept\)\. Fix what the reason says/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.out()).toBe('');
+    expect(await readdir(directory)).toEqual([]);
+  });
 });
 
 describe('kreplay bench options that need --slurm', () => {

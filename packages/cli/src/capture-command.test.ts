@@ -25,7 +25,9 @@ function paths() {
   return { out: join(root, `capture-${runs}`), seen: join(root, `seen-${runs}.json`) };
 }
 
-const seenBy = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { environment: Record<string, string>; argv: string[] };
+const seenBy = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { environment: Record<string, string>; argv: string[]; pid: number };
+/** Where the stand-in program (as the capture library) wrote: its own sub-capture of the folder. */
+const processFolder = (out: string, seen: string) => join(out, 'processes', String(seenBy(seen).pid));
 
 afterEach(() => {
   delete process.env['KREPLAY_CAPTURE_EVERY_LAUNCH'];
@@ -52,7 +54,7 @@ describe('kreplay capture', () => {
     });
     expect(io.err()).toContain('capturing every launch of every kernel matching /axpy|gemm/, after skipping 1, at most 2');
     const text = io.out();
-    expect(text).toContain(`captured 3 launches of 2 kernels on Fake GPU (sm_90) into ${out}`);
+    expect(text).toContain(`captured 3 launches of 2 kernels on Fake GPU (sm_90) into ${processFolder(out, seen)}\n`);
     expect(text).toMatch(/ {2}\d+(\.\d+)? (B|KiB) stored in 2 blobs\n/);
     expect(text).toContain('not captured: graph-launch 2, managed-memory 1');
     expect(text).toContain('    2  _Z4axpyPfPKffj\n');
@@ -94,6 +96,8 @@ describe('kreplay capture', () => {
     const report = JSON.parse(io.out()) as CaptureReport;
     expect(report.program).toEqual({ command, exitCode: 0, signal: null });
     expect(report.capture).toMatchObject({
+      directory: processFolder(out, seen),
+      pid: seenBy(seen).pid,
       command,
       launches: 3,
       kernels: [
@@ -108,6 +112,23 @@ describe('kreplay capture', () => {
       incomplete: [],
     });
     expect(report.capture!.bytesStored).toBeGreaterThan(4096);
+    expect(report.processes).toEqual([report.capture]);
+  });
+
+  it('summarizes a folder a capture library of before sub-captures wrote (the capture at its top)', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', out, '--', process.execPath, fakeProgram, seen, 'flat'], io), io.err()).toBe(0);
+    expect(io.out()).toContain(`captured 3 launches of 2 kernels on Fake GPU (sm_90) into ${out}\n`);
+  });
+
+  it('fails (exit 2) when the capture library could not use the kernel-name pattern, which its manifest records', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', out, '--', process.execPath, fakeProgram, seen, 'bad-selection'], io)).toBe(2);
+    expect(io.err()).toContain(
+      `kreplay: [cli] [capture] the capture library selected nothing in process ${seenBy(seen).pid}: KREPLAY_CAPTURE_KERNEL_NAME=(?<=_)gemm is not a valid regular expression for the capture library`,
+    );
   });
 
   it('--profile-from-start off limits the capture to cuProfilerStart..cuProfilerStop, and other values are refused', async () => {
@@ -152,10 +173,15 @@ describe('kreplay capture', () => {
     const program = ['--', process.execPath, fakeProgram, seen];
     const taken = join(root, 'taken');
     mkdirSync(join(taken, 'launches'), { recursive: true });
+    const takenByProcesses = join(root, 'taken-by-processes');
+    mkdirSync(join(takenByProcesses, 'processes', '100'), { recursive: true });
     const cases: [string[], RegExp][] = [
       [['capture', '--library', library, ...program], /required option '-o, --out <dir>'/],
       [['capture', '--library', library, '-o', out], /missing required argument 'command'/],
       [['capture', '--kernel-name', '(gemm', '--library', library, '-o', out, ...program], /"\(gemm" is not a regular expression/],
+      // JavaScript accepts these; the capture library's std::regex does not, and would capture nothing.
+      [['capture', '--kernel-name', '(?<=_)gemm', '--library', library, '-o', out, ...program], /--kernel-name "\(\?<=_\)gemm" is not a regular expression the capture library can use: C\+\+ std::regex \(ECMAScript grammar\) cannot compile it: .+; it has no lookbehind .*named groups/],
+      [['capture', '--kernel-name', '\\p{L}+gemm', '--library', library, '-o', out, ...program], /--kernel-name "\\p\{L\}\+gemm" is not a regular expression the capture library can use/],
       [['capture', '--launch-skip', '-1', '--library', library, '-o', out, ...program], /--launch-skip/],
       [['capture', '--launch-count', '0', '--library', library, '-o', out, ...program], /--launch-count/],
       [['capture', '--staging-bytes', '4KiB', '--library', library, '-o', out, ...program], /--staging-bytes.*"4KiB" is less than one 64 KiB page/],
@@ -163,6 +189,7 @@ describe('kreplay capture', () => {
       [['capture', '--writer-threads', '0', '--library', library, '-o', out, ...program], /--writer-threads.*"0" is not auto or a whole number from 1 to 64/],
       [['capture', '--writer-threads', '65', '--library', library, '-o', out, ...program], /--writer-threads.*"65" is not auto/],
       [['capture', '--library', library, '-o', taken, ...program], /--out .*taken already holds a capture/],
+      [['capture', '--library', library, '-o', takenByProcesses, ...program], /--out .*taken-by-processes already holds a capture/],
       [['capture', '--library', library, '-o', join(root, 'missing-parent', 'capture'), ...program], /the directory .* does not exist/],
       [['capture', '--library', join(root, 'nowhere.so'), '-o', out, ...program], /--library .*nowhere\.so: no such file/],
       [['capture', '--library', library, '-o', out, '--', join(root, 'no-such-program')], /no-such-program cannot be run \(ENOENT\)/],

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 
 /** The selection of `kreplay capture`, as the capture library reads it (KREPLAY_CAPTURE_*). */
 export interface CaptureSelection {
-  /** ECMAScript regular expression searched in the mangled and the demangled name. */
+  /** A regular expression (as C++ std::regex compiles it, ECMAScript grammar) searched in the mangled and the demangled name. */
   readonly kernelName?: string;
   readonly launchSkip?: number;
   readonly launchCount?: number;

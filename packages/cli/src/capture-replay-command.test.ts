@@ -43,12 +43,19 @@ describe('kreplay replay --capture', () => {
     const cases: [string[], RegExp][] = [
       [['--footprint', '1MiB'], /--footprint describes the generated workload, which --capture replaces/],
       [['--dispatches', '3'], /--dispatches describes the generated workload/],
-      [['--range', '2'], /--range describes the generated workload/],
       [['--agents', '2'], /--agents describes the generated workload/],
     ];
     for (const [extra, message] of cases) {
       const io = recordingIo();
       expect(await runCli(['replay', '--capture', capture, ...extra], io), extra.join(' ')).toBe(2);
+      expect(io.err()).toMatch(message);
+    }
+    for (const [args, message] of [
+      [['replay', '--capture', capture, '--range', '0'], /--range.*"0" is not auto or a whole number of launches per range >= 1/],
+      [['replay', '--driver', 'host', '--range', 'auto'], /\[replay\] --range auto replays the captured sequences of a capture, and there is no --capture\. Pass --range K/],
+    ] as const) {
+      const io = recordingIo();
+      expect(await runCli([...args], io), args.join(' ')).toBe(2);
       expect(io.err()).toMatch(message);
     }
     const missing = recordingIo();
@@ -57,6 +64,25 @@ describe('kreplay replay --capture', () => {
     const none = recordingIo();
     expect(await runCli(['replay', '--capture', empty, '--driver', 'cuda'], none)).toBe(2);
     expect(none.err()).toMatch(/--capture .*empty holds no complete launch\. Capture the program again\./);
+  });
+
+  it('refuses a folder that several processes captured into (exit 2 before a driver opens), naming each capture; one of them replays', async () => {
+    const processes = join(root, 'processes-folder');
+    const one = { launches: [{ function: 'axpy', module: new Uint8Array([1, 2, 3]), grid: [1, 1, 1] as const, block: [32, 1, 1] as const, parameters: new Uint8Array(24), memory: [] }] };
+    for (const pid of ['4100', '4200']) writeTestCapture(join(processes, 'processes', pid), one);
+    for (const args of [
+      ['replay', '--capture', processes, '--driver', 'cuda'],
+      ['profile', `capture:${processes}`, '--metrics', 'gpu__time_duration.sum'],
+    ]) {
+      const io = recordingIo();
+      expect(await runCli(args, io), args.join(' ')).toBe(2);
+      expect(io.err()).toContain(`${processes} holds the captures of 2 processes: ${join(processes, 'processes', '4100')}, ${join(processes, 'processes', '4200')}`);
+      expect(io.err()).toMatch(/Pass one of them, e\.g\. .*processes\/4100/);
+    }
+    // One process's capture is a folder of its own: it gets past reading (to the selection here).
+    const io = recordingIo();
+    expect(await runCli(['replay', '--capture', join(processes, 'processes', '4100'), '--driver', 'cuda', '--kernel-name', 'gemm'], io)).toBe(2);
+    expect(io.err()).toMatch(/no captured launch of .*4100 matches --kernel-name gemm; it holds axpy/);
   });
 
   it('selects launches by kernel name, skip and count only of a capture, and says when none is left (exit 2 before a driver opens)', async () => {
@@ -80,6 +106,7 @@ describe('kreplay replay --capture', () => {
     const row = (sequence: number, outcome: CaptureLaunchRow['outcome'], extra: Partial<CaptureLaunchRow> = {}): CaptureLaunchRow => ({
       sequence,
       function: `kernel${sequence}`,
+      range: null,
       outcome,
       replayed: true,
       passes: 3,
@@ -105,7 +132,11 @@ describe('kreplay replay --capture', () => {
       tier: 'auto',
       passes: 3,
       verify: 'full',
+      range: 1,
+      rangeLength: 1,
       relocations: [],
+      ranges: [],
+      notes: [],
       launches: [row(0, 'reproduced'), mismatching],
       reproduced: 1,
       mismatched: ['1 kernel1'],
@@ -114,12 +145,30 @@ describe('kreplay replay --capture', () => {
       seconds: 0.5,
     };
     const text = describeCaptureReplay(report);
-    expect(text).toContain('dirty-pages on cuda (NVIDIA H200, tier auto): 2 captured launches of /captures/train, 3 passes each, verify full');
+    expect(text).toContain('dirty-pages on cuda (NVIDIA H200, tier auto): 2 captured launches of /captures/train, 3 passes each, verify full; each launch alone');
     expect(text).toContain("  reproduced 0 kernel0: 3 passes, 8.0 KiB copied, verification verified; memory after = the program's (4 pages)");
     expect(text).toContain("  mismatch   1 kernel1: 3 passes, 8.0 KiB copied, 3 regions relocated, verification mismatch; memory after differs from the program's in 2 of 4 pages");
     expect(text).toContain('    differs: device at 0x7f0000000000 (131072 bytes), pages 0, 1');
     expect(text).toContain('  reproduced 1/2; mismatch 1: 1 kernel1; 0.500 s');
     expect(captureReplayFailure(report)?.message).toMatch(/^\[cli\] \[replay\] 1 of 2 captured launches did not reproduce the program: 1 kernel1 \(mismatch\)\./);
     expect(captureReplayFailure({ ...report, launches: [row(0, 'reproduced')], mismatched: [] })).toBeUndefined();
+
+    // Launches 0, 1 and 3 in one range, launch 2 alone.
+    const ranged = describeCaptureReplay({
+      ...report,
+      range: 'auto',
+      rangeLength: 1000,
+      notes: ['launch 0 follows launch 9, which is not among the launches'],
+      ranges: [
+        { first: 0, launches: [0, 1, 3], replayed: true, passes: 3, verification: 'verified', bytesCopied: 3 * 8192, bytesBefore: 4096, bytesPrepared: 65536, wallMs: 6, wallMsPerLaunch: 2, notes: [] },
+      ],
+      launches: [row(0, 'reproduced', { range: 0 }), row(1, 'reproduced', { range: 0 }), row(2, 'reproduced'), row(3, 'reproduced', { range: 0 })],
+      reproduced: 4,
+      mismatched: [],
+    });
+    expect(ranged).toContain('3 passes each, verify full; ranges: whole captured sequences, up to 1000 launches each\n  note: launch 0 follows launch 9');
+    expect(ranged).toContain('  range 0: launches 0-1, 3 (3): 3 passes, 24.0 KiB restored, 4.0 KiB copied before launches, 6.00 ms wall, 2.00 ms per launch, verification verified\n');
+    expect(ranged).toContain("  reproduced 1 kernel1: in range 0, verification verified; memory after = the program's (4 pages)");
+    expect(ranged).toContain("  reproduced 2 kernel2: 3 passes, 8.0 KiB copied, verification verified");
   });
 });

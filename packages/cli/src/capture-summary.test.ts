@@ -3,6 +3,7 @@ import { describeCaptureSummary, type CaptureSummary } from './capture-summary.j
 
 const summary: CaptureSummary = {
   directory: '/captures/step',
+  pid: null,
   command: ['python3', 'train.py'],
   device: { name: 'NVIDIA H200', architecture: 'sm_90' },
   complete: true,
@@ -20,6 +21,7 @@ const summary: CaptureSummary = {
   cost: { wallSeconds: 1.25, deviceBytesHashed: 2 ** 32, bytesCopiedToHost: 3 * 2 ** 20, bytesStored: 4096, blobsStored: 1, launches: 3, programWaitSeconds: 0.5 },
   damaged: [],
   incomplete: [],
+  selectionError: null,
 };
 
 describe('describeCaptureSummary', () => {

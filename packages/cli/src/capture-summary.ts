@@ -7,6 +7,8 @@ import { formatBytes } from '@kreplay/bench';
 /** What `kreplay capture` reports of the folder the program left. */
 export interface CaptureSummary {
   readonly directory: string;
+  /** The process captured, when the manifest says (a capture library of before sub-captures did not). */
+  readonly pid: number | null;
   readonly command: readonly string[];
   readonly device: { readonly name: string; readonly architecture: string };
   /** False when the program ended before the capture library finished (a crash, a kill). */
@@ -35,6 +37,8 @@ export interface CaptureSummary {
   readonly damaged: readonly { readonly file: string; readonly reason: string }[];
   /** Temporary files a writer left (a launch it was writing when the program stopped). */
   readonly incomplete: readonly string[];
+  /** Why the capture library selected nothing (a kernel-name pattern it could not compile), or null. */
+  readonly selectionError: string | null;
 }
 
 /** One distinct kernel of a capture. */
@@ -74,6 +78,7 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
   const { manifest } = folder;
   return {
     directory: folder.directory,
+    pid: manifest.process?.pid ?? null,
     command: manifest.command,
     device: manifest.device,
     complete: manifest.complete,
@@ -93,6 +98,7 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
     cost: manifest.cost ?? null,
     damaged: folder.damaged.map(({ file, reason }) => ({ file, reason })),
     incomplete: folder.incomplete,
+    selectionError: manifest.selectionError ?? null,
   };
 }
 
@@ -125,6 +131,7 @@ export function describeCaptureSummary(summary: CaptureSummary): string {
   const lines = [
     `captured ${summary.launches} launch${summary.launches === 1 ? '' : 'es'} of ${summary.kernels.length} kernel${summary.kernels.length === 1 ? '' : 's'} on ${summary.device.name} (${summary.device.architecture}) into ${summary.directory}`,
     `  ${formatBytes(summary.bytesStored)} stored in ${summary.blobs} blob${summary.blobs === 1 ? '' : 's'}${summary.complete ? '' : '; the capture did not finish (the program ended before the capture library did)'}`,
+    ...(summary.selectionError === null ? [] : [`  nothing was selected: ${summary.selectionError}`]),
     `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${reason} ${count}`).join(', ')}`,
     describeSequences(summary),
     ...(summary.cost === null ? [] : [describeCost(summary.cost)]),

@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '@kreplay/bench';
-import type { CliIo } from './cli-io.js';
 import { exitCodes } from './exit-codes.js';
 import { runCli } from './run-cli.js';
-import { recordingIo } from './test-io.js';
+import { interruptingIo, recordingIo } from './test-io.js';
 
 // bench-command.test.ts also sends a real Ctrl-C to a spawned kreplay bench, which exits 130.
 describe('kreplay exit codes', () => {
@@ -32,22 +31,11 @@ describe('kreplay exit codes', () => {
 
   it('exits 130 when Ctrl-C interrupts long work, after writing what it measured', async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'kreplay-exit-130-')), 'partial.json');
-    // A clock that moves 6 s at every reading makes the first progress update a line; Ctrl-C then.
-    let time = 0;
-    let interrupted = false;
-    const recording = recordingIo({ now: () => (time += 6000), progressIntervalMs: 5000 });
-    const io: CliIo = {
-      ...recording,
-      stderr: (text) => {
-        recording.stderr(text);
-        if (interrupted || !text.startsWith('bench quick:')) return;
-        interrupted = true;
-        process.emit('SIGINT');
-      },
-    };
+    // Ctrl-C at the first progress line after a run.
+    const io = interruptingIo(/^bench quick: [1-9]/);
     expect(await runCli(['bench', '--preset', 'quick', '--driver', 'host', '--out', out], io)).toBe(exitCodes.interrupted);
     expect(exitCodes.interrupted).toBe(130);
-    expect(recording.err()).toMatch(/\nkreplay: \[cli\] \[bench\] interrupted: wrote the \d+ runs measured so far/);
+    expect(io.err()).toMatch(/\nkreplay: \[cli\] \[bench\] interrupted: wrote the \d+ runs measured so far/);
     expect((JSON.parse(await readFile(out, 'utf8')) as BenchReport).complete).toBe(false);
   }, 120_000);
 
@@ -55,7 +43,7 @@ describe('kreplay exit codes', () => {
     for (const args of [['--help'], ['bench', '--help'], ['compare', '--help'], ['replay', '--help']]) {
       const io = recordingIo();
       expect(await runCli(args, io), args.join(' ')).toBe(0);
-      expect(io.out()).toMatch(/Exit codes:\n {2}0 {4}ok\n {2}1 {4}the work failed, or compare found a regression\n {2}2 {4}usage or input error.*\n {2}130 {2}interrupted \(Ctrl-C\), after writing what was measured so far\n$/);
+      expect(io.out()).toMatch(/Exit codes:\n {2}0 {4}ok\n {2}1 {4}the work failed, or compare found a regression\n {2}2 {4}usage or input error.*\n {2}130 {2}interrupted \(Ctrl-C\), after writing what was measured so far\n {2}143 {2}terminated \(SIGTERM\), after writing what was measured so far\n$/);
     }
   });
 });

@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliIo } from './cli-io.js';
 import { runCli } from './run-cli.js';
+import { smallBenchReport } from './test-bench-report.js';
 import { recordingIo } from './test-io.js';
 
 const tinyOverhead = ['overhead', '--shape', 'A', '--footprint', '4MiB', '--dispatches', '3', '--passes', '2', '--warmup', '0', '--variant', 'dirty-pages'];
@@ -50,6 +51,39 @@ describe('output paths are checked before any work', () => {
     expect((await readdir(directory)).sort()).toEqual(['earlier.json']);
   });
 
+  it('refuses an output that is an input, or two outputs that are one file through a symbolic link, with exit 2', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-out-'));
+    const input = join(directory, 'in.json');
+    const input2 = join(directory, 'in2.json');
+    const out = join(directory, 'r.json');
+    const report = JSON.stringify(smallBenchReport());
+    await writeFile(input, report);
+    await writeFile(input2, report);
+    await writeFile(out, 'an earlier report');
+    await symlink(out, join(directory, 'out-link.html'));
+    await symlink(input, join(directory, 'in-link.html'));
+    await mkdir(join(directory, 'sub'));
+    const viaSub = `${directory}/sub/../in2.json`;
+    for (const [args, pattern] of [
+      [['report', input, '--html', input], /^kreplay: \[cli\] \[report\] --html and <report> both name .*in\.json\. Give the output a file of its own, so that it does not replace the input\.\n$/],
+      [['report', input, '--html', join(directory, 'in-link.html')], /^kreplay: \[cli\] \[report\] --html .*in-link\.html and <report> .*in\.json both name .*in\.json\./],
+      [['compare', '--by-device', input, input2, '-o', input2], /^kreplay: \[cli\] \[compare\] --out and <reports> both name .*in2\.json\./],
+      [['compare', '--by-device', input, input2, '-o', viaSub], /^kreplay: \[cli\] \[compare\] --out .*sub\/\.\.\/in2\.json and <reports> .*in2\.json both name .*in2\.json\./],
+      [['compare', '--by-device', input, '--html', join(directory, 'in-link.html')], /^kreplay: \[cli\] \[compare\] --html .*in-link\.html and <reports> .*in\.json both name /],
+      [['compare', '--by-device', input, '--out', out, '--html', join(directory, 'out-link.html')], /^kreplay: \[cli\] \[compare\] --out .*r\.json and --html .*out-link\.html both name .*r\.json\. Give each output its own file\./],
+      [['bench', '--driver', 'cuda', '--out', out, '--html', join(directory, 'out-link.html')], /^kreplay: \[cli\] \[bench\] --out .*r\.json and --html .*out-link\.html both name .*r\.json\./],
+    ] as const) {
+      const io = recordingIo();
+      expect(await runCli(args, io), args.join(' ')).toBe(2);
+      expect(io.err()).toMatch(pattern);
+      expect(io.out()).toBe('');
+    }
+    expect(await readFile(input, 'utf8')).toBe(report);
+    expect(await readFile(input2, 'utf8')).toBe(report);
+    expect(await readFile(out, 'utf8')).toBe('an earlier report');
+    expect((await readdir(directory)).sort()).toEqual(['in-link.html', 'in.json', 'in2.json', 'out-link.html', 'r.json', 'sub']);
+  });
+
   it('overhead prints its results even when writing --out fails after measuring, then exits 1', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'kreplay-out-'));
     const out = join(directory, 'results', 'overhead.json');
@@ -72,10 +106,10 @@ describe('output paths are checked before any work', () => {
     const directory = await mkdtemp(join(tmpdir(), 'kreplay-out-'));
     await mkdir(join(directory, 'results'));
     const out = join(directory, 'results', 'r.json');
-    // At the first progress line the folder goes away and Ctrl-C stops the bench early (to keep the test short).
+    // Once the bar shows a run measured, the folder goes away and Ctrl-C stops the bench early (to keep the test short).
     let interrupted = false;
     const io = terminalIo((text) => {
-      if (interrupted || !text.startsWith('\r\x1b[Kbench quick')) return;
+      if (interrupted || !/^\r\x1b\[Kbench quick \[[#.]+\] [1-9]/.test(text)) return;
       interrupted = true;
       void rm(join(directory, 'results'), { recursive: true }).then(() => process.emit('SIGINT'));
     });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, open, realpath, rm, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from './usage-error.js';
 
 /** What {@link checkOutputPath} checks a path for. */
@@ -80,17 +80,58 @@ export async function checkOutputPath(path: string, options: OutputPathOptions):
 }
 
 /**
- * Checks every output file a command was given (options left undefined are skipped), in order,
- * and that no two options name the same file.
- * @throws UsageError for the first path that cannot be written, or a file named twice.
+ * The file `path` names once symbolic links are followed: its real path, or for a file that does not
+ * exist yet, the real path of its directory and its name.
  */
-export async function checkOutputPaths(command: string, paths: Readonly<Record<string, string | undefined>>): Promise<void> {
-  const seen = new Map<string, string>();
+async function realPathOf(path: string): Promise<string> {
+  const absolute = resolve(path);
+  const real = await realpath(absolute).catch(() => undefined);
+  if (real !== undefined) return real;
+  const directory = await realpath(dirname(absolute)).catch(() => undefined);
+  return directory === undefined ? absolute : join(directory, basename(absolute));
+}
+
+/** A path a command was given, and the option or argument that named it (`--out`, `<report>`). */
+interface NamedPath {
+  readonly option: string;
+  readonly path: string;
+  readonly input: boolean;
+}
+
+/** `--out and --html both name r.json`, or with two spellings of one file, both and the file. */
+function describeSameFile(first: NamedPath, second: NamedPath, real: string): string {
+  if (first.path === second.path) return `${first.option} and ${second.option} both name ${first.path}`;
+  return `${first.option} ${first.path} and ${second.option} ${second.path} both name ${real}`;
+}
+
+/**
+ * Checks every output file a command was given (options left undefined are skipped), in order:
+ * that it is none of the command's `inputs` and no earlier output, once symbolic links are followed
+ * (a write through a link replaces the file it points to), and that it can be written.
+ * @param inputs the files the command reads, by the option or argument that names them (`<report>`).
+ * @throws UsageError naming both options and the path when an output is an input or another output,
+ * and for the first path that cannot be written.
+ */
+export async function checkOutputPaths(
+  command: string,
+  paths: Readonly<Record<string, string | undefined>>,
+  inputs: Readonly<Record<string, string | readonly string[] | undefined>> = {},
+): Promise<void> {
+  const named = new Map<string, NamedPath>();
+  for (const [option, given] of Object.entries(inputs)) {
+    for (const path of typeof given === 'string' ? [given] : (given ?? [])) {
+      const real = await realPathOf(path);
+      if (!named.has(real)) named.set(real, { option, path, input: true });
+    }
+  }
   for (const [option, path] of Object.entries(paths)) {
     if (path === undefined) continue;
-    const earlier = seen.get(resolve(path));
-    if (earlier !== undefined) throw new UsageError(command, `${earlier} and ${option} both name ${path}`, 'Give each output its own file');
-    seen.set(resolve(path), option);
+    const output = { option, path, input: false };
+    const real = await realPathOf(path);
+    const earlier = named.get(real);
+    if (earlier?.input) throw new UsageError(command, describeSameFile(output, earlier, real), 'Give the output a file of its own, so that it does not replace the input');
+    if (earlier !== undefined) throw new UsageError(command, describeSameFile(earlier, output, real), 'Give each output its own file');
+    named.set(real, output);
     await checkOutputPath(path, { kind: 'file', command, option });
   }
 }

@@ -1,6 +1,11 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { OverheadResult } from '@kreplay/bench';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
+import { spawnCli } from './test-spawn-cli.js';
 
 const tiny = ['overhead', '--driver', 'host', '--shape', 'A', '--footprint', '4MiB', '--dispatches', '3', '--passes', '2', '--variant', 'dirty-pages'];
 
@@ -111,4 +116,24 @@ describe('kreplay overhead', () => {
       expect(io.err().trim().split('\n')).toHaveLength(1);
     }
   });
+
+  it('stops before the next variant on SIGTERM, writes what it measured and exits 143', async () => {
+    const out = join(await mkdtemp(join(tmpdir(), 'kreplay-overhead-sigterm-')), 'overhead.json');
+    const variants = ['full/device', 'write-set', 'dirty-pages'].flatMap((variant) => ['--variant', variant]);
+    // Each timing runs for its 4 s, so the first progress line (after 5 s) comes when the first or second variant starts.
+    const args = ['overhead', '--driver', 'host', '--shape', 'A', '--footprint', '4MiB', '--dispatches', '1000000', '--max-seconds', '4', '--warmup', '0', ...variants, '-o', out];
+    let terminated = false;
+    const { exit, stderr } = await spawnCli(args, {
+      onStderr: (text, child) => {
+        if (terminated || !/^overhead: /m.test(text)) return;
+        terminated = true;
+        child.kill('SIGTERM');
+      },
+    });
+    expect(stderr).toMatch(/^kreplay: \[cli\] \[overhead\] terminated: wrote the 1 result\(s\) measured so far to .*overhead\.json\./m);
+    expect(exit).toBe('143');
+    const [result, ...more] = JSON.parse(await readFile(out, 'utf8')) as OverheadResult[];
+    expect(more).toEqual([]);
+    expect(result!.rows.length).toBeLessThan(3);
+  }, 120_000);
 });

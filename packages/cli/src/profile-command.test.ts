@@ -108,7 +108,7 @@ describe('kreplay profile', () => {
     const metrics = ['--metrics', 'gpu__time_duration.sum'];
     for (const [args, pattern] of [
       [[`capture:${capture}`, '--dispatches', '3'], /^kreplay: \[cli\] \[profile\] --dispatches does not apply to a capture: every captured launch is profiled, with its own shape and memory/],
-      [[`capture:${capture}`, '--range', '4'], /--range does not apply to a capture/],
+      [['scatter', '--range', 'auto'], /^kreplay: \[cli\] \[profile\] --range auto replays the captured sequences of a capture, and the workload is not one\. Pass --range K/],
       [[`capture:${capture}`, '--footprint', '1GiB'], /--footprint does not apply to a capture/],
       [[`capture:${capture}`, '--grid', '1'], /--grid does not apply to a capture/],
       [['capture:'], /"capture:" names no folder; use capture:<dir>/],
@@ -145,5 +145,37 @@ describe('kreplay profile', () => {
     });
     expect(text).toContain('capture:step (1 launches); 1 pass per dispatch after 1 unprofiled run, medians of 3 samples, strategy dirty-pages');
     expect(text).toContain('launch 3 _Z4gemmPfS_: 1 passes, 2.00 ms wall, 0 B copied (not replayed)');
+  });
+
+  it('lists the ranges of a capture\'s captured sequences, with passes, bytes restored and wall time per launch, and each launch\'s range', () => {
+    const row = (dispatch: number, range: number | null) => ({ dispatch, kernel: `k${dispatch}`, range, replayed: true, passes: 9, wallMs: 1, bytesCopied: 512, metrics: { 'gpu__time_duration.sum': 1000 } });
+    const report = {
+      driver: 'cuda',
+      device: 'NVIDIA H200',
+      chip: 'GH100',
+      workload: 'capture:step (3 launches)',
+      strategy: 'dirty-pages',
+      measure: 'kernel' as const,
+      cacheControl: 'all' as const,
+      range: 'auto' as const,
+      passes: 9,
+      warmRuns: 2,
+      samples: 3,
+      metrics: ['gpu__time_duration.sum'],
+      units: { 'gpu__time_duration.sum': 'nanosecond' },
+      setupMs: 1,
+      wallMs: 2,
+      dispatches: [row(0, 0), row(1, null), row(2, 0)],
+      ranges: [
+        { first: 0, dispatches: 2, launches: [0, 2], replayed: true, passes: 11, wallMs: 30, wallMsPerDispatch: 15, bytesCopied: 3072, bytesBefore: 1024, bytesPrepared: 4096, tier: 'device' as const, bytes: { deviceToDevice: 3072, deviceToHost: 0, hostToDevice: 0, hostToHost: 0, hashed: 0, staging: { device: 0, 'host-pinned': 0, 'host-pageable': 0 } } },
+      ],
+      notes: ['launch 0 follows launch 9'],
+    };
+    const text = describeProfile(report);
+    expect(text).toContain('strategy dirty-pages, kernel measured, ranges of whole captured sequences (cache control all)');
+    expect(text).toContain('\nnote: launch 0 follows launch 9\n');
+    expect(text).toContain('\nrange 0: launches 0, 2 (2): 11 passes, 30.00 ms wall (15.00 ms per launch), 3.0 KiB restored, 1.0 KiB copied before launches\n');
+    expect(text).toContain('\nlaunch 2 k2: 9 passes, in range 0\n');
+    expect(text).toContain('\nlaunch 1 k1: 9 passes, 1.00 ms wall, 512 B copied\n');
   });
 });

@@ -29,16 +29,29 @@ export interface ProfileRow {
   readonly declineReason?: string;
 }
 
-/** One range of `kreplay profile --range K`: K consecutive dispatches replayed as one unit. */
+/**
+ * One range of `kreplay profile --range K`: K consecutive dispatches replayed as one unit (for
+ * `capture:`, consecutive launches of a captured sequence).
+ */
 export interface ProfileRange {
-  /** The index of its first dispatch. */
+  /** The index of its first dispatch (for `capture:`, the sequence of its first launch). */
   readonly first: number;
   readonly dispatches: number;
+  /** `capture:`: the sequences of its launches, in order. */
+  readonly launches?: readonly number[];
   readonly replayed: boolean;
-  /** Passes of the whole sequence. */
+  /** Passes of the whole sequence (of each sample). */
   readonly passes: number;
+  /** Host milliseconds of the range (of all its samples). */
   readonly wallMs: number;
+  /** `wallMs` per dispatch of the range. */
+  readonly wallMsPerDispatch: number;
+  /** Bytes restored: what the snapshot copied, its capture and the restores between passes (of all samples). */
   readonly bytesCopied: number;
+  /** `capture:`: bytes the copies before its launches (the program's work between them) write in one run of the range. */
+  readonly bytesBefore?: number;
+  /** `capture:`: bytes written to make memory as before its first launch (of all samples). */
+  readonly bytesPrepared?: number;
   /** Where the range's snapshot was staged (null when it was not replayed). */
   readonly tier: StagingTier | null;
   /** The range's bytes by direction, hashed and staged. */
@@ -85,6 +98,7 @@ export async function profileDispatches(
         replayed: result.replayed,
         passes: result.passes,
         wallMs: result.timings.wallMs,
+        wallMsPerDispatch: result.timings.wallMs / count,
         bytesCopied: result.bytesCopied,
         tier: result.tier,
         bytes: result.bytes,

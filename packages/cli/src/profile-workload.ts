@@ -190,7 +190,7 @@ export async function planProfileWorkload(spec: string, options: ProfileWorkload
 }
 
 async function capturePlan(spec: string, given: (flag: string) => boolean): Promise<ProfileWorkloadPlan> {
-  const misplaced = [...Object.keys(scatterFlags), ...ptxFlags, '--dispatches', '--range'].find(given);
+  const misplaced = [...Object.keys(scatterFlags), ...ptxFlags, '--dispatches'].find(given);
   if (misplaced !== undefined) throw usage(`${misplaced} does not apply to a capture: every captured launch is profiled, with its own shape and memory`);
   const directory = spec.slice('capture:'.length);
   if (directory === '') throw usage(`"${spec}" names no folder; use capture:<dir>`);

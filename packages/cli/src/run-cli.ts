@@ -12,9 +12,10 @@ import { UsageError } from './usage-error.js';
  * Runs the kreplay CLI on `args` (without `node` and the script) and returns the exit code:
  * 0 on success, 1 when the work failed (or compare found a regression), 2 for a usage or input error
  * (a bad option, an option value a library refused with an ArgumentError, an unusable input file or
- * an output path that cannot be written; nothing was measured), 130 when Ctrl-C interrupted long work
- * after it wrote what it kept, and for `capture` the captured program's own code when it failed.
- * Failures are one line on stderr.
+ * an output path that cannot be written; nothing was measured), 130 when Ctrl-C (143 when SIGTERM)
+ * interrupted long work after it wrote what it kept, and for `capture` the captured program's own
+ * code when it failed. Failures are one line on stderr; a closed stdout (`| head`) changes nothing
+ * but what is printed.
  */
 export async function runCli(args: readonly string[], io: CliIo = processIo): Promise<number> {
   const program = createProgram(io);
@@ -27,7 +28,7 @@ export async function runCli(args: readonly string[], io: CliIo = processIo): Pr
     }
     const message = error instanceof KreplayError ? error.message : describeUnexpected(error);
     io.stderr(`kreplay: ${message.split('\n')[0]}\n`);
-    if (error instanceof InterruptedError) return exitCodes.interrupted;
+    if (error instanceof InterruptedError) return error.exitCode;
     if (error instanceof ProgramExitError) return error.exitCode;
     return error instanceof UsageError || error instanceof ArgumentError ? exitCodes.usage : exitCodes.failed;
   }

@@ -24,4 +24,7 @@ done
 # launches it in clusters too.
 "$nvcc" -ptx -arch=compute_90 -std=c++17 -O3 -fmad=false \
   "$here/test/capture-fixtures/axpy.cu" -o "$here/test/gpu/kernels/capture-fixture-axpy.ptx"
+# The capture fixture that writes mapped pinned host memory, for any GPU this CUDA supports.
+"$nvcc" -ptx -arch=compute_75 -std=c++17 -O3 -fmad=false \
+  "$here/test/capture-fixtures/block-sums.cu" -o "$here/test/gpu/kernels/capture-fixture-block-sums.ptx"
 ls -l "$out" "$here/test/gpu/kernels"

@@ -35,7 +35,7 @@ const { build } = await loadEsbuild();
 for (const script of ['measure-cuda.mjs', 'measure-cupti-checkpoint.mjs', 'check-cuda-device-fault.mjs']) {
   await build({ ...commonBundleOptions, entryPoints: [join(packageRoot, 'scripts', script)], outfile: join(output, script) });
 }
-for (const kernel of ['scale-floats.ptx', 'capture-fixture-axpy.ptx']) {
+for (const kernel of ['scale-floats.ptx', 'capture-fixture-axpy.ptx', 'capture-fixture-block-sums.ptx']) {
   copyFileSync(join(packageRoot, 'test', 'gpu', 'kernels', kernel), join(output, 'kernels', kernel));
 }
 // The fixed-address test runs this in a fresh process; it finds it beside the bundle.

@@ -26,6 +26,14 @@ if [ -f "$bundle/strategy-kit-tests.mjs" ]; then
   echo "strategy kit: exit $? after $(( $(date +%s) - started )) s"
   grep -E '^  ×|passed, .* failed' -A3 "$out/strategy-kit.log" | head -n 40
 fi
+# The replay engine on this driver (captures whose kernels write host memory, verified), where
+# @kreplay/replay's scripts/bundle-gpu-tests.mjs put it in the same folder.
+if [ -f "$bundle/replay-tests.mjs" ]; then
+  started=$(date +%s)
+  timeout "${KREPLAY_TEST_SECONDS:-300}" node "$bundle/replay-tests.mjs" "$out/replay-tests.json" > "$out/replay-tests.log" 2>&1
+  echo "replay tests: exit $? after $(( $(date +%s) - started )) s"
+  grep -E '^  ×|passed, .* failed' -A3 "$out/replay-tests.log" | head -n 40
+fi
 started=$(date +%s)
 timeout "${KREPLAY_MEASURE_SECONDS:-200}" node "$bundle/measure-cuda.mjs" "$out/measure.json" > "$out/measure.log" 2>&1
 echo "measure: exit $? after $(( $(date +%s) - started )) s"

@@ -14,6 +14,11 @@ export const captureFolderSchemaId = 'urn:kreplay:schema:capture-folder:2';
 const ref = (name: string) => ({ $ref: `#/definitions/${name}` });
 const objectOf = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), properties });
 const arrayOf = (items: unknown, extra: Record<string, unknown> = {}) => ({ type: 'array', items, ...extra });
+/** An object schema with `optional` properties beside its required ones. */
+const withOptional = <T extends { readonly properties: Record<string, unknown> }, O extends Record<string, unknown>>(object: T, optional: O) => ({
+  ...object,
+  properties: { ...object.properties, ...optional },
+});
 const count = { type: 'integer', minimum: 0 };
 const seconds = { type: 'number', minimum: 0 };
 const string = { type: 'string' };
@@ -47,6 +52,12 @@ const manifestVersion1 = {
     },
     additionalProperties: count,
   },
+};
+
+/** Manifest fields added after the first writer of each version (FORMAT.md): folders written before lack them. */
+const manifestOptional = {
+  process: objectOf({ pid: count, parentPid: count }),
+  selectionError: string,
 };
 
 const launchVersion1 = {
@@ -106,8 +117,8 @@ export const captureFolderJsonSchema = {
         then: objectOf(properties),
       })),
     },
-    manifestVersion1: objectOf(manifestVersion1),
-    manifestVersion2: objectOf({
+    manifestVersion1: withOptional(objectOf(manifestVersion1), manifestOptional),
+    manifestVersion2: withOptional(objectOf({
       ...manifestVersion1,
       formatVersion: { const: 2 },
       sequences: count,
@@ -121,7 +132,7 @@ export const captureFolderJsonSchema = {
         launches: count,
         programWaitSeconds: seconds,
       }),
-    }),
+    }), manifestOptional),
     manifest: { oneOf: [ref('manifestVersion1'), ref('manifestVersion2')] },
     launchVersion1: objectOf({ ...launchVersion1, memory: arrayOf(objectOf(rangeVersion1)) }),
     launchVersion2: objectOf({

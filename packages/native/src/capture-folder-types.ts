@@ -72,6 +72,14 @@ export interface CaptureManifest {
   readonly sequenceBreaks?: Readonly<Record<string, number>>;
   /** Version 2: what capturing cost. */
   readonly cost?: CaptureCost;
+  /** The process captured (FORMAT.md, "Processes"); absent in folders written before sub-captures. */
+  readonly process?: { readonly pid: number; readonly parentPid: number };
+  /**
+   * Present when the capture library could not use the selection it was given (a kernel-name
+   * pattern its std::regex cannot compile) and so selected nothing: why. Such a capture is a
+   * failure, not an empty capture.
+   */
+  readonly selectionError?: string;
 }
 
 /** A cuLaunchKernelEx attribute other than the cluster dimensions. */

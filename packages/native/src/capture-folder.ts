@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { captureBlobPath, readVerifiedBlob } from './capture-blob.js';
 import type { CaptureFolder, CaptureLaunch, CaptureManifest, DamagedCaptureLaunch } from './capture-folder-types.js';
 import { parseLaunchRecord } from './capture-launch-record.js';
+import { captureFolderOf } from './capture-processes.js';
 import { CaptureFormatError } from './errors/capture-format-error.js';
 import { nativeMessage } from './errors/native-message.js';
 import { captureJsonProblem } from './validate-capture-json.js';
@@ -93,11 +94,15 @@ function deepFreeze<T>(value: T): T {
  * its record and all its blobs are intact; a record that is there but damaged (cut short, against
  * the schema, naming a missing, truncated or altered blob) is listed in `damaged` with the file and
  * field at fault. Temporary files of a writer that stopped mid-launch are listed in `incomplete`.
- * @param directory the capture folder.
+ * A folder that processes captured into (`processes/<pid>/`, FORMAT.md) is read as its one
+ * process's capture (the result's `directory` names it); one with several is refused.
+ * @param folder the capture folder, or the folder the processes of one program captured into.
  * @throws {CaptureFormatError} when the folder has no manifest, or the manifest is not valid JSON,
- *   breaks the schema (named by field) or is of a newer format version.
+ *   breaks the schema (named by field) or is of a newer format version; or when several processes
+ *   captured into it (the message names each one's capture, which can be read instead).
  */
-export async function readCaptureFolder(directory: string, options: ReadCaptureFolderOptions = {}): Promise<CaptureFolder> {
+export async function readCaptureFolder(folder: string, options: ReadCaptureFolderOptions = {}): Promise<CaptureFolder> {
+  const directory = await captureFolderOf(folder);
   const manifest = await readManifest(directory);
   const names = (await readdir(join(directory, 'launches')).catch(() => [] as string[])).sort();
   const checkBlob = blobChecker(directory, options.verifyBlobs ?? true);

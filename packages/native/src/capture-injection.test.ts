@@ -1,5 +1,5 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 interface Driven {
   readonly initialized: number;
+  readonly pid: number;
   readonly base: number;
   readonly bytes: number;
   readonly counter: number;
@@ -37,16 +38,33 @@ interface Driven {
   readonly launches: readonly { readonly seen: number; readonly stream: string; readonly before: readonly number[]; readonly after: readonly number[]; readonly counter: number }[];
 }
 
+function driveEnvironment(directory: string, environment: Record<string, string>): NodeJS.ProcessEnv {
+  const { KREPLAY_CAPTURE_DIR: _dir, KREPLAY_CAPTURE_KERNEL_NAME: _name, ...rest } = process.env;
+  return { ...rest, KREPLAY_CAPTURE_DIR: directory, KREPLAY_CUPTI_LIBRARY_DIR: join(fakeCupti, '..'), KREPLAY_CUDA_LIBRARY: fakeCupti, ...environment };
+}
+
 function drive(name: string, environment: Record<string, string>) {
   const directory = join(root, name);
-  const { KREPLAY_CAPTURE_DIR: _dir, KREPLAY_CAPTURE_KERNEL_NAME: _name, ...rest } = process.env;
-  const result = spawnSync(program, ['--drive-injection', captureLibraryPath(), fakeCupti], {
-    encoding: 'utf8',
-    env: { ...rest, KREPLAY_CAPTURE_DIR: directory, KREPLAY_CUPTI_LIBRARY_DIR: join(fakeCupti, '..'), KREPLAY_CUDA_LIBRARY: fakeCupti, ...environment },
-  });
+  const result = spawnSync(program, ['--drive-injection', captureLibraryPath(), fakeCupti], { encoding: 'utf8', env: driveEnvironment(directory, environment) });
   expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
   return { directory, driven: JSON.parse(result.stdout) as Driven, stderr: result.stderr };
 }
+
+/** Like drive, in a process started without waiting, so that several run at once (as a launcher's ranks). */
+function driveAlongside(directory: string, environment: Record<string, string>): Promise<{ driven: Driven; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, ['--drive-injection', captureLibraryPath(), fakeCupti], { env: driveEnvironment(directory, environment) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolve({ driven: JSON.parse(stdout) as Driven, stderr }) : reject(new Error(`exit ${code}: ${stdout}${stderr}`))));
+  });
+}
+
+/** The one sub-capture of a folder one process captured into: processes/<pid>. */
+const processFolder = (directory: string, pid: number) => join(directory, 'processes', String(pid));
 
 const fill = (value: number) => new Uint8Array(65536).fill(value);
 
@@ -61,10 +79,18 @@ describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcu
     });
     expect(driven.initialized).toBe(1);
     expect(driven.enabled).toBe(17);
-    expect(stderr).toContain(`[kreplay capture] capturing into ${directory}`);
-    expect(stderr).not.toContain('module 999');  // its own page-hash module is not the program's
+    expect(stderr).toContain(`[kreplay capture] capturing into ${processFolder(directory, driven.pid)}`);
+    expect(stderr).not.toContain('module 999'); // its own page-hash module is not the program's
+    // A folder one process captured into reads as that process's capture.
     const capture = await readCaptureFolder(directory);
-    expect(capture.manifest).toMatchObject({ formatVersion: 2, complete: true, command: ['train.py', '--steps', '1'], device: { name: 'Fake CUPTI device', architecture: 'sm_90' } });
+    expect(capture.directory).toBe(processFolder(directory, driven.pid));
+    expect(capture.manifest).toMatchObject({
+      formatVersion: 2,
+      complete: true,
+      command: ['train.py', '--steps', '1'],
+      device: { name: 'Fake CUPTI device', architecture: 'sm_90' },
+      process: { pid: driven.pid, parentPid: process.pid },
+    });
     expect(capture.manifest.notCaptured['graph-launch']).toBe(1);
     expect(capture.manifest.notCaptured['no-parameter-metadata']).toBe(0);
     expect(capture.damaged).toEqual([]);
@@ -123,5 +149,45 @@ describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcu
     const none = await readCaptureFolder(drive('none', { KREPLAY_CAPTURE_KERNEL_NAME: '^gemm' }).directory);
     expect(none.launches).toHaveLength(0);
     expect(none.manifest.complete).toBe(true);
+  });
+
+  it('gives each of several processes capturing into one folder at once a capture of its own (processes/<pid>), none lost or mixed', async () => {
+    const directory = join(root, 'ranks');
+    const ranks = await Promise.all([0, 1, 2].map(() => driveAlongside(directory, { KREPLAY_CAPTURE_EVERY_LAUNCH: '1', KREPLAY_CAPTURE_KERNEL_NAME: '^scale$' })));
+    expect(readdirSync(join(directory, 'processes')).sort()).toEqual(ranks.map(({ driven }) => String(driven.pid)).sort());
+    for (const { driven, stderr } of ranks) {
+      expect(driven.initialized).toBe(1);
+      expect(stderr).toContain(`[kreplay capture] capturing into ${processFolder(directory, driven.pid)}`);
+      const capture = await readCaptureFolder(processFolder(directory, driven.pid));
+      expect(capture.manifest).toMatchObject({ complete: true, process: { pid: driven.pid } });
+      expect(capture.manifest.notCaptured['graph-launch']).toBe(1);
+      expect(capture.damaged).toEqual([]);
+      expect(capture.incomplete).toEqual([]);
+      expect(capture.launches.map((launch) => launch.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
+      capture.launches.forEach((launch, index) => {
+        // This process's own allocation, and what this process's memory held.
+        expect(launch.memory[0]!.base).toBe(driven.base);
+        expect(launch.memory[0]!.pagesBefore).toEqual(driven.launches[index]!.before.map(fill).map(captureBlobId));
+        const view = new DataView(launch.parameterBuffer.buffer, launch.parameterBuffer.byteOffset, launch.parameterBuffer.byteLength);
+        expect(view.getBigUint64(0, true)).toBe(BigInt(driven.base));
+      });
+    }
+    // The folder as a whole is no one capture: reading it names the processes' captures instead.
+    const error = await readCaptureFolder(directory).then(() => null, (thrown: Error) => thrown);
+    expect(error?.name).toBe('CaptureFormatError');
+    expect(error?.message).toContain(`${directory} holds the captures of 3 processes`);
+    for (const { driven } of ranks) expect(error?.message).toContain(processFolder(directory, driven.pid));
+  });
+
+  it('a kernel-name pattern std::regex cannot compile: said on stderr, and the manifest records that nothing was selected', async () => {
+    const { directory, driven, stderr } = drive('lookbehind', { KREPLAY_CAPTURE_KERNEL_NAME: '(?<=_)scale' });
+    expect(driven.initialized).toBe(0);
+    expect(stderr).toContain('[kreplay capture] KREPLAY_CAPTURE_KERNEL_NAME=(?<=_)scale is not a valid regular expression for the capture library');
+    expect(stderr).toContain('Nothing is captured');
+    const manifest = JSON.parse(readFileSync(join(processFolder(directory, driven.pid), 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    expect(manifest['selectionError']).toMatch(/^KREPLAY_CAPTURE_KERNEL_NAME=\(\?<=_\)scale is not a valid regular expression .*lookbehind/);
+    const capture = await readCaptureFolder(directory);
+    expect(capture.manifest.selectionError).toBe(manifest['selectionError']);
+    expect(capture.launches).toEqual([]);
   });
 });

@@ -188,6 +188,8 @@ export interface NativeBinding {
   readonly version: string;
   /** The capture subsystem's module-image reader; throws an Error with the reader's message when malformed. */
   readModuleImage(bytes: Uint8Array): Omit<ModuleImage, 'hasPtx'>;
+  /** The capture library's check of a kernel-name pattern (C++ std::regex): why it is rejected, or null. */
+  kernelNamePatternProblem(pattern: string): string | null;
   /**
    * Placeholders over `ranges` (`[address, bytes, ...]`), each widened to `granule`; synchronous, so
    * that they are in place before a driver opened afterwards initializes.

@@ -28,7 +28,8 @@ import { describeRuntimeAndAgents } from './test/runtime-and-agents.js';
 
 export type { DriverTestCapabilities, DriverTestOptions, DriverTestSizes } from './test/options.js';
 export { writeTestCapture } from './test/capture-folder-writer.js';
-export { captureFixtureAxpyParameters } from './test/capture-fixture.js';
+export { unavailableDriverReason } from './test/driver-availability.js';
+export { captureFixtureAxpyParameters, captureFixtureBlockSums, captureFixtureBlockSumsParameters, captureFixtureBlockThreads } from './test/capture-fixture.js';
 export type { TestCapture, TestCaptureLaunch, TestCaptureRange } from './test/capture-folder-writer.js';
 
 /**

@@ -98,6 +98,25 @@ describe('replay on the host driver', () => {
     });
   }
 
+  for (const [name, make] of [['full', fullStrategy], ['write-set', writeSetStrategy], ['dirty-pages', dirtyPagesStrategy]] as const) {
+    it(`${name}: verifies a kernel that writes a pinned host buffer through arguments it cannot bound`, async () => {
+      const strategy = make();
+      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full' });
+      using host = setup.runtime.allocateHost(80 * 1024, { pinned: true });
+      host.view().set(randomBytes(host.bytes, 11));
+      // The built-in fill, its destination declared indirect (as a captured launch's parameter buffer is).
+      const { fill } = setup.runtime.kernels;
+      const kernel = { ...fill, parameters: fill.parameters.map((parameter) => (parameter.name === 'destination' ? { ...parameter, indirect: true } : parameter)) };
+      const queue = setup.agent.createQueue();
+      const result = await engine.dispatch({ queue, kernel, args: { destination: host.address, bytes: host.bytes, value: 0x3c3c3c3c } });
+      expect(result.verification).toMatchObject({ status: 'verified', restoresExact: true, passOutputsEqual: true, nondeterministic: false, mismatchedRanges: [] });
+      expect(host.view().every((byte) => byte === 0x3c)).toBe(true);
+      await queue.dispose();
+      await engine.dispose();
+      strategy.dispose?.();
+    });
+  }
+
   it('reports the accumulate kernel nondeterministic under full verification', async () => {
     const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: writeSetStrategy(), passes: fixedPasses(5), verify: 'full' });
     const count = 1 << 18;

@@ -3,15 +3,17 @@ import type { Snapshot } from '@kreplay/snapshot';
 import { mergeResolutions, type ArgumentResolution } from '@kreplay/tracker';
 import { checkPreparation } from './check-preparation.js';
 import { declineBeforePreparing, snapshotDeclined, type Decline } from './decline.js';
+import { resolveWithBefore } from './before-copies.js';
 import type { DispatchRequest } from './dispatch-request.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
+import type { RangeDispatchRequest } from './range-request.js';
 import { runPluginHook, type PluginIdentity } from './run-plugin-hook.js';
 import { replayArgumentError, requirePassCount } from './validate.js';
 
 /** A range as the engine accepted it: its dispatches and their resolutions when it was requested. */
 export interface AcceptedRange {
-  readonly dispatches: readonly DispatchRequest[];
-  /** Each dispatch's arguments resolved when `dispatchRange()` was called. */
+  readonly dispatches: readonly RangeDispatchRequest[];
+  /** Each dispatch's arguments (and the destinations of its copies before) resolved when `dispatchRange()` was called. */
   readonly requested: readonly ArgumentResolution[];
 }
 
@@ -32,9 +34,15 @@ export interface RangePlan {
  * the call itself).
  * @throws {ArgumentError} when the tracker refuses a dispatch's arguments.
  */
-export function acceptRange(engine: ResolvedEngineOptions, dispatches: readonly DispatchRequest[]): AcceptedRange {
-  const requested = dispatches.map(({ queue, kernel, args }) => engine.tracker.resolveArguments(queue.agent.id, kernel, args));
+export function acceptRange(engine: ResolvedEngineOptions, dispatches: readonly RangeDispatchRequest[]): AcceptedRange {
+  const requested = dispatches.map((dispatch) => resolveDispatch(engine, dispatch));
   return { dispatches, requested };
+}
+
+/** A dispatch's arguments resolved, merged with the allocations its copies before write. */
+function resolveDispatch(engine: ResolvedEngineOptions, { queue, kernel, args, before }: RangeDispatchRequest): ArgumentResolution {
+  const agentId = queue.agent.id;
+  return resolveWithBefore(engine.tracker, agentId, engine.tracker.resolveArguments(agentId, kernel, args), before);
 }
 
 /**
@@ -64,7 +72,7 @@ export function prepareRange(engine: ResolvedEngineOptions, range: AcceptedRange
   const passesRequested = runPluginHook(provider, 'passCount', () =>
     requirePassCount('pass provider', engine.passes.passCount(first), `the pass count of provider "${provider.name}"`),
   );
-  const resolutions = dispatches.map(({ kernel, args }) => engine.tracker.resolveArguments(agent.id, kernel, args));
+  const resolutions = dispatches.map((dispatch) => resolveDispatch(engine, dispatch));
   const resolution = mergeResolutions(resolutions);
   const decline = declineRange(dispatches, requested, resolutions);
   if (decline !== undefined || passesRequested === 1) return { passesRequested, resolutions, resolution, decline, snapshot: undefined };

@@ -1,4 +1,4 @@
-import type { KernelArguments, KernelDescriptor, KernelLaunch, Queue, Runtime } from '@kreplay/native';
+import type { CopySegment, KernelArguments, KernelDescriptor, KernelLaunch, Queue, Runtime } from '@kreplay/native';
 import type { DispatchRequest } from './dispatch-request.js';
 import { describeValue, replayArgumentError } from './validate.js';
 import { validateRequest } from './validate-request.js';
@@ -15,6 +15,21 @@ export interface RangeDispatch {
   readonly crossDevice?: boolean;
   /** The dispatch is a graph launch: the range is run once, not replayed. */
   readonly graph?: boolean;
+  /**
+   * Copies enqueued on the range's queue right before this dispatch, in every run of the range
+   * (every pass, warm run, or the one run of a declined range), each segment on its own (so that
+   * no copy kernel runs between a pass's start and its dispatches: a profiler measuring every
+   * kernel would count it). Their destinations are memory the range writes: the snapshot captures
+   * and restores them, the window's lock claims them, and verification hashes them; the sources
+   * are only read, and must hold the same bytes in every run (memory the range does not write,
+   * e.g. staging the caller owns, excluded from the tracker).
+   */
+  readonly before?: readonly CopySegment[];
+}
+
+/** A dispatch of a range as the engine carries it: a dispatch request and the copies before it. */
+export interface RangeDispatchRequest extends DispatchRequest {
+  readonly before?: readonly CopySegment[];
 }
 
 /**
@@ -32,9 +47,9 @@ export interface RangeRequest {
  * Checks a range request at the engine's boundary and returns its dispatches as dispatch requests
  * on the range's queue (each checked like a single dispatch's request).
  * @throws {ArgumentError} when the request is not an object, has no dispatches, a dispatch names
- * another queue than the range's, or a dispatch is malformed.
+ * another queue than the range's, or a dispatch (or its copies before) is malformed.
  */
-export function rangeDispatchRequests(request: RangeRequest, runtime: Runtime): DispatchRequest[] {
+export function rangeDispatchRequests(request: RangeRequest, runtime: Runtime): RangeDispatchRequest[] {
   if (typeof request !== 'object' || request === null) {
     throw invalid('request', `the range request is ${describeValue(request)}, not an object`, 'Pass { queue, dispatches: [{ kernel, args }, ...] }');
   }
@@ -53,9 +68,25 @@ export function rangeDispatchRequests(request: RangeRequest, runtime: Runtime): 
         'Split the dispatches into one range per queue, or leave the queue out of each dispatch',
       );
     }
-    const single: DispatchRequest = { ...dispatch, queue };
+    const single: RangeDispatchRequest = { ...dispatch, queue };
     validateRequest(single, runtime);
+    if (dispatch.before !== undefined) validateBefore(dispatch.before, index);
     return single;
+  });
+}
+
+/** @throws {ArgumentError} when `before` is not a list of segments of whole, non-negative numbers. */
+function validateBefore(before: readonly CopySegment[], index: number): void {
+  if (!Array.isArray(before)) {
+    throw invalid('dispatches', `the copies before dispatch ${index} of the range are ${describeValue(before)}, not an array`, 'Pass before: [{ source, destination, bytes }, ...], or leave it out');
+  }
+  before.forEach((segment: CopySegment, position) => {
+    for (const field of ['source', 'destination', 'bytes'] as const) {
+      const value = (segment as unknown as Record<string, unknown> | null)?.[field];
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+        throw invalid('dispatches', `before[${position}].${field} of dispatch ${index} of the range is ${describeValue(value)}, not a whole number >= 0`, 'Pass each copy as { source, destination, bytes } in whole bytes');
+      }
+    }
   });
 }
 

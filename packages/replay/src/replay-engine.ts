@@ -31,7 +31,8 @@ export interface ReplayEngine extends AsyncDisposable {
    * first, the whole sequence run in every pass (each dispatch sees what the earlier ones wrote),
    * restored between passes. Every pass starts from the same memory, and afterwards memory is as
    * one run of the sequence leaves it. The strategy sees one dispatch context for the whole range
-   * (see `DispatchContext.dispatches`). Declined ranges (any dispatch that would be declined alone,
+   * (see `DispatchContext.dispatches`). A dispatch's `before` copies run right before it in every
+   * run of the range, and the memory they write is part of what the range writes. Declined ranges (any dispatch that would be declined alone,
    * memory a dispatch reaches freed or allocated again after this call, a snapshot over budget) run
    * the sequence exactly once, with the reason in the result.
    * @throws {ArgumentError} (rejects) when the request is malformed, a dispatch names another queue,

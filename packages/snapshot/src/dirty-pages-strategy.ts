@@ -59,7 +59,7 @@ export function dirtyPagesStrategy(options: DirtyPagesStrategyOptions = {}): Dis
       }
       const set = bounded
         ? writeSets.of(dispatch, () => writableRanges(dispatch.resolution)!)
-        : candidateSet(dispatch, allAllocationRanges(dispatch.tracker, dispatch.agent.id));
+        : candidateSet(dispatch, allAllocationRanges(dispatch));
       if (set.ranges.length === 0) return { kind: 'ready', snapshot: emptySnapshot(tier === 'auto' ? 'device' : tier, notes) };
       const acquired = cache.acquire(dispatch, set);
       if (acquired.kind === 'declined') return acquired;

@@ -12,8 +12,9 @@ export interface FullStrategyOptions {
 }
 
 /**
- * The reference behaviour: every tracked allocation of the agent is copied on capture and copied
- * back on every restore, whatever the kernel writes. Kept as the baseline.
+ * The reference behaviour: every tracked allocation of the agent (and every host buffer the
+ * dispatch may write) is copied on capture and copied back on every restore, whatever the kernel
+ * writes. Kept as the baseline.
  * It keeps nothing across dispatches (each snapshot leases its staging and gives it back at
  * release), so `dispose` does nothing; it is there so that every shipped strategy is disposed alike.
  * @throws ArgumentError when an option is invalid.
@@ -25,6 +26,6 @@ export function fullStrategy(options: FullStrategyOptions = {}): DisposableSnaps
     name: 'full',
     dispose() {},
     [Symbol.dispose]() {},
-    prepare: (dispatch) => prepareCopySnapshot(dispatch, allAllocationRanges(dispatch.tracker, dispatch.agent.id), tier, []),
+    prepare: (dispatch) => prepareCopySnapshot(dispatch, allAllocationRanges(dispatch), tier, []),
   };
 }

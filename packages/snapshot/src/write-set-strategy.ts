@@ -30,7 +30,7 @@ export function writeSetStrategy(options: WriteSetStrategyOptions = {}): Disposa
       const ranges = writableRanges(dispatch.resolution);
       if (ranges) return prepareCopySnapshot(dispatch, ranges, tier, []);
       const note = `write-set fell back to full: ${dispatch.resolution.reasons.join('; ') || 'arguments not bounded'}`;
-      return prepareCopySnapshot(dispatch, allAllocationRanges(dispatch.tracker, dispatch.agent.id), tier, [note]);
+      return prepareCopySnapshot(dispatch, allAllocationRanges(dispatch), tier, [note]);
     },
   };
 }

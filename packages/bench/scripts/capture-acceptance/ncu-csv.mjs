@@ -1,6 +1,7 @@
 // Reading `ncu --csv --page raw` files and matching their kernels to kreplay's launches, and finding
-// them and kreplay's variants in a folder of counter-experiment.sh; shared by summarize.mjs,
-// compare-counters.mjs, placement-effect.mjs, replay-under-ncu.mjs and pool-runs.mjs.
+// them and kreplay's variants in a folder of counter-experiment.sh; shared by summarize.mjs and the
+// experiments of the repository's experiments/profile-against-ncu (compare-counters.mjs,
+// placement-effect.mjs, replay-under-ncu.mjs, pool-runs.mjs and others).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 

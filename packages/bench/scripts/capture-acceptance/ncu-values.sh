@@ -1,4 +1,5 @@
-# Sourced by run.sh and counter-experiment.sh: `ncu_values CSV METRICS ARGUMENTS...` runs
+# Sourced by run.sh and experiments/profile-against-ncu/counter-experiment.sh:
+# `ncu_values CSV METRICS ARGUMENTS...` runs
 # `ncu --metrics METRICS ARGUMENTS...` (ARGUMENTS: ncu's other options, then the program) and profiles
 # the program with ncu into a report beside CSV (CSV with .ncu-rep for .csv, removed
 # afterwards) and writes CSV from the report at full precision (ncu-report-csv.py), or, where

@@ -3,7 +3,7 @@
 // standalone reproduce the program's memory bit-exactly (and the reason for each that does not),
 // and kreplay's CUPTI values against ncu's on the program, launch for launch.
 //   node summarize.mjs <out folder> [variant] [ncu prefix]
-// With a variant (a folder of counter-experiment.sh), its profile.json is the one judged against ncu.
+// With a variant (a folder of experiments/profile-against-ncu/counter-experiment.sh), its profile.json is the one judged against ncu.
 // The ncu runs are <ncu prefix>-N.csv (default ncu: the program's; ncu-replay: ncu's runs on
 // kreplay's replay, NCU_REPLAY_RUNS of counter-experiment.sh).
 // METRICS (optional) names the metrics judged, comma-separated, or sol for the SpeedOfLight metrics

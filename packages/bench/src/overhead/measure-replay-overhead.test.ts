@@ -59,6 +59,19 @@ describe('measureReplayOverhead', () => {
     expect(result.rows[0]).toMatchObject({ variant: 'full/device', available: true, verified: null });
   });
 
+  it('stops before the next variant once its signal is aborted, keeping the rows measured', async () => {
+    await using runtime = await openRuntime({ driver: 'host' });
+    const controller = new AbortController();
+    const started: string[] = [];
+    const onVariant = (name: string) => {
+      started.push(name);
+      controller.abort();
+    };
+    const result = await measureReplayOverhead(runtime, { shape: 'B', footprintBytes: 4 * 2 ** 20, dispatches: 2, warmupDispatches: 1, passes: 2, variants: ['full/device', 'write-set'], signal: controller.signal, onVariant });
+    expect(started).toEqual(['full/device']);
+    expect(result.rows.map((row) => row.variant)).toEqual(['full/device']);
+  });
+
   it('at 0.7x of the device memory reports the first dispatch apart, and dirty-pages staging across the device and pinned host tiers', async () => {
     await using runtime = await openRuntime({ driver: 'host', host: { agents: 1, deviceMemoryBytes: 16 * 2 ** 20 } });
     const result = await measureReplayOverhead(runtime, { shape: 'B', footprintOfDevice: 0.7, dispatches: 3, warmupDispatches: 1, passes: 3, variants: ['full/pinned', 'dirty-pages'] });

@@ -53,6 +53,8 @@ export interface OverheadOptions {
   /** Whether the replay engines time each phase with device events (costs a few µs per phase). Default false. */
   readonly phaseTimings?: boolean;
   readonly onVariant?: (name: string) => void;
+  /** Aborting stops before the next variant: the result then holds the rows of the variants measured. */
+  readonly signal?: AbortSignal;
 }
 
 /** What one variant cost. */
@@ -320,6 +322,7 @@ export async function measureReplayOverhead(runtime: Runtime, options: OverheadO
     const rows: OverheadRow[] = [];
     let floorMs: number | null = null;
     for (const variant of overheadVariants.filter((candidate) => options.variants?.includes(candidate.name) ?? true)) {
+      if (options.signal?.aborted === true) break;
       options.onVariant?.(variant.name);
       const row = await runVariant(runtime, tracker, workload, queue, variant, settings, passesWithoutReplay);
       let floorRatio: number | null = null;

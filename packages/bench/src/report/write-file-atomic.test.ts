@@ -63,4 +63,46 @@ describe('writeFileAtomic', () => {
     expect(await readFile(path, 'utf8')).toBe(earlier);
     expect(await readdir(directory)).toEqual(['report.json']);
   });
+
+  it('removes the temporary files a killed writer left beside the file, never one of a live process', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-atomic-'));
+    const path = join(directory, 'r.json');
+    // A process that has ended, and one that runs until the test ends.
+    const ended = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => ended.on('exit', resolve));
+    const running = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)']);
+    try {
+      const stale = `.r.json.${ended.pid}.0123456789ab.tmp`;
+      const live = `.r.json.${running.pid}.0123456789ab.tmp`;
+      const otherFile = `.other.json.${ended.pid}.0123456789ab.tmp`;
+      for (const name of [stale, live, otherFile]) await writeFile(join(directory, name), 'part of a report');
+      await writeFileAtomic(path, 'the report');
+      expect(await readFile(path, 'utf8')).toBe('the report');
+      expect((await readdir(directory)).sort()).toEqual([live, otherFile, 'r.json'].sort());
+    } finally {
+      running.kill();
+    }
+  });
+
+  it('removes its temporary file when a signal ends the process while it writes', async () => {
+    const directory = await mkdtemp(join(tmpdir(), 'kreplay-atomic-'));
+    const path = join(directory, 'report.json');
+    await writeFile(path, 'earlier');
+    // The child sends itself SIGTERM as soon as its temporary file shows in the directory.
+    const script = `
+      import { readdirSync } from 'node:fs';
+      const { writeFileAtomic } = await import(${JSON.stringify(builtPackage)});
+      const [directory, path] = process.argv.slice(1);
+      void writeFileAtomic(path, 'x'.repeat(64 * 2 ** 20));
+      const poll = () => {
+        if (readdirSync(directory).length > 1) process.kill(process.pid, 'SIGTERM');
+        else setImmediate(poll);
+      };
+      poll();`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script, directory, path], { stdio: 'inherit' });
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, received) => resolve(received)));
+    expect(signal).toBe('SIGTERM');
+    expect(await readdir(directory)).toEqual(['report.json']);
+    expect(await readFile(path, 'utf8')).toBe('earlier');
+  });
 });

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { captureLibraryPath, KreplayError, readCaptureFolder } from '@kreplay/native';
+import { captureKernelNameProblem, captureLibraryPath, KreplayError } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
-import { parseKernelName } from '../captured-launch-selection.js';
 import {
   captureEnvironment,
   DEFAULT_STAGING_BYTES,
@@ -15,7 +14,8 @@ import {
   type CaptureSelection,
   type CaptureSettings,
 } from '../capture-environment.js';
-import { describeCaptureSummary, summarizeCapture, type CaptureSummary } from '../capture-summary.js';
+import type { CaptureSummary } from '../capture-summary.js';
+import { describeCapturedProcesses, summarizeCapturedProcesses, type CapturedProcesses } from '../captured-processes.js';
 import { watchCaptureProgress } from '../capture-progress.js';
 import { checkOutputPath } from '../output-path.js';
 import { ProgramExitError } from '../program-exit-error.js';
@@ -41,20 +41,28 @@ export interface CaptureReport {
   readonly program: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null };
   /** How the capture library worked inside the program. */
   readonly settings: CaptureSettings;
-  /** What the folder holds; null when the program wrote no capture (it loaded no CUDA driver, or the library failed to start). */
+  /**
+   * What the folder holds when one process captured into it; null when none did (the program loaded
+   * no CUDA driver, or the library failed to start) or several did (see `processes`).
+   */
   readonly capture: CaptureSummary | null;
+  /** Each capturing process's capture (`<dir>/processes/<pid>`), by pid: one entry when one process captured. */
+  readonly processes: readonly CaptureSummary[];
+  /** Process folders that hold no readable capture, and why. */
+  readonly unreadable: CapturedProcesses['unreadable'];
 }
 
 /**
  * `kreplay capture -o DIR -- program args...`: runs an unmodified CUDA program with the capture
  * library injected (CUDA_INJECTION64_PATH), passing its stdio through, then summarizes the capture
- * folder. Exits with the program's code (128 + the signal when a signal ended it).
+ * of each process that captured (`DIR/processes/<pid>`). Exits with the program's code (128 + the
+ * signal when a signal ended it), or 2 when the library could not use the selection.
  */
 export function captureCommand(io: CliIo): Command {
   return new Command('capture')
     .description('run a CUDA program and capture its kernel launches (module, parameters, memory before and after) into a folder')
     .argument('<command...>', 'the program and its arguments, after --')
-    .option('--kernel-name <regex>', 'capture only kernels whose mangled or demangled name matches (searched, not anchored)', parseKernelName)
+    .option('--kernel-name <regex>', 'capture only kernels whose mangled or demangled name matches (searched, not anchored; C++ std::regex, ECMAScript grammar: no lookbehind, named groups or \\p{...})')
     .option('--launch-skip <n>', 'skip the first n matching launches (then capture every launch, as ncu)', parseNonNegativeInteger)
     .option('--launch-count <n>', 'capture at most n matching launches (then capture every launch, as ncu)', parsePositiveInteger)
     .option('--every-launch', 'capture every matching launch, not only the first of each kernel')
@@ -75,6 +83,7 @@ export function captureCommand(io: CliIo): Command {
     .option('--json', 'print one JSON object')
     .addHelpText('after', '\nExample:\n  kreplay capture --kernel-name gemm -o gemm-capture -- python train.py --steps 1\n\nDefault selection: the first launch of each distinct kernel.')
     .action(async (command: string[], options: CaptureOptions) => {
+      if (options.kernelName !== undefined) checkKernelName(options.kernelName);
       await checkCaptureFolder(options.out);
       const libraryPath = options.library ?? captureLibraryPath();
       if (!existsSync(libraryPath)) {
@@ -100,11 +109,13 @@ export function captureCommand(io: CliIo): Command {
       const exit = await runProgram(command, captureEnvironment(process.env, { libraryPath, directory: options.out, command, selection, settings })).catch((error: NodeJS.ErrnoException) => {
         throw new UsageError('capture', `${command[0]} cannot be run (${error.code ?? error.message})`, 'Pass a program on PATH or its path, after --');
       });
-      const capture = existsSync(join(options.out, 'manifest.json')) ? await summarizeCapture(await readCaptureFolder(options.out, { verifyBlobs: false })) : null;
-      const report: CaptureReport = { program: { command, exitCode: exit.code, signal: exit.signal }, settings, capture };
+      const captured = await summarizeCapturedProcesses(options.out);
+      const { captures, unreadable } = captured;
+      const capture = captures.length === 1 && unreadable.length === 0 ? captures[0]! : null;
+      const report: CaptureReport = { program: { command, exitCode: exit.code, signal: exit.signal }, settings, capture, processes: captures, unreadable };
       if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
-      else if (capture !== null) io.stdout(describeCaptureSummary(capture));
-      const failure = programFailure(exit, capture, options.out);
+      else if (captures.length + unreadable.length > 0) io.stdout(describeCapturedProcesses(captured, options.out));
+      const failure = programFailure(exit, captures, options.out);
       if (failure !== undefined) throw failure;
     });
 }
@@ -126,15 +137,32 @@ function parseWriterThreads(text: string): number | 'auto' {
   return threads;
 }
 
-/** The CLI's failure after the program ran: its own failure (with its code), or no capture at all. */
-function programFailure(exit: ProgramExit, capture: CaptureSummary | null, out: string): KreplayError | undefined {
+/** --kernel-name must compile as the capture library compiles it (C++ std::regex), or nothing would be captured. */
+function checkKernelName(pattern: string): void {
+  const problem = captureKernelNameProblem(pattern);
+  if (problem === null) return;
+  throw new UsageError('capture', `--kernel-name "${pattern}" is not a regular expression the capture library can use: ${problem}`, 'Rewrite the pattern without those constructs');
+}
+
+/**
+ * The CLI's failure after the program ran: its own failure (with its code), a selection the
+ * library could not use (exit 2), or no capture at all.
+ */
+function programFailure(exit: ProgramExit, captures: readonly CaptureSummary[], out: string): KreplayError | undefined {
   const how = exit.signal === null ? `exited with ${exit.code}` : `was ended by ${exit.signal}`;
+  const launches = captures.reduce((sum, capture) => sum + capture.launches, 0);
+  const by = captures.length > 1 ? ` by ${captures.length} processes` : '';
   const kept =
-    capture === null
+    captures.length === 0
       ? 'No capture was written'
-      : `${out} holds the ${capture.launches} launch${capture.launches === 1 ? '' : 'es'} captured before (readable: a launch is complete or absent)`;
+      : `${out} holds the ${launches} launch${launches === 1 ? '' : 'es'} captured before${by} (readable: a launch is complete or absent)`;
   if (exit.shellCode !== 0) return new ProgramExitError('capture', exit.shellCode, `the program ${how}`, kept);
-  if (capture !== null) return undefined;
+  const unselected = captures.find((capture) => capture.selectionError !== null);
+  if (unselected !== undefined) {
+    const where = unselected.pid === null ? '' : ` in process ${unselected.pid}`;
+    return new UsageError('capture', `the capture library selected nothing${where}: ${unselected.selectionError!.replace(/\.$/, '')}`, 'Nothing was captured; capture again with a pattern it can compile');
+  }
+  if (captures.length > 0) return undefined;
   return new KreplayError({
     packageName: 'cli',
     component: 'capture',
@@ -142,10 +170,10 @@ function programFailure(exit: ProgramExit, capture: CaptureSummary | null, out: 
   });
 }
 
-/** -o must be a folder that can be written and holds no capture yet. */
+/** -o must be a folder that can be written and holds no capture yet (of its own, or of processes). */
 async function checkCaptureFolder(out: string): Promise<void> {
   await checkOutputPath(out, { kind: 'directory', command: 'capture', option: '--out' });
-  if (existsSync(join(out, 'manifest.json')) || existsSync(join(out, 'launches'))) {
+  if (['manifest.json', 'launches', 'processes'].some((name) => existsSync(join(out, name)))) {
     throw new UsageError('capture', `--out ${out} already holds a capture`, 'Choose a new folder, or remove it first');
   }
 }

@@ -6,6 +6,7 @@ import type { CliIo } from '../cli-io.js';
 import { refuseWithout } from '../option-dependencies.js';
 import { checkOutputPaths } from '../output-path.js';
 import { UsageError } from '../usage-error.js';
+import { writeThenPrint } from '../write-then-print.js';
 
 interface CompareOptions {
   readonly threshold: number;
@@ -84,11 +85,13 @@ export function compareCommand(io: CliIo): Command {
 
 /** `kreplay compare --by-device`: reports of several machines in one table (and page) grouped by device. */
 async function compareByDeviceAction(io: CliIo, command: Command, paths: readonly string[], options: CompareOptions): Promise<void> {
-  await checkOutputPaths('compare', { '--out': options.out, '--html': options.html });
+  await checkOutputPaths('compare', { '--out': options.out, '--html': options.html }, { '<reports>': paths });
   const reports: { source: string; report: BenchReport }[] = [];
   for (const source of paths) reports.push({ source, report: await readInput(command, source) });
   const comparison = compareByDevice(reports);
-  io.stdout(options.json ? `${JSON.stringify(comparison)}\n` : formatDeviceComparison(comparison));
-  if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(comparison, null, 2)}\n`);
-  if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
+  const write = async () => {
+    if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(comparison, null, 2)}\n`);
+    if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
+  };
+  await writeThenPrint(io, write, options.json ? `${JSON.stringify(comparison)}\n` : formatDeviceComparison(comparison));
 }

@@ -11,7 +11,7 @@ interface DemoOptions extends RuntimeCommandOptions {
   readonly json?: boolean;
 }
 
-/** `kreplay demo`: the agents, one verified replay per strategy, and what a native call costs. */
+/** `kreplay demo`: the agents, one verified replay per strategy, and what a native call costs; it stops early once stdout is closed. */
 export function demoCommand(io: CliIo): Command {
   return withRuntimeOptions(new Command('demo').description('a short replay and benchmark demo on the default driver'))
     .option('--json', 'print one JSON object')
@@ -21,6 +21,8 @@ export function demoCommand(io: CliIo): Command {
       if (!options.json) io.stdout(`driver ${runtime.driver}: ${agents.join(', ')}\n\n`);
       const replays: ReplayExperimentResult[] = [];
       for (const strategy of strategyNames) {
+        // Nobody reads on (`| head`): stop as git log does, quietly.
+        if (io.stdoutClosed?.aborted === true) return;
         const result = await runReplayExperiment(runtime, {
           strategy,
           tier: 'auto',
@@ -33,6 +35,7 @@ export function demoCommand(io: CliIo): Command {
         replays.push(result);
         if (!options.json) io.stdout(describeReplay(result));
       }
+      if (io.stdoutClosed?.aborted === true) return;
       const calls = await measureNativeCalls(runtime, { planBytes: 64 * 2 ** 20, segmentCounts: [1, 4096], repetitions: 3 });
       if (options.json) {
         io.stdout(`${JSON.stringify({ driver: runtime.driver, agents, replays, calls })}\n`);

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { formatBytes, formatMilliseconds, formatRate, measureReplayOverhead, overheadVariants, writeReportFile } from '@kreplay/bench';
+import { formatBytes, formatMilliseconds, formatRate, measureReplayOverhead, overheadVariants, writeReportFile, writeReportFileSync } from '@kreplay/bench';
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
@@ -11,6 +11,9 @@ import { repeatableChoiceOption } from '../repeatable-option.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
 import type { RuntimeCommandOptions } from '../runtime-options.js';
 import { UsageError } from '../usage-error.js';
+import { InterruptedError } from '../interrupted-error.js';
+import { listenForInterrupt } from '../interrupt-signal.js';
+import { writeThenPrint } from '../write-then-print.js';
 
 interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly shape: WorkloadShape[];
@@ -27,7 +30,10 @@ interface OverheadCommandOptions extends RuntimeCommandOptions {
   readonly json?: boolean;
 }
 
-/** `kreplay overhead`: what each replay variant adds per dispatch on workload shapes A and B. */
+/**
+ * `kreplay overhead`: what each replay variant adds per dispatch on workload shapes A and B. Ctrl-C
+ * (SIGTERM) stops before the next variant, writes and prints what was measured and exits 130 (143).
+ */
 export function overheadCommand(io: CliIo): Command {
   return withRuntimeOptions(
     new Command('overhead').description('per-dispatch replay overhead of each strategy and tier against the run without replay, for workload shapes A and B'),
@@ -55,11 +61,21 @@ export function overheadCommand(io: CliIo): Command {
       await checkOutputPaths('overhead', { '--out': options.out });
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const results: OverheadResult[] = [];
+      const json = () => `${JSON.stringify(results, null, 2)}\n`;
+      let written = false;
+      using interruption = listenForInterrupt(io, 'writing what was measured so far', {
+        saveNow: () => {
+          if (written || options.out === undefined || results.length === 0) return;
+          writeReportFileSync(options.out, json());
+          io.stderr(`kreplay: quit; wrote the ${results.length} result(s) measured so far to ${options.out}\n`);
+        },
+      });
       const shapes = options.shape ?? ['A', 'B'];
       const variantsPerShape = options.variant?.length ?? overheadVariants.length;
       const progress = createProgress(io, { label: 'overhead', total: shapes.length * options.footprint.length * variantsPerShape, unit: 'variants' });
       let variantsStarted = 0;
-      for (const shape of shapes) for (const footprint of options.footprint) {
+      for (const [shape, footprint] of shapes.flatMap((shape) => options.footprint.map((footprint) => [shape, footprint] as const))) {
+        if (interruption.signal.aborted) break;
         results.push(
           await measureReplayOverhead(runtime, {
             shape,
@@ -72,15 +88,29 @@ export function overheadCommand(io: CliIo): Command {
             maxWarmupSeconds: options.warmupSeconds,
             phaseTimings: options.phaseTimings === true,
             ...(options.variant && { variants: options.variant }),
+            signal: interruption.signal,
             // Counted when the next one starts: a variant is done when the one after it begins.
             onVariant: () => progress.update(variantsStarted++),
           }).finally(() => progress.update(variantsStarted)),
         );
       }
       progress.done();
-      // The results first: if writing fails after all, they are still on stdout.
-      io.stdout(options.json ? `${JSON.stringify(results)}\n` : results.map(describeOverhead).join('\n'));
-      if (options.out !== undefined) await writeReportFile(options.out, `${JSON.stringify(results, null, 2)}\n`);
+      const signal = interruption.received;
+      if (signal !== undefined && results.length === 0) {
+        const kept = options.out === undefined ? '' : `, so ${options.out} was not written (what it held is kept)`;
+        throw new InterruptedError('overhead', `nothing was measured${kept}`, 'Run kreplay overhead again', signal);
+      }
+      const write = async () => {
+        if (options.out === undefined) return;
+        await writeReportFile(options.out, json());
+        written = true;
+      };
+      await writeThenPrint(io, write, options.json ? `${JSON.stringify(results)}\n` : results.map(describeOverhead).join('\n'));
+      if (signal !== undefined) {
+        const kept = options.out === undefined ? 'printed the' : 'wrote the';
+        const where = options.out === undefined ? '' : ` to ${options.out}`;
+        throw new InterruptedError('overhead', `${kept} ${results.length} result(s) measured so far${where}`, 'Run kreplay overhead again to measure everything', signal);
+      }
     });
 }
 

@@ -14,6 +14,7 @@ import { createProfileWorkload, parseDeclaredArgument, parseDimensions, planProf
 import type { DeclaredArgument, ProfileWorkload, ProfileWorkloadPlan } from '../profile-workload.js';
 import { profileDispatches, type ProfileRange, type ProfileRow } from '../profile-dispatches.js';
 import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
+import { captureRangeCap, describeSequences, type CaptureRangeChoice } from '../capture-ranges.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { createProgress } from '../progress.js';
 import { UsageError } from '../usage-error.js';
@@ -21,8 +22,8 @@ import { UsageError } from '../usage-error.js';
 interface ProfileOptions {
   readonly driver: DriverChoice;
   readonly metrics: string;
-  /** Dispatches per range, or the old spelling of --measure. */
-  readonly range: number | ProfilerRange;
+  /** Dispatches per range, `auto` (capture: whole captured sequences), or the old spelling of --measure; absent: the workload's default. */
+  readonly range?: CaptureRangeChoice | ProfilerRange;
   readonly measure: ProfilerRange;
   readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
@@ -57,8 +58,8 @@ export interface ProfileReport {
   readonly measure: ProfilerRange;
   /** Whether the L2 was flushed before every dispatch of a range (`all`) or only before each pass (`none`). */
   readonly cacheControl: ProfilerCacheControl;
-  /** Dispatches per range (1: one dispatch at a time). */
-  readonly range: number;
+  /** Dispatches per range (1: one dispatch at a time); for `capture:`, `auto` or launches per range of a captured sequence. */
+  readonly range: CaptureRangeChoice;
   /** CUPTI's passes per dispatch (in a range: per run of the whole sequence). */
   readonly passes: number;
   /** Unprofiled runs of each dispatch (or range) before its passes. */
@@ -72,17 +73,25 @@ export interface ProfileReport {
   /** Host milliseconds from the first dispatch to the last one's results. */
   readonly wallMs: number;
   readonly dispatches: readonly ProfileRow[];
-  /** With --range K > 1: each range, in order; empty otherwise. */
+  /** Each range of more than one dispatch, in order; empty with --range 1. */
   readonly ranges: readonly ProfileRange[];
+  /** `capture:`: what the captured sequences' reader said (a version 1 capture, a launch whose predecessor is not there). */
+  readonly notes?: readonly string[];
 }
 
-/** Parses --range: dispatches per range, or `kernel` / `dispatch` (the spelling of --measure before ranges). */
-function parseRange(text: string): number | ProfilerRange {
-  if (text === 'kernel' || text === 'dispatch') return text;
+/** Parses --range: dispatches per range, `auto` (capture:), or `kernel` / `dispatch` (the spelling of --measure before ranges). */
+function parseRange(text: string): CaptureRangeChoice | ProfilerRange {
+  if (text === 'kernel' || text === 'dispatch' || text === 'auto') return text;
   if (!/^\d+$/.test(text.trim()) || Number(text) < 1) {
-    throw new InvalidArgumentError(`"${text}" is not a whole number of dispatches per range >= 1 (or kernel, dispatch: use --measure for those).`);
+    throw new InvalidArgumentError(`"${text}" is not a whole number of dispatches per range >= 1, or auto (or kernel, dispatch: use --measure for those).`);
   }
   return Number(text);
+}
+
+/** Dispatches per range of a generated workload (`kernel` and `dispatch` are --measure's old spelling). */
+function workloadRange(range: ProfileOptions['range']): number {
+  if (range === 'auto') throw new UsageError('profile', '--range auto replays the captured sequences of a capture, and the workload is not one', 'Pass --range K (dispatches per range), or profile capture:<dir>');
+  return typeof range === 'number' ? range : 1;
 }
 
 /** `kreplay profile`: hardware counters of a dispatch on NVIDIA (CUPTI, user replay through the engine). */
@@ -92,7 +101,11 @@ export function profileCommand(io: CliIo): Command {
     .argument('[workload]', 'scatter (default), ptx:<file>:<kernel>, or capture:<dir> (every launch of a kreplay capture folder)', 'scatter')
     .requiredOption('--metrics <a,b,c>', 'CUPTI metric names, comma separated')
     .addOption(driverOption().default('cuda' as DriverChoice))
-    .option('--range <K>', 'replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time)', parseRange, 1)
+    .option(
+      '--range <K>',
+      `replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time; default 1); capture: auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or K launches of a captured sequence`,
+      parseRange,
+    )
     .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
     .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
     .addOption(new Option('--strategy <name>', `snapshot strategy restoring memory between passes (capture:: ${captureProfileStrategy} unless given; full restores by copy engines)`).choices(strategyNames).default('dirty-pages'))
@@ -114,6 +127,7 @@ export function profileCommand(io: CliIo): Command {
       const metrics = options.metrics.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '');
       if (metrics.length === 0) throw new UsageError('profile', `--metrics names no metric ("${options.metrics}")`, 'Pass CUPTI metric names separated by commas, e.g. --metrics gpu__time_duration.sum');
       const plan = await planProfileWorkload(workloadSpec, options, (flag) => wasGiven(command, flag));
+      if (plan.kind !== 'capture') workloadRange(options.range);
       if (plan.kind === 'capture' && options.driver !== 'cuda') {
         throw new UsageError('profile', `a capture is replayed on the cuda driver, not --driver ${options.driver}`, 'Leave out --driver');
       }
@@ -131,7 +145,8 @@ export function profileCommand(io: CliIo): Command {
 }
 
 async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
-  const measure = typeof options.range === 'number' ? options.measure : options.range;
+  const measure = options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
+  const range = typeof options.range === 'number' || options.range === 'auto' ? options.range : undefined;
   const progress = createProgress(io, { label: 'profile', total: folder.launches.length, unit: 'launches' });
   const profiled = await profileCapture(folder, {
     metrics,
@@ -141,6 +156,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     tier: options.tier,
     ...(options.warmRuns === undefined ? {} : { warmRuns: options.warmRuns }),
     ...(options.samples === undefined ? {} : { samples: options.samples }),
+    ...(range === undefined ? {} : { range }),
     restoreByCopyEngines: options.strategy === 'full',
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
@@ -152,7 +168,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     strategy: profiled.strategy,
     measure: profiled.measure,
     cacheControl: profiled.cacheControl,
-    range: 1,
+    range: profiled.range,
     passes: profiled.passes,
     warmRuns: profiled.warmRuns,
     samples: profiled.samples,
@@ -161,14 +177,15 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, metrics
     setupMs: profiled.setupMs,
     wallMs: profiled.wallMs,
     dispatches: profiled.rows,
-    ranges: [],
+    ranges: profiled.ranges,
+    notes: profiled.notes,
   };
 }
 
 async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, metrics: readonly string[], options: ProfileOptions, io: CliIo): Promise<ProfileReport> {
   // `--range kernel|dispatch` is the spelling of --measure from before ranges.
-  const measure = typeof options.range === 'number' ? options.measure : options.range;
-  const rangeLength = typeof options.range === 'number' ? options.range : 1;
+  const measure = options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
+  const rangeLength = workloadRange(options.range);
   await using runtime = await openRuntime({ driver: options.driver });
   const agent = runtime.agents[0]!;
   const started = performance.now();
@@ -228,18 +245,28 @@ function formatValue(value: number, unit: string): string {
 /** The terminal form of a profile report: one block per dispatch. */
 export function describeProfile(report: ProfileReport): string {
   const width = Math.max(...report.metrics.map((metric) => metric.length));
-  const ranged = report.range > 1 ? `, ranges of ${report.range} dispatches (cache control ${report.cacheControl})` : '';
+  const ranged =
+    report.range === 'auto'
+      ? `, ranges of whole captured sequences (cache control ${report.cacheControl})`
+      : report.range > 1
+        ? `, ranges of ${report.range} ${report.workload.startsWith('capture:') ? 'launches' : 'dispatches'} (cache control ${report.cacheControl})`
+        : '';
   const warm = report.warmRuns > 0 ? ` after ${report.warmRuns} unprofiled run${report.warmRuns === 1 ? '' : 's'}` : '';
   const sampled = report.samples > 1 ? `, medians of ${report.samples} samples` : '';
   const perKernel = report.dispatches.length > 0 ? `; ${(report.wallMs / report.dispatches.length).toFixed(2)} ms per dispatch` : '';
   const lines = [
     `${report.device} (${report.chip}), ${report.workload}; ${report.passes} pass${report.passes === 1 ? '' : 'es'} per dispatch${warm}${sampled}, strategy ${report.strategy}, ${report.measure} measured${ranged}; CUPTI setup ${report.setupMs.toFixed(1)} ms${perKernel}`,
   ];
-  for (const range of report.ranges) {
-    lines.push(`range of dispatches ${range.first}-${range.first + range.dispatches - 1}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall, ${formatBytes(range.bytesCopied)} copied${range.replayed ? '' : ' (not replayed)'}`);
+  for (const note of report.notes ?? []) lines.push(`note: ${note}`);
+  report.ranges.forEach((range, index) => {
+    const which = range.launches === undefined ? `of dispatches ${range.first}-${range.first + range.dispatches - 1}` : `${index}: launches ${describeSequences(range.launches)} (${range.dispatches})`;
+    const before = range.bytesBefore === undefined ? '' : `, ${formatBytes(range.bytesBefore)} copied before launches`;
+    lines.push(
+      `range ${which}: ${range.passes} passes, ${range.wallMs.toFixed(2)} ms wall (${range.wallMsPerDispatch.toFixed(2)} ms per ${range.launches === undefined ? 'dispatch' : 'launch'}), ${formatBytes(range.bytesCopied)} restored${before}${range.replayed ? '' : ' (not replayed)'}`,
+    );
     if (range.declineReason) lines.push(`  declined: ${range.declineReason}`);
     if (range.error) lines.push(`  error: ${range.error}`);
-  }
+  });
   for (const row of report.dispatches) {
     const where = row.range === null ? `${row.wallMs.toFixed(2)} ms wall, ${formatBytes(row.bytesCopied)} copied` : `in range ${row.range}`;
     lines.push(`${row.kernel === undefined ? 'dispatch' : 'launch'} ${row.dispatch}${row.kernel === undefined ? '' : ` ${row.kernel}`}: ${row.passes} passes, ${where}${row.replayed ? '' : ' (not replayed)'}`);

@@ -7,6 +7,7 @@ import type { VerifyMode } from '@kreplay/replay';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
 import { readCaptureArgument } from '../capture-argument.js';
+import { captureRangeCap, parseCaptureRange, type CaptureRangeChoice } from '../capture-ranges.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import type { CaptureReplayReport } from '../capture-replay-run.js';
@@ -27,7 +28,8 @@ interface ReplayOptions extends RuntimeCommandOptions {
   readonly quiesce: 'queue' | 'agent';
   readonly hostLimit?: number;
   readonly allAgents?: boolean;
-  readonly range?: number;
+  /** Dispatches per range of the workload, or (with --capture) `auto` or launches per range. */
+  readonly range?: CaptureRangeChoice;
   readonly capture?: string;
   readonly json?: boolean;
 }
@@ -35,7 +37,7 @@ interface ReplayOptions extends RuntimeCommandOptions {
 type ReplayCommandOptions = ReplayOptions & CapturedLaunchSelection;
 
 /** The options of the generated workload, which a replay of a capture has no use for. */
-const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--range', '--agents', '--device-memory'];
+const workloadFlags = ['--footprint', '--write-fraction', '--dispatches', '--all-agents', '--agents', '--device-memory'];
 
 /**
  * `kreplay replay`: the default workload through the replay engine, and what it cost. With
@@ -54,7 +56,11 @@ export function replayCommand(io: CliIo): Command {
     .addOption(new Option('--quiesce <scope>', 'what to drain before a window').choices(['queue', 'agent']).default('queue'))
     .option('--host-limit <bytes>', 'host bytes staging may hold, shared by all agents', parseByteSize)
     .option('--all-agents', 'replay on every agent at once (e.g. with --agents N on the host driver)')
-    .option('--range <k>', 'replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass)', parsePositiveInteger)
+    .option(
+      '--range <k>',
+      `replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass); with --capture, auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or k launches of a captured sequence (1: each launch alone)`,
+      parseCaptureRange,
+    )
     .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver)')
     .option('--json', 'print one JSON object');
   return withCapturedLaunchSelection(command, 'with --capture')
@@ -65,6 +71,7 @@ export function replayCommand(io: CliIo): Command {
       }
       const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
       if (selecting !== undefined) throw new UsageError('replay', `${selecting} selects launches of a capture, and there is no --capture`, `Pass --capture DIR, or leave out ${selecting}`);
+      if (options.range === 'auto') throw new UsageError('replay', '--range auto replays the captured sequences of a capture, and there is no --capture', 'Pass --range K (dispatches per range), or --capture DIR');
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const progress = createProgress(io, { label: 'replay', total: options.dispatches, unit: 'dispatches' });
       const result = await runReplayExperiment(runtime, {
@@ -112,6 +119,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
     verify: options.verify,
     quiesce: options.quiesce,
     ...(options.hostLimit !== undefined && { hostBytesLimit: options.hostLimit }),
+    ...(options.range !== undefined && { range: options.range }),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   io.stdout(options.json ? `${JSON.stringify(report)}\n` : describeCaptureReplay(report));

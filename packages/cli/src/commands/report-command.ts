@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { BenchReportError, formatReportTable, readBenchReport, writeHtmlReport } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { checkOutputPaths } from '../output-path.js';
+import { writeThenPrint } from '../write-then-print.js';
 
 interface ReportOptions {
   readonly html?: string;
@@ -19,12 +20,14 @@ export function reportCommand(io: CliIo): Command {
     .option('--html <file>', 'write a self-contained HTML report with charts')
     .option('--json', 'print the report as JSON on stdout instead of the table')
     .action(async (path: string, options: ReportOptions, command: Command) => {
-      await checkOutputPaths('report', { '--html': options.html });
+      await checkOutputPaths('report', { '--html': options.html }, { '<report>': path });
       const report = await readBenchReport(path).catch((error: unknown) => {
         if (error instanceof BenchReportError) command.error(`kreplay: ${error.message}`, { exitCode: 2, code: 'kreplay.report.input' });
         throw error;
       });
-      io.stdout(options.json ? `${JSON.stringify(report)}\n` : formatReportTable(report));
-      if (options.html !== undefined) await writeHtmlReport(options.html, report);
+      const write = async () => {
+        if (options.html !== undefined) await writeHtmlReport(options.html, report);
+      };
+      await writeThenPrint(io, write, options.json ? `${JSON.stringify(report)}\n` : formatReportTable(report));
     });
 }

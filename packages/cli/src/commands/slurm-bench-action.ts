@@ -8,6 +8,7 @@ import { InterruptedError } from '../interrupted-error.js';
 import { listenForInterrupt } from '../interrupt-signal.js';
 import { checkOutputPath, checkOutputPaths } from '../output-path.js';
 import { createProgress } from '../progress.js';
+import { writeThenPrint } from '../write-then-print.js';
 import type { Progress } from '../progress.js';
 
 /** The options of `kreplay bench --slurm`. */
@@ -48,11 +49,11 @@ export function slurmBenchArguments(options: Pick<SlurmBenchOptions, 'preset' | 
 }
 
 /**
- * Submits the preset as Slurm job arrays, waits (with progress; Ctrl-C stops waiting and merges what
- * arrived), and writes the by-device comparison as JSON (and HTML).
+ * Submits the preset as Slurm job arrays, waits (with progress; Ctrl-C or SIGTERM stops waiting and
+ * merges what arrived), and writes the by-device comparison as JSON (and HTML), then prints it.
  * @throws UsageError when an output path cannot be written (before submitting); SlurmError when
- * submitting fails; InterruptedError after Ctrl-C, KreplayError when some reports never arrived
- * (both after writing what did).
+ * submitting fails; InterruptedError after Ctrl-C or SIGTERM, KreplayError when some reports never
+ * arrived (both after writing what did).
  */
 export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions): Promise<void> {
   const out = resolve(options.out);
@@ -79,14 +80,16 @@ export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions)
       onProgress: (finished, total) => (progress ??= createProgress(io, { label: 'bench --slurm', total, unit: 'tasks' })).update(finished),
     },
   ).finally(() => progress?.done());
-  // The results first: if writing fails after all, the comparison is still on stdout.
-  io.stdout(options.json ? `${JSON.stringify(comparison)}\n` : formatDeviceComparison(comparison));
-  await writeReportFile(out, `${JSON.stringify(comparison, null, 2)}\n`);
-  if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
+  const write = async () => {
+    await writeReportFile(out, `${JSON.stringify(comparison, null, 2)}\n`);
+    if (options.html !== undefined) await writeReportFile(options.html, renderDeviceComparisonHtml(comparison));
+  };
+  await writeThenPrint(io, write, options.json ? `${JSON.stringify(comparison)}\n` : formatDeviceComparison(comparison));
   if (!comparison.complete) {
     const arrived = comparison.devices.reduce((sum, device) => sum + device.sources.length, 0);
-    if (interruption.signal.aborted) {
-      throw new InterruptedError('bench', `stopped waiting; ${out} holds the ${arrived} report(s) that arrived, marked incomplete (the jobs keep running)`, `Merge all of them later with kreplay compare --by-device on the reports in ${tasksDirectory}`);
+    const signal = interruption.received;
+    if (signal !== undefined) {
+      throw new InterruptedError('bench', `stopped waiting; ${out} holds the ${arrived} report(s) that arrived, marked incomplete (the jobs keep running)`, `Merge all of them later with kreplay compare --by-device on the reports in ${tasksDirectory}`, signal);
     }
     const message = `[cli] [bench] ${comparison.missing.length} of ${arrays.reduce((sum, array) => sum + array.tasks, 0)} report(s) did not arrive (first: ${comparison.missing[0] ?? 'an interrupted report'}); ${out} holds the ${arrived} that did, marked incomplete. Look at the task logs in ${tasksDirectory}.`;
     throw new KreplayError({ packageName: 'cli', component: 'bench', message });

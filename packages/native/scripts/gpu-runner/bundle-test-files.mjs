@@ -1,8 +1,9 @@
 // Bundles test files into one ESM file that runs with plain Node.js against the vitest stand-in
 // (vitest-shim.mjs): the GPU machine has Node.js but no node_modules. Used by this package's
 // bundle-gpu-tests.mjs and by packages that run their own GPU tests there (e.g. @kreplay/snapshot).
+import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -48,4 +49,21 @@ export async function bundleTestFiles({ testFiles, resolveDir, outfile }) {
     alias: { vitest: shim },
     outfile,
   });
+}
+
+/**
+ * Bundles every test/gpu/*.test.ts of the package at `packageRoot` into `<output>/<name>`, for a
+ * package's own scripts/bundle-gpu-tests.mjs: `output` defaults to <repository>/.device, the
+ * folder this package's bundle goes to.
+ */
+export async function bundlePackageGpuTests({ packageRoot, name, output = join(packageRoot, '..', '..', '.device') }) {
+  const folder = join(packageRoot, 'test', 'gpu');
+  const testFiles = readdirSync(folder)
+    .filter((file) => file.endsWith('.test.ts'))
+    .sort()
+    .map((file) => join(folder, file));
+  mkdirSync(output, { recursive: true });
+  const outfile = join(output, name);
+  await bundleTestFiles({ testFiles, resolveDir: packageRoot, outfile });
+  console.log(`bundled ${testFiles.length} test file(s) into ${relative(process.cwd(), outfile)}`);
 }

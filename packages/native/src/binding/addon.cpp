@@ -3,6 +3,7 @@
 
 #include "binding/addon-data.hpp"
 #include "binding/address-reservations-binding.hpp"
+#include "binding/capture-kernel-name-binding.hpp"
 #include "binding/checkpoint-wrap.hpp"
 #include "binding/event-wrap.hpp"
 #include "binding/module-image-binding.hpp"
@@ -27,6 +28,8 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   exports.Set("reserveAddresses", Napi::Function::New<reserveAddresses>(env, "reserveAddresses"));
   exports.Set("planCuptiMetrics", Napi::Function::New<planCuptiMetrics>(env, "planCuptiMetrics"));
   exports.Set("readModuleImage", Napi::Function::New<readModuleImage>(env, "readModuleImage"));
+  exports.Set("kernelNamePatternProblem",
+              Napi::Function::New<kernelNamePatternProblem>(env, "kernelNamePatternProblem"));
   return exports;
 }
 

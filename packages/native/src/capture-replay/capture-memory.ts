@@ -1,9 +1,6 @@
 import type { Agent } from '../agent.js';
 import type { Queue } from '../queue.js';
-import { contiguousRuns, runBytes, type CapturePage } from './capture-pages.js';
-
-/** At most this many bytes go to the device in one write. */
-const WRITE_BYTES = 64 * 2 ** 20;
+import { contiguousRuns, runBytes, WRITE_BYTES, type CapturePage } from './capture-pages.js';
 
 /** What a page holds, as far as the replay knows: the blob written there and the device's hash of it after. */
 interface KnownPage {

@@ -4,6 +4,9 @@ import { captureBlobPath } from '../capture-blob.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 
+/** At most this many bytes go to the device in one write. */
+export const WRITE_BYTES = 64 * 2 ** 20;
+
 /** One page of a placed range: where it goes and the blob it holds before the launch. */
 export interface CapturePage {
   readonly address: number;

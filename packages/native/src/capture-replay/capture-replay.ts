@@ -6,11 +6,16 @@ import { nativeMessage } from '../errors/native-message.js';
 import { UnsupportedError } from '../errors/unsupported-error.js';
 import type { Queue } from '../queue.js';
 import type { Runtime } from '../runtime.js';
-import type { KernelArguments, KernelDescriptor, KernelLaunch } from '../runtime-types.js';
+import { pageHash } from '../page-hash.js';
+import type { KernelDescriptor } from '../runtime-types.js';
 import { argumentError, describeValue, formatAddress } from '../validate.js';
 import { architectureProblem } from './capture-architecture.js';
-import type { CaptureDispatch, CaptureReplayRange } from './capture-dispatch.js';
+import type { CaptureDispatch, CaptureRange, CaptureRangeCheck, CaptureReplayRange } from './capture-dispatch.js';
 import { CapturePageState } from './capture-memory.js';
+import { planRangePages, type PlacedCaptureRange } from './capture-range-plan.js';
+import { CaptureRangeStaging } from './capture-range-staging.js';
+import { checkRangeRun } from './capture-range-check.js';
+import { dispatchOf, type PlacedLaunch } from './capture-placed-launch.js';
 import { relocatedAddress, relocateParameterWords, type AddressMove, type CaptureRelocation } from './capture-relocation.js';
 import { pagesOf, readBlob, type CapturePage } from './capture-pages.js';
 import { captureRegions, placementOf, placementOrder, type CaptureAddressReservation, type CaptureRegion } from './capture-regions.js';
@@ -45,6 +50,8 @@ export class CaptureReplay implements AsyncDisposable {
   readonly #pages: CapturePageState;
   readonly #kernels = new Map<string, Promise<KernelDescriptor>>();
   readonly #checkedModules = new Map<string, Promise<void>>();
+  readonly #blobHashes = new Map<string, Promise<bigint>>();
+  readonly #staging: CaptureRangeStaging;
   #allocations: Promise<Allocation[]> | undefined;
   #disposal: Promise<void> | undefined;
 
@@ -66,6 +73,7 @@ export class CaptureReplay implements AsyncDisposable {
     this.#ownsRuntime = ownsRuntime;
     this.#queue = agent.createQueue();
     this.#pages = new CapturePageState(folder.directory, agent, this.#queue);
+    this.#staging = new CaptureRangeStaging(folder.directory, agent);
   }
 
   /** The regions placed elsewhere than their captured base (after the first {@link prepare}). */
@@ -92,26 +100,115 @@ export class CaptureReplay implements AsyncDisposable {
   async prepare(launch: number | CaptureLaunch): Promise<CaptureDispatch> {
     const record = this.#launchOf(launch);
     await this.map();
+    const placed = await this.#placeLaunch(record);
+    const writes = await this.#pages.bringUpToDate(placed.pages.flat(), record.pageBytes);
+    return dispatchOf(placed, writes);
+  }
+
+  /**
+   * Makes a range of launches ready to run as one unit: memory as it was before the program's
+   * first launch of them (as {@link prepare} makes it), and for each launch its dispatch, without
+   * writing its memory, and the copies that make memory as it was before it from memory as the
+   * launch before it left it: the pages whose hash before it differs from their hash after the
+   * launch before (or that launch did not reach them), their bytes staged once in device memory
+   * the replay owns (`staging`). Pages of ranges no earlier launch of the range reaches are
+   * written with the first launch's. Run the launches in order, each after its `before` copies.
+   * The launches are meant to be a captured sequence (captureSequences), but any list is planned
+   * correctly, only with larger copies.
+   * @throws {ArgumentError} (as a rejection) for an empty list, a launch that is not in the capture, or an address that cannot be mapped.
+   * @throws {UnsupportedError} (as a rejection) when a module cannot run on this agent's architecture.
+   * @throws {CaptureFormatError} (as a rejection) when a blob changed since the folder was read, or a global is not in the module.
+   * @throws {DriverError} (as a rejection) when the driver fails to map memory, load a module or allocate the staging.
+   */
+  async prepareRange(launches: readonly (number | CaptureLaunch)[]): Promise<CaptureRange> {
+    return (await this.#prepareRange(launches)).range;
+  }
+
+  /**
+   * Runs a range of launches once on `queue`, from its prepared memory ({@link prepareRange}),
+   * and compares the memory after each launch with the program's (checkPostLaunchHashes). Pages a
+   * launch left different are written back from a later launch's pages before, before that launch
+   * runs, so that each launch is checked from the program's memory before it: a launch that does
+   * not reproduce the program is named alone, not with the launches after it.
+   * @throws what {@link prepareRange} throws.
+   * @throws {DriverError} (as a rejection) when a launch fails on the device.
+   */
+  async checkRange(launches: readonly (number | CaptureLaunch)[], queue: Queue): Promise<CaptureRangeCheck> {
+    const { range, placed } = await this.#prepareRange(launches);
+    return checkRangeRun(range, placed.map((launch) => launch.pages.flat()), { agent: this.agent, directory: this.folder.directory, queue });
+  }
+
+  async #prepareRange(launches: readonly (number | CaptureLaunch)[]): Promise<{ readonly range: CaptureRange; readonly placed: readonly PlacedLaunch[] }> {
+    if (!Array.isArray(launches) || launches.length === 0) {
+      throw argumentError(component, 'launches', `launches is ${describeValue(launches)}, not a non-empty list`, 'Pass the launches of the range (sequences or records), in order');
+    }
+    const records = launches.map((launch) => this.#launchOf(launch));
+    await this.map();
+    const placed: PlacedLaunch[] = [];
+    for (const record of records) placed.push(await this.#placeLaunch(record));
+    const ranges = await Promise.all(placed.map((launch) => this.#rangesWithHashes(launch)));
+    const plan = planRangePages(ranges);
+    const pageBytes = Math.max(...records.map((record) => record.pageBytes));
+    const writes = await this.#pages.bringUpToDate(plan.initial, pageBytes);
+    const staged = await this.#staging.stage(records.map((record) => record.sequence).join(','), plan.before);
+    const notes = records.slice(1).flatMap((record, index) =>
+      record.follows === records[index]!.sequence ? [] : [`launch ${record.sequence} does not follow launch ${records[index]!.sequence} in a captured sequence: every page it reaches that differs is copied before it`],
+    );
+    const range: CaptureRange = Object.freeze({
+      launches: Object.freeze(
+        placed.map((launch, index) =>
+          Object.freeze({
+            dispatch: dispatchOf(launch, index === 0 ? writes : { pagesWritten: 0, bytesWritten: 0 }),
+            before: staged.segments[index]!,
+            pagesBefore: plan.before[index]!.length,
+            bytesBefore: plan.before[index]!.reduce((sum, page) => sum + page.bytes, 0),
+          }),
+        ),
+      ),
+      staging: staged.staging,
+      pagesWritten: writes.pagesWritten,
+      bytesWritten: writes.bytesWritten,
+      bytesStaged: staged.bytes,
+      notes: Object.freeze(notes),
+    });
+    return { range, placed };
+  }
+
+  /** A launch's ranges where the replay placed them, with the page hashes before (from the record, or of the blobs in a version 1 record). */
+  async #rangesWithHashes(launch: PlacedLaunch): Promise<PlacedCaptureRange[]> {
+    return Promise.all(
+      launch.record.memory.map(async (range, index) => {
+        const pages = launch.pages[index]!;
+        const hashesBefore = range.pageHashesBefore ?? (await Promise.all(pages.map((page) => this.#blobHash(page.blob))));
+        return { address: launch.memory[index]!.address, bytes: range.bytes, pageBytes: launch.record.pageBytes, pages, hashesBefore, hashesAfter: range.pageHashesAfter };
+      }),
+    );
+  }
+
+  #blobHash(id: string): Promise<bigint> {
+    let hash = this.#blobHashes.get(id);
+    if (hash === undefined) {
+      hash = readBlob(this.folder.directory, id).then((bytes) => pageHash(bytes));
+      hash.catch(() => this.#blobHashes.delete(id));
+      this.#blobHashes.set(id, hash);
+    }
+    return hash;
+  }
+
+  /** A launch's kernel loaded, its ranges placed (relocated, module globals found) and its parameter buffer rewritten to follow; no memory written. */
+  async #placeLaunch(record: CaptureLaunch): Promise<PlacedLaunch> {
     const kernel = await this.#kernel(record);
     const memory: CaptureReplayRange[] = [];
-    const pages: CapturePage[] = [];
+    const pages: CapturePage[][] = [];
     const moved: AddressMove[] = [...this.#relocations];
     for (const range of record.memory) {
       const address =
         placementOf(range.kind) === 'module-global' ? await this.#globalAddress(kernel, record, range) : relocatedAddress(this.#relocations, range.base);
       if (placementOf(range.kind) === 'module-global' && address !== range.base) moved.push({ from: range.base, to: address, bytes: range.bytes });
       memory.push(Object.freeze({ address, bytes: range.bytes, kind: range.kind, label: range.label }));
-      pages.push(...pagesOf(address, range.bytes, record.pageBytes, range.pagesBefore));
+      pages.push(pagesOf(address, range.bytes, record.pageBytes, range.pagesBefore));
     }
-    const writes = await this.#pages.bringUpToDate(pages, record.pageBytes);
-    const { shape } = record;
-    const launchShape: KernelLaunch = Object.freeze({
-      grid: shape.grid,
-      block: shape.block,
-      sharedBytes: shape.dynamicSharedBytes,
-      ...(shape.clusterDims === null ? {} : { clusterDims: shape.clusterDims }),
-    });
-    const notes = shape.attributes.map(
+    const notes = record.shape.attributes.map(
       (attribute) => `launch attribute ${attribute.name} (${attribute.values.join(', ')}) of the captured launch is not applied by the replay`,
     );
     const parameters = relocateParameterWords(record.parameterBuffer, moved);
@@ -120,22 +217,7 @@ export class CaptureReplay implements AsyncDisposable {
         `${this.#relocations.length} of ${this.regions.length} memory regions are not at their captured addresses (the driver would not place them there); ${parameters.rewritten} pointer${parameters.rewritten === 1 ? '' : 's'} of the parameter buffer follow them, pointers stored in memory do not`,
       );
     }
-    return Object.freeze({
-      sequence: record.sequence,
-      function: record.function,
-      kernel,
-      args: Object.freeze(record.parameterBuffer.length === 0 ? {} : { parameters: parameters.buffer }) as KernelArguments,
-      relocatedRegions: this.#relocations.length,
-      launch: launchShape,
-      memory: Object.freeze(memory),
-      expectedPageHashes: Object.freeze({
-        pageBytes: record.pageBytes,
-        ranges: Object.freeze(memory.map((range, index) => Object.freeze({ ...range, hashes: record.memory[index]!.pageHashesAfter }))),
-      }),
-      pagesWritten: writes.pagesWritten,
-      bytesWritten: writes.bytesWritten,
-      notes: Object.freeze(notes),
-    });
+    return { record, kernel, memory, pages, parameters: parameters.buffer, relocatedRegions: this.#relocations.length, notes };
   }
 
   /**
@@ -146,6 +228,7 @@ export class CaptureReplay implements AsyncDisposable {
     this.#disposal ??= (async () => {
       const allocations = await this.#allocations?.catch(() => [] as Allocation[]);
       await this.#queue.dispose();
+      this.#staging.dispose();
       if (this.#ownsRuntime) {
         await this.runtime.dispose();
         return;

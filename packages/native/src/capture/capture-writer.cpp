@@ -241,6 +241,12 @@ void CaptureWriter::setDevice(std::string name, std::string architecture) {
   writeManifest();
 }
 
+void CaptureWriter::recordSelectionError(std::string message) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  selectionError_ = std::move(message);
+  writeManifest();
+}
+
 void CaptureWriter::finish() {
   std::lock_guard<std::mutex> lock(mutex_);
   complete_ = true;
@@ -285,12 +291,17 @@ void CaptureWriter::writeManifest() {
                                ",\"blobsStored\":" + std::to_string(cost.blobsStored) +
                                ",\"launches\":" + std::to_string(cost.launches) + ",\"programWaitSeconds\":" + wait +
                                "}";
+  const std::string process =
+      info_.process ? ",\"process\":{\"pid\":" + std::to_string(info_.process->pid) +
+                          ",\"parentPid\":" + std::to_string(info_.process->parentPid) + "}"
+                    : std::string();
   const std::string text =
       "{\"format\":\"kreplay-capture\",\"formatVersion\":" + std::to_string(kCaptureFormatVersion) +
       ",\"writer\":{\"name\":\"kreplay\",\"version\":" + jsonString(KREPLAY_VERSION) +
       "},\"driver\":" + jsonString(info_.driver) + ",\"device\":{\"name\":" + jsonString(info_.deviceName) +
       ",\"architecture\":" + jsonString(info_.architecture) + "},\"command\":" + jsonStringList(info_.command) +
-      ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts(notCaptured) +
+      ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts(notCaptured) + process +
+      (selectionError_.empty() ? std::string() : ",\"selectionError\":" + jsonString(selectionError_)) +
       ",\"sequences\":" + std::to_string(sequences_) + ",\"sequenceBreaks\":" + counts(breaks) +
       ",\"cost\":" + costText + "}\n";
   const std::string temporary = directory_ + "/" + temporaryName("manifest.json");

@@ -164,11 +164,18 @@ struct CaptureCost {
 extern const char* const kSequenceBreakReasons[];
 extern const std::size_t kSequenceBreakReasonCount;
 
+/** Which process a capture is of (the manifest's `process`). */
+struct CapturedProcess {
+  std::int64_t pid = 0;
+  std::int64_t parentPid = 0;
+};
+
 struct CaptureInfo {
   std::string driver = "cuda";
   std::string architecture;  ///< e.g. `sm_90`
   std::string deviceName;
   std::vector<std::string> command;
+  std::optional<CapturedProcess> process;
 };
 
 /** A launch whose blobs and record are on disk but whose record is not yet renamed into place. */
@@ -216,6 +223,11 @@ class CaptureWriter {
   void setCostSource(std::function<CaptureCost()> source);
   /** Rewrites the manifest with the counts as they are. */
   void rewriteManifest();
+  /**
+   * The selection given could not be used, so nothing will be selected: the manifest says why
+   * (`selectionError`), so that the capture does not pass for an empty one.
+   */
+  void recordSelectionError(std::string message);
   /** Marks the capture complete in the manifest (a capture killed before this is still readable). */
   void finish();
 
@@ -241,6 +253,7 @@ class CaptureWriter {
   std::uint64_t bytesStored_ = 0;
   std::function<CaptureCost()> costSource_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::string selectionError_;
   bool complete_ = false;
 };
 

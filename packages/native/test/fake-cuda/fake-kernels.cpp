@@ -12,6 +12,7 @@
 #include "kernels-cuda/module.cu"
 #include "../gpu/kernels/scale-floats.cu"
 #include "../capture-fixtures/axpy.cu"
+#include "../capture-fixtures/block-sums.cu"
 // clang-format on
 
 namespace kreplay_fake {
@@ -67,6 +68,7 @@ const FakeKernel* findKernel(const std::string& name) {
       KREPLAY_FAKE_KERNEL(kreplay_take_state),
       KREPLAY_FAKE_KERNEL(kreplay_test_scale_floats),
       KREPLAY_FAKE_KERNEL(kreplay_capture_fixture_axpy),
+      KREPLAY_FAKE_KERNEL(kreplay_capture_fixture_block_sums),
 #undef KREPLAY_FAKE_KERNEL
   };
   const auto found = kernels.find(name);

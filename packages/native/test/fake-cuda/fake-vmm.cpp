@@ -28,7 +28,7 @@ constexpr CUresult kOutOfMemory = 2;
 constexpr CUresult kHostMemoryAlreadyRegistered = 712;
 constexpr CUresult kHostMemoryNotRegistered = 713;
 constexpr std::size_t kGranularity = 2u << 20;
-/** The alignment a hint needs to be honoured (native/scripts/experiments/address-alignment.cpp on an H200). */
+/** The alignment a hint needs to be honoured (experiments/native-probes/address-alignment.cpp on an H200). */
 constexpr CUdeviceptr kHonouredHintAlignment = 32u << 20;
 
 struct Handle {

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNvcc } from '../../src/capture/nvcc.js';
 import { checkPostLaunchHashes, openCapture, openRuntime, UnsupportedError, type CaptureReplay, type Runtime } from '../../src/index.js';
-import { captureFixtureAxpyParameters, writeTestCapture, type TestCaptureLaunch } from '../../src/test.js';
+import { captureFixtureAxpyParameters, captureFixtureBlockSums, captureFixtureBlockSumsParameters, captureFixtureBlockThreads, writeTestCapture, type TestCaptureLaunch } from '../../src/test.js';
 import { probeCudaForTests } from './cuda-availability.js';
 import { candidateAddresses, unmapped } from './fixed-address-ranges.js';
 
@@ -171,6 +171,48 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     const second = await replay.prepare(1);
     queue.enqueueKernel(second.kernel, second.args, second.launch);
     expect((await checkPostLaunchHashes(queue, second.expectedPageHashes)).reproduced).toBe(true);
+    await queue.dispose();
+  });
+
+  it('replays a kernel that stores into pinned host memory in a device window: the device\'s hashes and the host see its stores', async () => {
+    // The block-sums fixture: each block's sum of a[i] + b[i] stored by thread 0 in sums, pinned host
+    // memory 4 MiB above a (where CUDA puts a program's cudaMallocHost memory).
+    const directory = join(root, 'host-sums');
+    const base = freeWindow();
+    const [a, b, sums] = [base + 6 * 2 ** 20, base + 8 * 2 ** 20, base + 10 * 2 ** 20];
+    const elements = 16 * captureFixtureBlockThreads;
+    const aValues = Float32Array.from({ length: elements }, (_, index) => (index % 17) - 8);
+    const bValues = Float32Array.from({ length: elements }, (_, index) => ((index * 7) % 23) * 0.25);
+    const expected = captureFixtureBlockSums(aValues, bValues);
+    writeTestCapture(directory, {
+      device: { name: 'The captured GPU', architecture },
+      command: ['block-sums-program'],
+      launches: [
+        {
+          function: 'kreplay_capture_fixture_block_sums',
+          module: readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-block-sums.ptx', import.meta.url))),
+          grid: [elements / captureFixtureBlockThreads, 1, 1],
+          block: [captureFixtureBlockThreads, 1, 1],
+          parameters: captureFixtureBlockSumsParameters(a, b, sums, elements),
+          memory: [
+            { base: a, kind: 'device', before: bytesOf(aValues) },
+            { base: b, kind: 'device', before: bytesOf(bValues) },
+            { base: sums, kind: 'host-pinned', before: new Uint8Array(expected.byteLength).fill(0xff), after: bytesOf(expected) },
+          ],
+        },
+      ],
+    });
+    await using replay = await openCapture(directory, { runtime, placement: 'exact' });
+    const agent = runtime.agents[0]!;
+    const queue = agent.createQueue();
+    const dispatch = await replay.prepare(0);
+    expect(agent.findAllocation(sums)).toMatchObject({ address: sums, kind: 'host-pinned' });
+    // Twice: the second stores what the first did, over it.
+    for (let run = 0; run < 2; run += 1) {
+      queue.enqueueKernel(dispatch.kernel, dispatch.args, dispatch.launch);
+      expect(await checkPostLaunchHashes(queue, dispatch.expectedPageHashes)).toMatchObject({ reproduced: true, pagesMismatched: 0 });
+      expect(new Float32Array((await agent.read(sums, expected.byteLength)).slice().buffer)).toEqual(expected);
+    }
     await queue.dispose();
   });
 

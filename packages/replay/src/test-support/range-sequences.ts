@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { Agent, DeviceAllocation, KernelArguments, KernelDescriptor, Queue, Runtime } from '@kreplay/native';
+import type { Agent, CopySegment, DeviceAllocation, KernelArguments, KernelDescriptor, Queue, Runtime } from '@kreplay/native';
 import { passProviderSpecificationVersion, type PassProvider } from '../pass-provider.js';
 
 /** Bytes of a hash page in these tests (allocations are whole pages). */
@@ -154,4 +154,43 @@ export function hashingPasses(passes: number, ranges: readonly { address: number
 /** Hashes `ranges` on `queue` into slot `index` of `hashes` (as {@link hashingPasses} lays them out). */
 export function hashInto(queue: Queue, ranges: readonly { address: number; bytes: number }[], hashes: DeviceAllocation, pagesPerSlot: number, index: number): void {
   queue.enqueueHashPages(ranges, testPageBytes, hashes.address + index * pagesPerSlot * 8);
+}
+
+/** Pages of the source buffer the copies before a step read from. */
+export const sourcePages = 4;
+
+/** A copy before a step: `target.count` floats from element `sourceElement` of the source buffer into `target`. */
+export interface BeforeCopy {
+  readonly target: Region;
+  readonly sourceElement: number;
+}
+
+/** A sequence case whose steps each have 0-2 copies before them. */
+export interface SequenceWithCopiesCase extends SequenceCase {
+  /** One list per step. */
+  readonly copies: readonly (readonly BeforeCopy[])[];
+}
+
+function beforeCopy(pages: readonly number[]): fc.Arbitrary<BeforeCopy> {
+  const sourceElements = sourcePages * elementsPerPage;
+  return fc
+    .nat(pages.length - 1)
+    .chain((buffer) => fc.tuple(region(pages, buffer), fc.nat(sourceElements - 1)))
+    .map(([target, sourceElement]) => ({ target: { ...target, count: Math.min(target.count, sourceElements - sourceElement) }, sourceElement }));
+}
+
+/** Random cases of {@link sequenceCase} with random copies before each step. */
+export const sequenceWithCopiesCase: fc.Arbitrary<SequenceWithCopiesCase> = sequenceCase.chain((testCase) =>
+  fc
+    .array(fc.array(beforeCopy(testCase.pages), { maxLength: 2 }), { minLength: testCase.steps.length, maxLength: testCase.steps.length })
+    .map((copies) => ({ ...testCase, copies })),
+);
+
+/** The copies before a step as a copy plan from `source` into `buffers`. */
+export function renderCopies(buffers: readonly DeviceAllocation[], source: DeviceAllocation, copies: readonly BeforeCopy[]): CopySegment[] {
+  return copies.map(({ target, sourceElement }) => ({
+    source: source.address + sourceElement * 4,
+    destination: buffers[target.buffer]!.address + target.element * 4,
+    bytes: target.count * 4,
+  }));
 }

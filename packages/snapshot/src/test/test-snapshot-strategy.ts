@@ -121,6 +121,25 @@ export function testSnapshotStrategy(options: SnapshotStrategyTestOptions): void
       strategy.dispose?.();
     });
 
+    it('restores a pinned host buffer the kernel writes through arguments it cannot bound', async () => {
+      const current = await open();
+      const strategy = options.create({ tier: tiers[0]! });
+      const workload = await allocateWorkload(current, 9, randomBytes);
+      using host = current.runtime.allocateHost(96 * 1024 + 100, { pinned: true });
+      host.view().set(randomBytes(host.bytes, 93));
+      const read = async () => [host.view().slice(), ...(await readAll(current, workload))];
+      const original = await read();
+      // The built-in fill, its destination declared indirect (as a captured launch's parameter
+      // buffer is): what it reaches cannot be bounded, so the strategy takes every allocation.
+      const { fill } = current.runtime.kernels;
+      const kernel = { ...fill, parameters: fill.parameters.map((parameter) => (parameter.name === 'destination' ? { ...parameter, indirect: true } : parameter)) };
+      const dispatch = { kernel, args: { destination: host.address, bytes: host.bytes, value: 0x5a5a5a5a } };
+      const replay = await replayDispatchByHand(current, strategy, dispatch, 3, read);
+      replay.beforePass.forEach((before, pass) => expectSameBytes(before, original, `memory before pass ${pass + 1}`));
+      expect(replay.after[0]!.every((byte) => byte === 0x5a)).toBe(true);
+      strategy.dispose?.();
+    });
+
     it.each(tiers)('accounts exactly the bytes that moved and were hashed, and the staging it held (%s)', async (tier) => {
       const current = await open();
       const strategy = options.create({ tier });

@@ -4,22 +4,14 @@
  * test:fake-cuda`, `pnpm test:fake-hsa`). A driver that does not open is skipped with its reason.
  */
 import { describe } from 'vitest';
-import { DriverUnavailableError, openRuntime } from '@kreplay/native';
+import { openRuntime } from '@kreplay/native';
+import { unavailableDriverReason } from '@kreplay/native/test';
 import { dirtyPagesStrategy, fullStrategy, writeSetStrategy } from '../../src/index.js';
 import { testSnapshotStrategy } from '../../src/test.js';
 
 for (const driver of ['cuda', 'hsa'] as const) {
   const open = () => openRuntime({ driver });
-  const unavailable = await open().then(
-    async (runtime) => {
-      await runtime.dispose();
-      return null;
-    },
-    (error: unknown) => {
-      if (error instanceof DriverUnavailableError) return error.reason;
-      throw error;
-    },
-  );
+  const unavailable = await unavailableDriverReason(driver);
   describe.skipIf(unavailable !== null)(`strategies on the ${driver} driver${unavailable === null ? '' : ` (${unavailable})`}`, () => {
     testSnapshotStrategy({ name: `full (${driver})`, create: ({ tier }) => fullStrategy({ tier }), open });
     testSnapshotStrategy({ name: `write-set (${driver})`, create: ({ tier }) => writeSetStrategy({ tier }), open });

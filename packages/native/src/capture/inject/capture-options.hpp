@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "capture/capture-writer.hpp"
+
 namespace kreplay::capture {
 
 /** A KREPLAY_CAPTURE_* variable holds something unusable (the message names it and its value). */
@@ -35,6 +37,8 @@ struct CaptureOptions {
   std::uint64_t stagingBytes = kDefaultStagingBytes;
   /** KREPLAY_CAPTURE_WRITER_THREADS: `auto` (0 here: min(8, hardware threads - 1)) or 1 to 64. */
   unsigned writerThreads = 0;
+  /** The process captured, for the manifest: set by the library (not read from the environment). */
+  std::optional<CapturedProcess> process;
 };
 
 /** This process's command line (/proc/self/cmdline), for a manifest when KREPLAY_CAPTURE_COMMAND is unset. */

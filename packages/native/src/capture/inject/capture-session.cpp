@@ -10,6 +10,7 @@ CaptureInfo initialInfo(const CaptureOptions& options) {
   CaptureInfo info;
   info.driver = "cuda";
   info.command = options.command;
+  info.process = options.process;
   return info;
 }
 
@@ -20,6 +21,19 @@ BlobWriterOptions writerOptions(const CaptureOptions& options, std::function<voi
   return writer;
 }
 
+// The selection; when it cannot be made (a pattern std::regex rejects), the manifest says why.
+LaunchSelection selectionOf(const CaptureOptions& options, CaptureWriter& writer) {
+  try {
+    return LaunchSelection(options);
+  } catch (const CaptureOptionsError& error) {
+    const std::string prefix = "[kreplay capture] ";
+    const std::string message = error.what();
+    writer.recordSelectionError(message.compare(0, prefix.size(), prefix) == 0 ? message.substr(prefix.size())
+                                                                             : message);
+    throw;
+  }
+}
+
 }  // namespace
 
 CaptureSession::CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log,
@@ -27,7 +41,7 @@ CaptureSession::CaptureSession(const CaptureOptions& options, DeviceMemoryAccess
     : log_(log),
       device_(device),
       writer_(options.directory, initialInfo(options)),
-      selection_(options),
+      selection_(selectionOf(options, writer_)),
       profiling_(options.fromStart),
       staging_(device, options.stagingBytes, kCapturePageBytes),
       blobs_(writer_, staging_, writerOptions(options, std::move(beforeWrite))),

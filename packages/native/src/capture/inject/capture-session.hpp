@@ -62,7 +62,8 @@ class CaptureSession {
  public:
   /**
    * Creates the capture folder and starts the writer threads. `beforeWrite` (tests) is called by a
-   * writer thread before it writes staged pages. Throws CaptureWriteError or CaptureOptionsError.
+   * writer thread before it writes staged pages. Throws CaptureWriteError, or CaptureOptionsError
+   * when the selection cannot be made (after the manifest recorded it as `selectionError`).
    */
   CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log,
                  std::function<void()> beforeWrite = {});

@@ -14,6 +14,7 @@
 #include "capture/inject/cuda-memory-access.hpp"
 #include "capture/inject/cupti-callback-api.hpp"
 #include "capture/inject/driver-call-translation.hpp"
+#include "capture/inject/process-capture-folder.hpp"
 #include "capture/inject/work-call-translation.hpp"
 #include "drivers/cuda/cupti-library.hpp"
 
@@ -109,10 +110,10 @@ bool resolve(Function& function, const char* name) {
 }
 
 /**
- * Whether this process is the one to capture: the first process of the program that initializes
- * CUDA claims the capture (KREPLAY_CAPTURE_OWNER_PID, inherited by the processes it starts); a
- * child (a compiler worker, a data loader) that initializes CUDA too would otherwise write into the
- * same folder.
+ * Whether this process is one to capture: a process that initializes CUDA claims a capture of its
+ * own (KREPLAY_CAPTURE_OWNER_PID, inherited by the processes it starts afterwards); a child (a
+ * compiler worker, a data loader) that initializes CUDA too captures nothing. Processes no captured
+ * process started (a launcher's ranks) each capture, into their own folder (claimProcessFolder).
  */
 bool claimCapture(const char* fail) {
   const std::string self = std::to_string(getpid());
@@ -128,9 +129,10 @@ bool claimCapture(const char* fail) {
 
 int initialize() {
   const char* fail = "[kreplay capture] ";
+  std::string folder;  // this process's capture folder, once claimed
   try {
     if (!claimCapture(fail)) return 0;
-    const CaptureOptions options = readCaptureOptions([](const char* name) { return std::getenv(name); });
+    CaptureOptions options = readCaptureOptions([](const char* name) { return std::getenv(name); });
     cuda::CuptiLibraryLookup lookup =
         cuda::openCuptiLibrary({"libcupti.so", "libcupti.so.13", "libcupti.so.12"});
     if (!lookup.library) {
@@ -146,6 +148,10 @@ int initialize() {
       return 0;
     }
     device = new CudaMemoryAccess();
+    // Claimed only now that the capture can run, so that a library that cannot start leaves no folder.
+    folder = claimProcessFolder(options.directory, getpid());
+    options.directory = folder;
+    options.process = CapturedProcess{getpid(), getppid()};
     session = new CaptureSession(options, *device, std::cerr);
     SubscriberHandle subscriber = nullptr;
     if (const CUptiResult result = api.cuptiSubscribe(&subscriber, callback, nullptr);
@@ -217,6 +223,14 @@ int initialize() {
     std::atexit(finishAtExit);
     std::cerr << fail << "capturing into " << session->directory() << "\n";
     return 1;
+  } catch (const CaptureOptionsError& error) {
+    // A variable that is wrong, or (once the folder is claimed) a selection the session could not
+    // make, which its manifest records.
+    std::cerr << error.what() << " Nothing is captured"
+              << (folder.empty() ? std::string(".")
+                                 : "; " + folder + "/manifest.json records why (selectionError).")
+              << "\n";
+    return 0;
   } catch (const std::exception& error) {
     std::cerr << (std::strncmp(error.what(), fail, std::strlen(fail)) == 0 ? "" : fail) << error.what()
               << " Nothing is captured.\n";

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <memory>
 
+#include "capture/kernel-name-pattern.hpp"
+
 namespace kreplay::capture {
 
 std::string demangledName(const std::string& mangled) {
@@ -19,11 +21,11 @@ LaunchSelection::LaunchSelection(const CaptureOptions& options)
   firstPerKernel_ = !everyLaunch_ && !skip_ && !count_;
   if (options.kernelName) {
     try {
-      filter_.emplace(*options.kernelName, std::regex::ECMAScript);
-    } catch (const std::regex_error& error) {
+      filter_.emplace(compileKernelNamePattern(*options.kernelName));
+    } catch (const KernelNamePatternError& error) {
       throw CaptureOptionsError("[kreplay capture] KREPLAY_CAPTURE_KERNEL_NAME=" + *options.kernelName +
-                                " is not a valid regular expression (" + error.what() +
-                                "). Fix --kernel-name.");
+                                " is not a valid regular expression for the capture library: " +
+                                error.what() + ". Rewrite --kernel-name without them.");
     }
   }
 }

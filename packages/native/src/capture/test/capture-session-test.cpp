@@ -17,6 +17,7 @@
 #include "capture/inject/capture-session.hpp"
 #include "capture/inject/parameter-buffer.hpp"
 #include "capture/json-text.hpp"
+#include "capture/test/capture-test-files.hpp"
 #include "capture/test/fake-device-memory.hpp"
 #include "capture/test/synthetic-images.hpp"
 #include "core/page-hash.hpp"
@@ -27,29 +28,11 @@ using namespace kreplay::capture::test;
 
 namespace {
 
-std::string temporaryFolder() {
-  char pattern[] = "/tmp/kreplay-capture-session-XXXXXX";
-  const char* made = ::mkdtemp(pattern);
-  if (made == nullptr) throw std::runtime_error("mkdtemp failed");
-  return std::string(made) + "/capture";
-}
-
-std::string readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
 std::size_t countFiles(const std::string& folder) {
   std::size_t files = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(folder))
     if (entry.is_regular_file()) files += 1;
   return files;
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 /** A session over the synthetic cubin (kernel `scale(float* data, int count)`). */

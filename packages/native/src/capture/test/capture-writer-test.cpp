@@ -101,7 +101,7 @@ TEST("sha256: fed in pieces of every size it is the same digest") {
 
 TEST("capture writer: a blob is stored once under its id, and a second writer refuses the folder") {
   const std::string folder = temporaryFolder();
-  CaptureWriter writer(folder, {"cuda", "sm_90", "test device", {"program", "--flag"}});
+  CaptureWriter writer(folder, {"cuda", "sm_90", "test device", {"program", "--flag"}, {}});
   const std::string content = "page contents";
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(content.data());
   const std::string id = writer.putBlob(bytes, content.size());

@@ -1,6 +1,7 @@
 #include "capture/test/drive-injection.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstring>
 #include <string>
@@ -126,8 +127,8 @@ int driveInjection(const char* captureLibrary, const char* fakeCupti, std::ostre
         cu::cbid::cuStreamWaitEvent, cu::cbid::cuMemcpy2D_v2})
     enabledCount += enabled(cu::kDomainDriverApi, cbid);
   enabledCount += enabled(cu::kDomainResource, cu::kResourceModuleLoaded);
-  out << "{\"initialized\":" << initialized << ",\"base\":" << base << ",\"bytes\":" << memory.size()
-      << ",\"counter\":" << counterAddress() << ",\"enabled\":" << enabledCount
+  out << "{\"initialized\":" << initialized << ",\"pid\":" << ::getpid() << ",\"base\":" << base
+      << ",\"bytes\":" << memory.size() << ",\"counter\":" << counterAddress() << ",\"enabled\":" << enabledCount
       << ",\"hashModuleLoads\":" << counter("fakeCudaHashModuleLoads")
       << ",\"hashLaunches\":" << counter("fakeCudaHashLaunches") << ",\"hashedBytes\":" << counter("fakeCudaHashedBytes")
       << ",\"stagedBytes\":" << counter("fakeCudaStagedBytes")

@@ -5,9 +5,9 @@
 // cuLaunchKernel on two streams with the work between them (a memset, an upload from untracked host
 // memory, a host function, a launch of another kernel, an event recorded on one stream and waited on
 // by the other), a graph launch, a free; then it exits, which finishes the capture. Prints one JSON
-// line: the allocation, what each launch of `scale` saw (page fills before and after), and the fake
-// driver's counts (the page-hash module loaded, its launches, bytes hashed and staged, pinned
-// allocations).
+// line: its pid, the allocation, what each launch of `scale` saw (page fills before and after), and
+// the fake driver's counts (the page-hash module loaded, its launches, bytes hashed and staged,
+// pinned allocations).
 #pragma once
 
 #include <ostream>

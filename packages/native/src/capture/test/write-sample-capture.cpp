@@ -55,7 +55,7 @@ std::string blobPath(const std::string& directory, const std::string& id) {
 int writeSampleCapture(const char* directory, std::ostream& out) {
   try {
     const Bytes module = syntheticCubin().bytes;
-    CaptureWriter writer(directory, {"cuda", "sm_90", "synthetic device", {"python", "train.py"}});
+    CaptureWriter writer(directory, {"cuda", "sm_90", "synthetic device", {"python", "train.py"}, {}});
 
     const Bytes before0 = fills({10, 11, 10}), after0 = fills({11, 12, 11});
     const Bytes counter = fills({20}, 4);
