@@ -49,34 +49,31 @@ void writeFile(const std::string& path, const std::uint8_t* data, std::size_t si
   if (::close(fd) != 0) failWith("close", path);
 }
 
-void syncFile(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) failWith("open", path);
-  const int result = ::fdatasync(fd);
+namespace {
+
+/** Opens `path` with `flags`, calls `sync` on it, closes it; a failure says `what` and names the file. */
+void syncOpened(const std::string& path, int flags, int (*sync)(int), const char* opening, const char* what) {
+  const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
+  if (fd < 0) failWith(opening, path);
+  const int result = sync(fd);
   const int error = errno;
   ::close(fd);
   errno = error;
-  if (result != 0) failWith("sync", path);
+  if (result != 0) failWith(what, path);
+}
+
+}  // namespace
+
+void syncFile(const std::string& path) {
+  syncOpened(path, O_RDONLY, ::fdatasync, "open", "sync");
 }
 
 void syncFileSystem(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) failWith("open the folder", path);
-  const int result = ::syncfs(fd);
-  const int error = errno;
-  ::close(fd);
-  errno = error;
-  if (result != 0) failWith("sync the file system of", path);
+  syncOpened(path, O_RDONLY | O_DIRECTORY, ::syncfs, "open the folder", "sync the file system of");
 }
 
 void syncDirectory(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) failWith("open the folder", path);
-  const int result = ::fsync(fd);
-  const int error = errno;
-  ::close(fd);
-  errno = error;
-  if (result != 0) failWith("sync the folder", path);
+  syncOpened(path, O_RDONLY | O_DIRECTORY, ::fsync, "open the folder", "sync the folder");
 }
 
 void renameFile(const std::string& from, const std::string& to) {

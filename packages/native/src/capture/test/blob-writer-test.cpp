@@ -47,10 +47,19 @@ BlobRef stagePage(PinnedStaging& staging, BlobWriter& writer, std::uint8_t fill)
   return blob;
 }
 
+/** A capture folder, two pages of staging, and a writer of one thread over them. */
+struct WriterFixture {
+  std::string directory = temporaryFolder();
+  CaptureWriter folder{directory, {}};
+  FakeDeviceMemory device;
+  PinnedStaging staging{device, 2 * kPage, kPage};
+  BlobWriter writer{folder, staging, {}};
+};
+
 }  // namespace
 
 TEST("blob writer: a record is renamed after the blobs it names, and records in the order they were handed over") {
-  const std::string directory = newCaptureFolder();
+  const std::string directory = temporaryFolder();
   CaptureWriter folder(directory, {});
   FakeDeviceMemory device;
   PinnedStaging staging(device, 4 * kPage, kPage);
@@ -101,37 +110,35 @@ TEST("blob writer: a record is renamed after the blobs it names, and records in 
   CHECK(position(blobPath(a)) < record0);
   CHECK(position(blobPath(moduleBlob)) < record0);
   CHECK(position(blobPath(b)) < record1);
-  CHECK(holds(fileText(directory + "/launches/00000001.json"), "\"pagesBefore\":[\"" + b->id + "\"]"));
-  CHECK(holds(fileText(directory + "/manifest.json"), "\"launches\":2,"));
+  CHECK(contains(readFile(directory + "/launches/00000001.json"), "\"pagesBefore\":[\"" + b->id + "\"]"));
+  CHECK(contains(readFile(directory + "/manifest.json"), "\"launches\":2,"));
 }
 
 TEST("blob writer: a page content seen twice is stored once; a launch without a record still stores its pages") {
-  const std::string directory = newCaptureFolder();
-  CaptureWriter folder(directory, {});
-  FakeDeviceMemory device;
-  PinnedStaging staging(device, 2 * kPage, kPage);
-  BlobWriter writer(folder, staging, {});
+  WriterFixture fixture;
+  const std::string& directory = fixture.directory;
+  PinnedStaging& staging = fixture.staging;
+  BlobWriter& writer = fixture.writer;
   const BlobRef first = stagePage(staging, writer, 'x');
   writer.closeGroup();
   const BlobRef second = stagePage(staging, writer, 'x');
   writer.drain();
   CHECK_EQ(first->id, second->id);
   CHECK(exists(directory + "/blobs/" + first->id.substr(0, 2) + "/" + first->id));
-  CHECK(holds(fileText(directory + "/manifest.json"), "\"bytesStored\":4096,\"blobsStored\":1,\"launches\":0"));
+  CHECK(contains(readFile(directory + "/manifest.json"), "\"bytesStored\":4096,\"blobsStored\":1,\"launches\":0"));
 }
 
 TEST("blob writer: a failure is kept with the file it names, frees the staging, and drain refuses afterwards") {
-  const std::string directory = newCaptureFolder();
-  CaptureWriter folder(directory, {});
-  FakeDeviceMemory device;
-  PinnedStaging staging(device, 2 * kPage, kPage);
-  BlobWriter writer(folder, staging, {});
+  WriterFixture fixture;
+  const std::string& directory = fixture.directory;
+  PinnedStaging& staging = fixture.staging;
+  BlobWriter& writer = fixture.writer;
   const std::vector<std::uint8_t> page(kPage, 'f');
   const std::string id = blobId(page.data(), page.size());
   { std::ofstream blocker(directory + "/blobs/" + id.substr(0, 2)); }
   stagePage(staging, writer, 'f');
   CHECK_THROWS(writer.drain(), "could not create " + directory + "/blobs/" + id.substr(0, 2) + "/.tmp-" + id);
-  CHECK(holds(writer.failure(), "Not a directory"));
+  CHECK(contains(writer.failure(), "Not a directory"));
   CHECK_EQ(staging.inUse(), std::size_t{0});
   CHECK_THROWS(staging.acquire(), "could not create");
   CHECK_THROWS(writer.addRecord(recordOf(0, nullptr, nullptr)), "could not create");

@@ -3,42 +3,21 @@
 // "kernel" that changes memory while it runs, and the records as the writer wrote them.
 #pragma once
 
-#include <stdlib.h>
-
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <sstream>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "capture/inject/capture-session.hpp"
+#include "capture/test/capture-test-files.hpp"
 #include "capture/test/fake-device-memory.hpp"
 #include "capture/test/synthetic-images.hpp"
 
 namespace kreplay::capture::test {
-
-inline std::string newCaptureFolder() {
-  char pattern[] = "/tmp/kreplay-capture-session-XXXXXX";
-  const char* made = ::mkdtemp(pattern);
-  if (made == nullptr) throw std::runtime_error("mkdtemp failed");
-  return std::string(made) + "/capture";
-}
-
-inline std::string fileText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
-
-inline bool holds(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 /** Capture options for every launch, into a new folder. */
 inline CaptureOptions everyLaunchOptions() {
@@ -50,7 +29,7 @@ inline CaptureOptions everyLaunchOptions() {
 
 struct SessionFixture {
   explicit SessionFixture(CaptureOptions options = everyLaunchOptions(), std::function<void()> beforeWrite = {})
-      : directory(options.directory.empty() ? newCaptureFolder() : options.directory) {
+      : directory(options.directory.empty() ? temporaryFolder() : options.directory) {
     options.directory = directory;
     session = std::make_unique<CaptureSession>(options, device, log, std::move(beforeWrite));
     module = syntheticCubin().bytes;
@@ -97,11 +76,11 @@ struct SessionFixture {
     session->flush();
     char name[32];
     std::snprintf(name, sizeof name, "/launches/%08d.json", sequence);
-    return fileText(directory + name);
+    return readFile(directory + name);
   }
   std::string manifest() const {
     session->flush();
-    return fileText(directory + "/manifest.json");
+    return readFile(directory + "/manifest.json");
   }
 
   std::string directory;
