@@ -46,6 +46,7 @@ void CaptureSession::launchNotCaptured() {
 }
 
 PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
+  if (!inOwner()) return nullptr;  // a forked child captures nothing (its writer threads are not there)
   WaitTimer timer(counters_.programWaitNanoseconds);
   std::unique_lock<std::recursive_mutex> lock(mutex_);
   PendingLaunchHandle pending;

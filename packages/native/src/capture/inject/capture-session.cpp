@@ -1,5 +1,7 @@
 #include "capture/inject/capture-session.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 
 namespace kreplay::capture {
@@ -45,8 +47,13 @@ CaptureSession::CaptureSession(const CaptureOptions& options, DeviceMemoryAccess
       profiling_(options.fromStart),
       staging_(device, options.stagingBytes, kCapturePageBytes),
       blobs_(writer_, staging_, writerOptions(options, std::move(beforeWrite))),
-      memory_(device, staging_, blobs_, tracked_, counters_, kCapturePageBytes) {
+      memory_(device, staging_, blobs_, tracked_, counters_, kCapturePageBytes),
+      owner_(::getpid()) {
   writer_.setCostSource([this] { return cost(); });
+}
+
+bool CaptureSession::inOwner() const {
+  return ::getpid() == owner_;
 }
 
 CaptureSession::~CaptureSession() {
@@ -294,6 +301,7 @@ const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefi
 }
 
 void CaptureSession::flush() {
+  if (!inOwner()) return;  // a forked child: the lock and the writer threads are the parent's
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
     blobs_.drain();
@@ -303,6 +311,7 @@ void CaptureSession::flush() {
 }
 
 void CaptureSession::finish() {
+  if (!inOwner()) return;
   const auto started = std::chrono::steady_clock::now();
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (finished_) return;

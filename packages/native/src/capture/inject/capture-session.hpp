@@ -115,7 +115,7 @@ class CaptureSession {
   void flush();
   /**
    * The program ends: waits for the writer, then the manifest says the capture is complete (unless
-   * capturing stopped on a failure).
+   * capturing stopped on a failure). In a child forked from the program it does nothing.
    */
   void finish();
 
@@ -172,6 +172,9 @@ class CaptureSession {
   BetweenLaunchWork work_;
   std::optional<PreviousLaunch> previous_;
   std::uint64_t nextSequence_ = 0;
+  /** The process capturing: a child forked from it has no writer threads, so it neither captures nor waits. */
+  long owner_;
+  bool inOwner() const;
 };
 
 }  // namespace kreplay::capture

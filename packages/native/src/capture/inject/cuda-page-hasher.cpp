@@ -73,9 +73,7 @@ void CudaPageHasher::loadKernels(ContextTools& tools) {
   char log[8192] = {};
   int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferSizeBytes};
   void* values[] = {log, reinterpret_cast<void*>(static_cast<std::uintptr_t>(sizeof log))};
-  loadingOwn = true;
   const int result = cuda_.cuModuleLoadDataEx(&tools.module, image->text, 2, options, values);
-  loadingOwn = false;
   if (result != kSuccess) {
     tools.module = nullptr;
     try {
@@ -125,6 +123,12 @@ void CudaPageHasher::hashPages(const std::vector<HashSpan>& spans, std::uint64_t
     pages += (span.bytes + pageBytes - 1) / pageBytes;
   }
   if (pages == 0) return;
+  // The module-loaded callbacks of the page-hash module (at load, or later when its code loads lazily)
+  // come on this thread while it hashes: they are not the program's.
+  struct OwnModule {
+    OwnModule() { loadingOwn = true; }
+    ~OwnModule() { loadingOwn = false; }
+  } own;
   ContextTools& context = tools(true);
   const std::uint64_t tableBytes = table.size() * sizeof(KreplaySpan);
   const std::uint64_t hashesAt = roundUp(kStateBytes + tableBytes, 256);

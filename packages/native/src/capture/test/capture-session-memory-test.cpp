@@ -2,7 +2,10 @@
 // only when it is not current, only the pages whose hash changed copied (contiguous ones in one
 // copy), host ranges and memory of another context read by the CPU, the staging bound (the program
 // waits for the writer), and a writer failure that stops the capture naming the file.
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <condition_variable>
@@ -174,4 +177,25 @@ TEST("capture memory: a writer failure stops the capture with a message naming t
   CHECK(!fixture.launch());
   fixture.session->finish();
   CHECK(contains(readFile(fixture.directory + "/manifest.json"), "\"complete\":false"));
+}
+
+TEST("capture memory: a forked child's exit does not wait for the writer threads it does not have") {
+  SessionFixture fixture;
+  fixture.addRange(1);
+  fixture.launch();  // staged, perhaps not yet written
+  const pid_t child = ::fork();
+  if (child == 0) {
+    fixture.session->finish();  // in the child: returns at once (no writer threads here)
+    ::_exit(0);
+  }
+  int status = -1;
+  bool exited = false;
+  for (int i = 0; i < 20000 && !exited; ++i) {
+    exited = ::waitpid(child, &status, WNOHANG) == child;
+    if (!exited) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (!exited) ::kill(child, SIGKILL), ::waitpid(child, &status, 0);
+  CHECK(exited && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  fixture.session->finish();
+  CHECK(contains(readFile(fixture.directory + "/manifest.json"), "\"complete\":true"));
 }
