@@ -71,11 +71,13 @@ export function captureCommand(io: CliIo): Command {
         .choices(['on', 'off'])
         .default('on'),
     )
-    .option(
-      '--staging-bytes <size>',
-      `pinned host memory the changed pages are copied through before each launch (e.g. 64MiB, at least 64 KiB; default ${describeByteSize(DEFAULT_STAGING_BYTES)}); when the writer falls behind, the program waits for it`,
-      parseStagingBytes,
-      DEFAULT_STAGING_BYTES,
+    .addOption(
+      new Option(
+        '--staging-bytes <size>',
+        'pinned host memory the changed pages are copied through before each launch (e.g. 64MiB, at least 64 KiB); when the writer falls behind, the program waits for it',
+      )
+        .argParser(parseStagingBytes)
+        .default(DEFAULT_STAGING_BYTES, describeByteSize(DEFAULT_STAGING_BYTES)),
     )
     .option('--writer-threads <n|auto>', `threads that name and write the captured pages (1 to ${MOST_WRITER_THREADS}; auto: min(8, CPUs - 1))`, parseWriterThreads, 'auto')
     .requiredOption('-o, --out <dir>', 'the capture folder to write (new, or empty)')
