@@ -6,7 +6,10 @@ import { captureJsonProblem } from './validate-capture-json.js';
 /** A work item as the schema describes it (addresses as hex strings). */
 type WorkJson = { readonly [key: string]: string | number };
 
-/** A launch record as the schema describes it (before conversion); the version 2 fields optional. */
+/**
+ * A launch record as the schema describes it (before conversion): the version 2 fields are there
+ * in version 2, and in version 1 not described, so never read.
+ */
 interface LaunchRecordJson {
   readonly formatVersion: CaptureFormatVersion;
   readonly sequence: number;
@@ -51,6 +54,7 @@ function parameterProblem(record: LaunchRecordJson): Problem {
 
 /** Each range: an address this reader can hold, one blob and hash (before and after) per page, blobs of the page's length. */
 function memoryProblem(record: LaunchRecordJson): Problem {
+  const version2 = record.formatVersion === 2;
   for (const [position, range] of record.memory.entries()) {
     const field = `memory[${position}]`;
     const pages = Math.ceil(range.bytes / record.pageBytes);
@@ -58,8 +62,8 @@ function memoryProblem(record: LaunchRecordJson): Problem {
       return { field: `${field}.base`, problem: `${range.base} plus ${range.bytes} bytes is past the addresses this reader can hold (2^53)` };
     }
     if (range.pagesBefore.length !== pages) return { field: `${field}.pagesBefore`, problem: `lists ${range.pagesBefore.length} pages, not ${pages}` };
-    if (range.pageHashesBefore && range.pageHashesBefore.length !== pages) {
-      return { field: `${field}.pageHashesBefore`, problem: `lists ${range.pageHashesBefore.length} hashes, not ${pages}` };
+    if (version2 && range.pageHashesBefore!.length !== pages) {
+      return { field: `${field}.pageHashesBefore`, problem: `lists ${range.pageHashesBefore!.length} hashes, not ${pages}` };
     }
     if (range.pageHashesAfter.length !== pages) return { field: `${field}.pageHashesAfter`, problem: `lists ${range.pageHashesAfter.length} hashes, not ${pages}` };
     for (const [page, id] of range.pagesBefore.entries()) {
@@ -123,14 +127,14 @@ function launchOf(file: string, sequence: number, record: LaunchRecordJson): Cap
       ...range,
       base: Number(base),
       pageHashesAfter: hashes(pageHashesAfter),
-      pageHashesBefore: pageHashesBefore ? hashes(pageHashesBefore) : null,
+      pageHashesBefore: version2 ? hashes(pageHashesBefore!) : null,
     })),
     formatVersion: record.formatVersion,
     stream: version2 ? record.stream! : null,
     context: version2 ? record.context! : null,
     follows: version2 ? record.follows! : null,
     sequenceBreak: version2 ? record.sequenceBreak! : null,
-    workBefore: (record.workBefore ?? []).map(workOf),
+    workBefore: version2 ? record.workBefore!.map(workOf) : [],
   };
 }
 
