@@ -38,6 +38,7 @@ describe('describeCaptureSummary', () => {
       device: { name: 'GPU\u001b]0;title\u0007', architecture: 'sm_90\u001b[2J' },
       kernels: [{ function: '_Z4gemm\u001b[31m\u009b', launches: 1, codeBytes: null, registers: null }],
       notCaptured: { 'graph\u001b[1m': 2 },
+      sequenceBreaks: { 'host-write\u001b[1m': 1 },
       damaged: [{ file: 'launches/00000001.json', reason: 'launches/00000001.json: function \u001b[8mhidden' }],
       incomplete: ['launches/00000002.json\u001b[K.tmp'],
     });
@@ -45,6 +46,7 @@ describe('describeCaptureSummary', () => {
     expect(text).toContain('on GPU\\x1b]0;title\\x07 (sm_90\\x1b[2J)');
     expect(text).toContain('    1  _Z4gemm\\x1b[31m\\x9b\n');
     expect(text).toContain('not captured: graph\\x1b[1m 2');
+    expect(text).toContain('started anew: host-write\\x1b[1m 1');
     expect(text).toContain('damaged: launches/00000001.json: function \\x1b[8mhidden');
     expect(text).toContain('left unfinished: launches/00000002.json\\x1b[K.tmp');
   });

@@ -113,7 +113,7 @@ function describeCode(kernel: CapturedKernelSummary): string {
 function describeSequences(summary: CaptureSummary): string {
   if (summary.sequences === null) return `  captured sequences: not recorded (a capture of format version ${summary.formatVersion})`;
   const breaks = Object.entries(summary.sequenceBreaks);
-  const started = breaks.length === 0 ? '' : `; started anew: ${breaks.map(([reason, count]) => `${reason} ${count}`).join(', ')}`;
+  const started = breaks.length === 0 ? '' : `; started anew: ${breaks.map(([reason, count]) => `${terminalText(reason)} ${count}`).join(', ')}`;
   return `  ${summary.sequences} captured sequence${summary.sequences === 1 ? '' : 's'}${started}`;
 }
 
