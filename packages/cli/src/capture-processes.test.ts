@@ -53,6 +53,13 @@ describe.skipIf(!built)('kreplay capture of several processes at once', () => {
     for (const pid of pids) {
       expect(text).toContain(`process ${pid}: captured 6 launches of 1 kernel on Fake CUPTI device (sm_90) into ${join(out, 'processes', String(pid))}\n`);
     }
+    // Each process's summary says its own captured sequences and cost.
+    const blocks = text.split(/^process /m).slice(1);
+    expect(blocks).toHaveLength(3);
+    for (const block of blocks) {
+      expect(block).toMatch(/\n {2}[1-6] captured sequences?(; started anew: [^\n]+)?\n/);
+      expect(block).toMatch(/\n {2}capture cost: [^\n]+ stored in \d+ new blobs?\n/);
+    }
   });
 
   it('--json lists each process with its counts', async () => {
@@ -65,6 +72,9 @@ describe.skipIf(!built)('kreplay capture of several processes at once', () => {
     for (const summary of report.processes) {
       expect(summary).toMatchObject({ directory: join(out, 'processes', String(summary.pid)), launches: 6, complete: true, notCaptured: { 'graph-launch': 1, 'no-parameter-metadata': 1 } });
       expect(summary.kernels.map((kernel) => [kernel.function, kernel.launches])).toEqual([['scale', 6]]);
+      expect(summary).toMatchObject({ formatVersion: 2, cost: { launches: 6 } });
+      expect(summary.sequences).toBeGreaterThanOrEqual(1);
+      expect(Object.values(summary.sequenceBreaks).reduce((sum, count) => sum + count, 0)).toBe(summary.sequences! - 1);
     }
   });
 });
