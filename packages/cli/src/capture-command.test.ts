@@ -50,6 +50,8 @@ describe('kreplay capture', () => {
       KREPLAY_CAPTURE_KERNEL_NAME_BASE: 'function',
       KREPLAY_CAPTURE_LAUNCH_SKIP: '1',
       KREPLAY_CAPTURE_LAUNCH_COUNT: '2',
+      KREPLAY_CAPTURE_STAGING_BYTES: String(256 * 2 ** 20),
+      KREPLAY_CAPTURE_WRITER_THREADS: 'auto',
     });
     expect(io.err()).toContain('capturing every launch of every kernel whose function name matches /axpy|gemm/, after skipping 1, at most 2');
     const text = io.out();
@@ -58,6 +60,22 @@ describe('kreplay capture', () => {
     expect(text).toContain('not captured: graph-launch 2, managed-memory 1');
     expect(text).toContain('    2  _Z4axpyPfPKffj\n');
     expect(text).toContain('    1  reduce\n');
+    expect(text).toContain('  captured sequences: not recorded (a capture of format version 1)\n');
+  });
+
+  it('--staging-bytes and --writer-threads set their variables; --json records them, and a capture of format version 2 says its sequences and cost', async () => {
+    const { out, seen } = paths();
+    const io = recordingIo();
+    const command = [process.execPath, fakeProgram, seen, 'version-2'];
+    expect(await runCli(['capture', '--staging-bytes', '64MiB', '--writer-threads', '3', '--json', '--library', library, '-o', out, '--', ...command], io), io.err()).toBe(0);
+    expect(seenBy(seen).environment).toMatchObject({ KREPLAY_CAPTURE_STAGING_BYTES: String(64 * 2 ** 20), KREPLAY_CAPTURE_WRITER_THREADS: '3' });
+    const report = JSON.parse(io.out()) as CaptureReport;
+    expect(report.settings).toEqual({ stagingBytes: 64 * 2 ** 20, writerThreads: 3 });
+    expect(report.capture).toMatchObject({ formatVersion: 2, sequences: 2, sequenceBreaks: { 'other-stream': 1 }, cost: { launches: 3, programWaitSeconds: 0.75 } });
+    const text = recordingIo();
+    expect(await runCli(['capture', '--library', library, '-o', paths().out, '--', ...command], text), text.err()).toBe(0);
+    expect(text.out()).toContain('  2 captured sequences; started anew: other-stream 1\n');
+    expect(text.out()).toContain('  capture cost: 2.5 s, the program waited 0.8 s; 3.0 GiB hashed on the device, 1.0 GiB copied to the host, 8.0 KiB stored in 2 new blobs\n');
   });
 
   it("injects @kreplay/native's own capture library by default", async () => {
@@ -169,6 +187,10 @@ describe('kreplay capture', () => {
       [['capture', '--kernel-name', 'gemm', '--kernel-name-base', 'symbol', '--library', library, '-o', out, ...program], /--kernel-name-base <base>' argument 'symbol' is invalid\. Allowed choices are function, demangled, mangled/],
       [['capture', '--launch-skip', '-1', '--library', library, '-o', out, ...program], /--launch-skip/],
       [['capture', '--launch-count', '0', '--library', library, '-o', out, ...program], /--launch-count/],
+      [['capture', '--staging-bytes', '4KiB', '--library', library, '-o', out, ...program], /--staging-bytes.*"4KiB" is less than one 64 KiB page/],
+      [['capture', '--staging-bytes', 'lots', '--library', library, '-o', out, ...program], /--staging-bytes.*"lots" is not a byte size/],
+      [['capture', '--writer-threads', '0', '--library', library, '-o', out, ...program], /--writer-threads.*"0" is not auto or a whole number from 1 to 64/],
+      [['capture', '--writer-threads', '65', '--library', library, '-o', out, ...program], /--writer-threads.*"65" is not auto/],
       [['capture', '--library', library, '-o', taken, ...program], /--out .*taken already holds a capture/],
       [['capture', '--library', library, '-o', takenByProcesses, ...program], /--out .*taken-by-processes already holds a capture/],
       [['capture', '--library', library, '-o', join(root, 'missing-parent', 'capture'), ...program], /the directory .* does not exist/],

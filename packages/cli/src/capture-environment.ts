@@ -15,16 +15,37 @@ export interface CaptureSelection {
   readonly profileFromStart?: boolean;
 }
 
+/** How the capture library works inside the program, as `kreplay capture` chose it (recorded in its --json). */
+export interface CaptureSettings {
+  /** Pinned host memory the changed pages are copied through (KREPLAY_CAPTURE_STAGING_BYTES), at least 64 KiB. */
+  readonly stagingBytes: number;
+  /** Writer threads (KREPLAY_CAPTURE_WRITER_THREADS): a number from 1 to 64, or `auto`. */
+  readonly writerThreads: number | 'auto';
+}
+
+/** The staging `kreplay capture` gives the library unless told (its own default too): 256 MiB. */
+export const DEFAULT_STAGING_BYTES = 256 * 2 ** 20;
+/** The least staging the library takes: one 64 KiB page. */
+export const SMALLEST_STAGING_BYTES = 64 * 2 ** 10;
+/** The most writer threads the library takes. */
+export const MOST_WRITER_THREADS = 64;
+
 const capturePrefix = 'KREPLAY_CAPTURE_';
 
 /**
  * The environment of a program run under capture: `base` without any KREPLAY_CAPTURE_* variable of
- * its own, plus CUDA_INJECTION64_PATH naming the capture library, the folder, the selection and
- * the command line for the manifest.
+ * its own, plus CUDA_INJECTION64_PATH naming the capture library, the folder, the selection, the
+ * settings and the command line for the manifest.
  */
 export function captureEnvironment(
   base: NodeJS.ProcessEnv,
-  options: { readonly libraryPath: string; readonly directory: string; readonly command: readonly string[]; readonly selection: CaptureSelection },
+  options: {
+    readonly libraryPath: string;
+    readonly directory: string;
+    readonly command: readonly string[];
+    readonly selection: CaptureSelection;
+    readonly settings: CaptureSettings;
+  },
 ): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(base).filter(([name]) => !name.startsWith(capturePrefix)));
   const { selection } = options;
@@ -37,6 +58,8 @@ export function captureEnvironment(
   if (selection.launchCount !== undefined) environment['KREPLAY_CAPTURE_LAUNCH_COUNT'] = String(selection.launchCount);
   if (selection.everyLaunch === true) environment['KREPLAY_CAPTURE_EVERY_LAUNCH'] = '1';
   if (selection.profileFromStart === false) environment['KREPLAY_CAPTURE_PROFILE_FROM_START'] = 'off';
+  environment['KREPLAY_CAPTURE_STAGING_BYTES'] = String(options.settings.stagingBytes);
+  environment['KREPLAY_CAPTURE_WRITER_THREADS'] = String(options.settings.writerThreads);
   return environment;
 }
 

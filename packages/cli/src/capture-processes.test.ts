@@ -11,7 +11,8 @@ import { recordingIo } from './test-io.js';
 // `kreplay capture` of a launcher that starts three CUDA processes side by side, none the parent of
 // another (as torchrun or mpirun start ranks): each is native's `kreplay-capture-test
 // --drive-injection`, which runs the real capture library over native's fake libcupti (a libcupti and
-// libcuda stand-in over host memory) and makes two launches of one kernel.
+// libcuda stand-in over host memory) and makes six launches of one kernel (and one of a kernel no
+// module describes, which is not captured).
 const nativeDirectory = fileURLToPath(new URL('../../native/', import.meta.url));
 const program = join(nativeDirectory, 'build/tests/kreplay-capture-test');
 const fakeCupti = join(nativeDirectory, 'build/tests/fake-cupti/libcupti.so');
@@ -48,9 +49,16 @@ describe.skipIf(!built)('kreplay capture of several processes at once', () => {
     expect(await runCli(['capture', '--every-launch', '-o', out, '--', ...launcher(join(root, 'ranks-driven'))], io), io.err()).toBe(0);
     const pids = pidsOf(join(root, 'ranks-driven'));
     const text = io.out();
-    expect(text).toContain(`captured 6 launches in 3 processes into ${out}, each its own capture (pass one to kreplay replay --capture or profile capture:)\n`);
+    expect(text).toContain(`captured 18 launches in 3 processes into ${out}, each its own capture (pass one to kreplay replay --capture or profile capture:)\n`);
     for (const pid of pids) {
-      expect(text).toContain(`process ${pid}: captured 2 launches of 1 kernel on Fake CUPTI device (sm_90) into ${join(out, 'processes', String(pid))}\n`);
+      expect(text).toContain(`process ${pid}: captured 6 launches of 1 kernel on Fake CUPTI device (sm_90) into ${join(out, 'processes', String(pid))}\n`);
+    }
+    // Each process's summary says its own captured sequences and cost.
+    const blocks = text.split(/^process /m).slice(1);
+    expect(blocks).toHaveLength(3);
+    for (const block of blocks) {
+      expect(block).toMatch(/\n {2}[1-6] captured sequences?(; started anew: [^\n]+)?\n/);
+      expect(block).toMatch(/\n {2}capture cost: [^\n]+ stored in \d+ new blobs?\n/);
     }
   });
 
@@ -62,8 +70,11 @@ describe.skipIf(!built)('kreplay capture of several processes at once', () => {
     expect(report.capture).toBeNull();
     expect(report.processes.map((summary) => summary.pid)).toEqual(pidsOf(join(root, 'json-driven')));
     for (const summary of report.processes) {
-      expect(summary).toMatchObject({ directory: join(out, 'processes', String(summary.pid)), launches: 2, complete: true, notCaptured: { 'graph-launch': 1 } });
-      expect(summary.kernels.map((kernel) => [kernel.function, kernel.launches])).toEqual([['scale', 2]]);
+      expect(summary).toMatchObject({ directory: join(out, 'processes', String(summary.pid)), launches: 6, complete: true, notCaptured: { 'graph-launch': 1, 'no-parameter-metadata': 1 } });
+      expect(summary.kernels.map((kernel) => [kernel.function, kernel.launches])).toEqual([['scale', 6]]);
+      expect(summary).toMatchObject({ formatVersion: 2, cost: { launches: 6 } });
+      expect(summary.sequences).toBeGreaterThanOrEqual(1);
+      expect(Object.values(summary.sequenceBreaks).reduce((sum, count) => sum + count, 0)).toBe(summary.sequences! - 1);
     }
   });
 });

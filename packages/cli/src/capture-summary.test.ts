@@ -15,6 +15,10 @@ const summary: CaptureSummary = {
   bytesStored: 4096,
   blobs: 2,
   notCaptured: {},
+  formatVersion: 2,
+  sequences: 2,
+  sequenceBreaks: { 'uncaptured-launch': 1 },
+  cost: { wallSeconds: 1.25, deviceBytesHashed: 2 ** 32, bytesCopiedToHost: 3 * 2 ** 20, bytesStored: 4096, blobsStored: 1, launches: 3, programWaitSeconds: 0.5 },
   damaged: [],
   incomplete: [],
   selectionError: null,
@@ -34,6 +38,7 @@ describe('describeCaptureSummary', () => {
       device: { name: 'GPU\u001b]0;title\u0007', architecture: 'sm_90\u001b[2J' },
       kernels: [{ function: '_Z4gemm\u001b[31m\u009b', launches: 1, codeBytes: null, registers: null }],
       notCaptured: { 'graph\u001b[1m': 2 },
+      sequenceBreaks: { 'host-write\u001b[1m': 1 },
       damaged: [{ file: 'launches/00000001.json', reason: 'launches/00000001.json: function \u001b[8mhidden' }],
       incomplete: ['launches/00000002.json\u001b[K.tmp'],
     });
@@ -41,7 +46,18 @@ describe('describeCaptureSummary', () => {
     expect(text).toContain('on GPU\\x1b]0;title\\x07 (sm_90\\x1b[2J)');
     expect(text).toContain('    1  _Z4gemm\\x1b[31m\\x9b\n');
     expect(text).toContain('not captured: graph\\x1b[1m 2');
+    expect(text).toContain('started anew: host-write\\x1b[1m 1');
     expect(text).toContain('damaged: launches/00000001.json: function \\x1b[8mhidden');
     expect(text).toContain('left unfinished: launches/00000002.json\\x1b[K.tmp');
+  });
+
+  it('says the captured sequences with the reasons they started anew, and what capturing cost', () => {
+    const text = describeCaptureSummary(summary);
+    expect(text).toContain('  2 captured sequences; started anew: uncaptured-launch 1\n');
+    expect(text).toContain('  capture cost: 1.3 s, the program waited 0.5 s; 4.0 GiB hashed on the device, 3.0 MiB copied to the host, 4.0 KiB stored in 1 new blob\n');
+    expect(describeCaptureSummary({ ...summary, sequences: 1, sequenceBreaks: {} })).toContain('  1 captured sequence\n');
+    const versionOne = describeCaptureSummary({ ...summary, formatVersion: 1, sequences: null, sequenceBreaks: {}, cost: null });
+    expect(versionOne).toContain('  captured sequences: not recorded (a capture of format version 1)\n');
+    expect(versionOne).not.toContain('capture cost');
   });
 });

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { capturedKernelCode } from '@kreplay/native';
-import type { CaptureFolder } from '@kreplay/native';
+import type { CaptureCost, CaptureFolder } from '@kreplay/native';
 import { formatBytes } from '@kreplay/bench';
 import { terminalText } from './terminal-text.js';
 
@@ -26,6 +26,14 @@ export interface CaptureSummary {
   readonly blobs: number;
   /** Launches or allocations not captured, by reason (only reasons with a count). */
   readonly notCaptured: Readonly<Record<string, number>>;
+  /** The folder's format version. */
+  readonly formatVersion: number;
+  /** How many captured sequences the complete launches form; null for a version 1 capture, which records none. */
+  readonly sequences: number | null;
+  /** Why sequences after the first started, by reason (only reasons with a count). */
+  readonly sequenceBreaks: Readonly<Record<string, number>>;
+  /** What capturing cost the program; null for a version 1 capture. */
+  readonly cost: CaptureCost | null;
   /** Records that are there but damaged, with the reason. */
   readonly damaged: readonly { readonly file: string; readonly reason: string }[];
   /** Temporary files a writer left (a launch it was writing when the program stopped). */
@@ -85,6 +93,10 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
     bytesStored: stored.bytes,
     blobs: blobs.files,
     notCaptured: Object.fromEntries(Object.entries(manifest.notCaptured).filter(([, count]) => count > 0)),
+    formatVersion: manifest.formatVersion,
+    sequences: manifest.sequences ?? null,
+    sequenceBreaks: Object.fromEntries(Object.entries(manifest.sequenceBreaks ?? {}).filter(([, count]) => count > 0)),
+    cost: manifest.cost ?? null,
     damaged: folder.damaged.map(({ file, reason }) => ({ file, reason })),
     incomplete: folder.incomplete,
     selectionError: manifest.selectionError ?? null,
@@ -97,6 +109,23 @@ function describeCode(kernel: CapturedKernelSummary): string {
   return ` (${formatBytes(kernel.codeBytes)} of code${kernel.registers === null ? '' : `, ${kernel.registers} registers`})`;
 }
 
+/** `  2 captured sequences; started anew: other-stream 1`, or what a version 1 capture lacks. */
+function describeSequences(summary: CaptureSummary): string {
+  if (summary.sequences === null) return `  captured sequences: not recorded (a capture of format version ${summary.formatVersion})`;
+  const breaks = Object.entries(summary.sequenceBreaks);
+  const started = breaks.length === 0 ? '' : `; started anew: ${breaks.map(([reason, count]) => `${terminalText(reason)} ${count}`).join(', ')}`;
+  return `  ${summary.sequences} captured sequence${summary.sequences === 1 ? '' : 's'}${started}`;
+}
+
+/** `  capture cost: 12.0 s, the program waited 3.1 s; 4.0 GiB hashed on the device, 1.0 GiB copied to the host`. */
+function describeCost(cost: CaptureCost): string {
+  return (
+    `  capture cost: ${cost.wallSeconds.toFixed(1)} s, the program waited ${cost.programWaitSeconds.toFixed(1)} s; ` +
+    `${formatBytes(cost.deviceBytesHashed)} hashed on the device, ${formatBytes(cost.bytesCopiedToHost)} copied to the host, ` +
+    `${formatBytes(cost.bytesStored)} stored in ${cost.blobsStored} new blob${cost.blobsStored === 1 ? '' : 's'}`
+  );
+}
+
 /** The terminal form of a capture summary, with the text the capture supplied escaped ({@link terminalText}). */
 export function describeCaptureSummary(summary: CaptureSummary): string {
   const notCaptured = Object.entries(summary.notCaptured);
@@ -106,6 +135,8 @@ export function describeCaptureSummary(summary: CaptureSummary): string {
     `  ${formatBytes(summary.bytesStored)} stored in ${summary.blobs} blob${summary.blobs === 1 ? '' : 's'}${summary.complete ? '' : '; the capture did not finish (the program ended before the capture library did)'}`,
     ...(summary.selectionError === null ? [] : [`  nothing was selected: ${terminalText(summary.selectionError)}`]),
     `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${terminalText(reason)} ${count}`).join(', ')}`,
+    describeSequences(summary),
+    ...(summary.cost === null ? [] : [describeCost(summary.cost)]),
     ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${terminalText(kernel.function)}${describeCode(kernel)}`),
     ...(summary.kernels.length > 20 ? [`  ... and ${summary.kernels.length - 20} more kernels (--json lists them all)`] : []),
     ...summary.damaged.map((damaged) => `  damaged: ${terminalText(damaged.reason)}`),

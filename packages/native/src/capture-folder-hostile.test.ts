@@ -169,4 +169,26 @@ describe('readCaptureFolder on hostile folders', { timeout: 30_000 }, () => {
       expect(read.damaged[0]!.reason, field).toMatch(reason);
     }
   });
+
+  it('a version 1 record holding fields of version 2, of any type, reads with version 1\'s defaults for them', async () => {
+    const cases: ((value: Record<string, any>) => void)[] = [
+      (value) => { value.workBefore = 5; },
+      (value) => { value.workBefore = [{ kind: 'free', address: '0x10' }]; },
+      (value) => { value.memory[0].pageHashesBefore = 'not a list'; },
+      (value) => { value.memory[0].pageHashesBefore = ['0000000000000000', '0000000000000000']; },
+      (value) => { Object.assign(value, { stream: 5, context: null, follows: 'x', sequenceBreak: 7 }); },
+    ];
+    for (const [position, edit] of cases.entries()) {
+      const folder = damaged((copy) => {
+        const path = join(copy, record);
+        const value = JSON.parse(readFileSync(path, 'utf8')) as Record<string, any>;
+        edit(value);
+        writeFileSync(path, JSON.stringify(value));
+      });
+      const read = await readCaptureFolder(folder);
+      expect(read.damaged, `case ${position}`).toEqual([]);
+      expect(read.launches[1], `case ${position}`).toMatchObject({ formatVersion: 1, stream: null, context: null, follows: null, sequenceBreak: null, workBefore: [] });
+      expect(read.launches[1]!.memory[0]!.pageHashesBefore, `case ${position}`).toBeNull();
+    }
+  });
 });

@@ -28,6 +28,7 @@ export type CaptureSequenceBreak =
   | 'host-function'
   | 'cross-stream-wait'
   | 'unbounded-write'
+  | 'other-stream-work'
   | 'host-write'
   | 'unrecorded-write'
   | (string & {});

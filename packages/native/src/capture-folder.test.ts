@@ -54,7 +54,7 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
 
   it('the manifest: device, command, not finished, and what was not captured by reason', async () => {
     const { manifest } = await readCaptureFolder(capture);
-    expect(manifest).toMatchObject({ format: 'kreplay-capture', formatVersion: 1, driver: 'cuda', complete: false, command: ['python', 'train.py'] });
+    expect(manifest).toMatchObject({ format: 'kreplay-capture', formatVersion: 2, driver: 'cuda', complete: false, command: ['python', 'train.py'] });
     expect(manifest.device.architecture).toBe('sm_90');
     expect(manifest.notCaptured).toEqual({
       'graph-launch': 2,
@@ -65,6 +65,38 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       'stream-capture': 0,
       'no-parameter-metadata': 0,
     });
+  });
+
+  it('the manifest of format version 2: captured sequences, their breaks by reason, and the cost', async () => {
+    const { manifest } = await readCaptureFolder(capture);
+    // Launches 0, 1 (following 0), 2 (another stream) and 4 (after an uncaptured launch) were committed.
+    expect(manifest.sequences).toBe(3);
+    expect(manifest.sequenceBreaks).toEqual({
+      'other-stream': 1,
+      'uncaptured-launch': 1,
+      'host-function': 0,
+      'cross-stream-wait': 0,
+      'unbounded-write': 0,
+      'other-stream-work': 0,
+      'host-write': 0,
+      'unrecorded-write': 0,
+      'capture-stopped': 0,
+    });
+    expect(manifest.cost).toMatchObject({ launches: 4, deviceBytesHashed: 0, bytesCopiedToHost: 0, blobsStored: 7 });
+    expect(manifest.cost!.bytesStored).toBe(984 + 4 + 4 * 4096 + 4096);
+    expect(manifest.cost!.wallSeconds).toBeGreaterThanOrEqual(0);
+  });
+
+  it('a launch of format version 2: its stream, captured sequence, work before and page hashes before', async () => {
+    const [first, second] = (await readCaptureFolder(capture)).launches;
+    expect(first).toMatchObject({ formatVersion: 2, stream: '0x0', context: '0x0', follows: null, sequenceBreak: 'first-launch', workBefore: [] });
+    expect(second).toMatchObject({ formatVersion: 2, follows: 0, sequenceBreak: null });
+    expect(second!.workBefore).toEqual([
+      { kind: 'memset', stream: '0x0', address: 0x7f1200001000, bytes: 4096, value: 13, elementBytes: 1 },
+      { kind: 'allocation', address: 0x7f1200300000, bytes: 8192, memoryKind: 'pool' },
+    ]);
+    expect(first!.memory[0]!.pageHashesBefore).toEqual([fill(10), fill(11), fill(10)].map(pageHash));
+    expect(second!.memory[0]!.pageHashesBefore).toEqual([fill(11), fill(13)].map(pageHash));
   });
 
   it('returns the complete launches, names the damaged ones and the launch left staged', async () => {
@@ -123,6 +155,14 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       ['hash', (value) => { value.memory[0].pageHashesAfter[1] = 'xyz'; }, 'memory[0].pageHashesAfter[1]', /does not match/],
       ['slot', (value) => { value.parameters.slots[1].size = 16; }, 'parameters.slots[1]', /ends at byte 24, past the 16-byte buffer/],
       ['pages', (value) => { value.memory[0].pagesBefore.pop(); }, 'memory[0].pagesBefore', /lists 2 pages, not 3/],
+      ['hashes before', (value) => { value.memory[0].pageHashesBefore.pop(); }, 'memory[0].pageHashesBefore', /lists 2 hashes, not 3/],
+      ['follows itself', (value) => { value.follows = 0; value.sequenceBreak = null; }, 'follows', /names launch 0, which is not before launch 0/],
+      ['neither', (value) => { value.sequenceBreak = null; }, 'sequenceBreak', /is null, but the launch follows no launch/],
+      ['stream', (value) => { value.stream = 'legacy'; }, 'stream', /stream is "legacy", which does not match/],
+      ['work kind', (value) => { value.workBefore = [{ kind: 'prefetch', address: '0x10' }]; }, 'workBefore[0].kind', /is "prefetch", not one of "memset"/],
+      ['work field', (value) => { value.workBefore = [{ kind: 'memset', stream: '0x0', address: '0x10', bytes: 4, value: 1, elementBytes: 3 }]; }, 'workBefore[0].elementBytes', /is 3, not one of 1, 2, 4/],
+      ['work missing', (value) => { value.workBefore = [{ kind: 'copy', stream: '0x0', destination: '0x10', bytes: 4 }]; }, 'workBefore[0].source', /is missing/],
+      ['version', (value) => { value.formatVersion = 1; }, 'formatVersion', /formatVersion is 1, but the manifest's is 2/],
     ];
     for (const [name, edit, field, reason] of cases) {
       const folder = await readCaptureFolder(damagedCopy(`schema-${name}`, 'launches/00000000.json', edit));
@@ -130,6 +170,9 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       expect(folder.damaged[0], name).toMatchObject({ file: 'launches/00000000.json', field });
       expect(folder.damaged[0]!.reason, name).toMatch(reason);
     }
+    const both = await readCaptureFolder(damagedCopy('schema-both', 'launches/00000001.json', (value) => { value.sequenceBreak = 'other-stream'; }));
+    expect(both.damaged[0]).toMatchObject({ file: 'launches/00000001.json', field: 'sequenceBreak' });
+    expect(both.damaged[0]!.reason).toMatch(/sequenceBreak is "other-stream", but the launch follows launch 0/);
   });
 
   it('a record cut short, renamed, or naming a blob of other content is damaged, and says so', async () => {
@@ -164,7 +207,34 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
     await expect(readCaptureFolder(negative)).rejects.toThrow(/notCaptured\.graph-launch is -1, below 0/);
     const newer = damagedCopy('manifest-newer', 'manifest.json', (value) => { value.formatVersion = 3; });
     await expect(readCaptureFolder(newer)).rejects.toThrow(/format version 3, newer than this reader's \(2\)\. Upgrade @kreplay\/native\./);
+    const noCost = damagedCopy('manifest-no-cost', 'manifest.json', (value) => { delete value.cost; });
+    await expect(readCaptureFolder(noCost)).rejects.toMatchObject({ field: 'cost' });
     await expect(readCaptureFolder(join(root, 'nowhere'))).rejects.toBeInstanceOf(CaptureFormatError);
+  });
+});
+
+describe('readCaptureFolder on a folder of format version 1 (kept as the writer of version 1 wrote it)', () => {
+  const fixture = fileURLToPath(new URL('./capture/__fixtures__/capture-format-1', import.meta.url));
+  const written = JSON.parse(readFileSync(join(fixture, 'WRITTEN.json'), 'utf8')) as Written;
+
+  it('reads its manifest and complete launches, names the damaged ones, lists the one left staged', async () => {
+    const folder = await readCaptureFolder(fixture);
+    expect(folder.manifest).toMatchObject({ formatVersion: 1, complete: false, notCaptured: { 'graph-launch': 2, 'cooperative-launch': 1 } });
+    expect(folder.manifest.sequences).toBeUndefined();
+    expect(folder.launches.map((launch) => launch.sequence)).toEqual([0, 1]);
+    expect(folder.damaged.map(({ sequence, field }) => ({ sequence, field }))).toEqual([
+      { sequence: 2, field: 'memory[0].pagesBefore[0]' },
+      { sequence: 4, field: 'memory[0].pagesBefore[0]' },
+    ]);
+    expect(folder.incomplete).toEqual([written.staged]);
+  });
+
+  it('a version 1 launch has the version 2 fields at their defaults', async () => {
+    const [first] = (await readCaptureFolder(fixture)).launches;
+    expect(first).toMatchObject({ formatVersion: 1, stream: null, context: null, follows: null, sequenceBreak: null, workBefore: [], module: written.module });
+    expect(first!.memory[0]!.pagesBefore).toEqual([fill(10), fill(11), fill(10)].map(captureBlobId));
+    expect(first!.memory[0]!.pageHashesAfter).toEqual([fill(11), fill(12), fill(11)].map(pageHash));
+    expect(first!.memory[0]!.pageHashesBefore).toBeNull();
   });
 });
 

@@ -22,6 +22,8 @@ export interface ReadCaptureFolderOptions {
 }
 
 const RECORD = /^(\d{8})\.json$/;
+/** The newest format version this reader reads (it reads every older one too). */
+const NEWEST_VERSION = 2;
 const TEMPORARY = /^\.tmp-/;
 
 function formatError(file: string, what: string, fix: string, field?: string, cause?: unknown): CaptureFormatError {
@@ -43,10 +45,10 @@ async function readManifest(directory: string): Promise<CaptureManifest> {
   const header = value as { readonly format?: unknown; readonly formatVersion?: unknown } | null;
   const version = header?.formatVersion;
   // A version that is no integer is damage, which the schema names.
-  if (typeof version === 'number' && Number.isSafeInteger(version) && header?.format === 'kreplay-capture' && version > 2) {
-    throw formatError('manifest.json', `${directory}/manifest.json declares format version ${version}, newer than this reader's (2)`, 'Upgrade @kreplay/native', 'formatVersion');
+  if (typeof version === 'number' && Number.isSafeInteger(version) && header?.format === 'kreplay-capture' && version > NEWEST_VERSION) {
+    throw formatError('manifest.json', `${directory}/manifest.json declares format version ${version}, newer than this reader's (${NEWEST_VERSION})`, 'Upgrade @kreplay/native', 'formatVersion');
   }
-  const problem = captureJsonProblem('manifest', value);
+  const problem = captureJsonProblem('manifest', header?.formatVersion === 1 ? 1 : NEWEST_VERSION, value);
   if (problem) {
     throw formatError('manifest.json', `${directory}/manifest.json: ${problem.field || 'the manifest'} ${problem.problem}`, 'Pass a folder written by `kreplay capture`, or capture the program again', problem.field);
   }
@@ -113,8 +115,10 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
- * Reads a capture folder (src/capture/FORMAT.md): its manifest, then every launch record, each
- * validated against the schema and checked with the blobs it names. A launch is returned only when
+ * Reads a capture folder (src/capture/FORMAT.md, format version 2 or 1): its manifest, then every
+ * launch record, each validated against the schema of the folder's version and checked with the
+ * blobs it names. A version 1 record reads with the version 2 fields at their defaults (no stream,
+ * no captured sequence, no work before, no page hashes before). A launch is returned only when
  * its record and all its blobs are intact; a record that is there but damaged (cut short, against
  * the schema, naming a missing, truncated or altered blob, a parameter buffer shorter than its
  * module declares for the kernel) is listed in `damaged` with the file and field at fault.
@@ -147,7 +151,7 @@ export async function readCaptureFolder(folder: string, options: ReadCaptureFold
       damaged.push({ file, sequence, field: null, reason: `${file} ${read.problem}` });
       continue;
     }
-    const parsed = parseLaunchRecord(file, sequence, read.bytes.toString('utf8'));
+    const parsed = parseLaunchRecord(file, sequence, read.bytes.toString('utf8'), manifest.formatVersion);
     if ('damaged' in parsed) {
       damaged.push(parsed.damaged);
       continue;

@@ -11,9 +11,11 @@ import { pageHash } from './page-hash.js';
 
 // libkreplay-capture.so's CUPTI glue end to end without a GPU: kreplay-capture-test --drive-injection
 // (src/capture/test/drive-injection.cpp) loads it, calls InitializeInjection, and raises callbacks
-// through build/tests/fake-cupti/libcupti.so (a libcupti and libcuda stand-in over host memory, whose
-// cuMemcpy also raises a callback for the library's own call, which must be ignored): a module, an
-// allocation, two kernel launches, a graph launch; the process then exits normally.
+// through build/tests/fake-cupti/libcupti.so (a libcupti and libcuda stand-in over host memory whose
+// page-hash kernel is core's pageHash; it raises callbacks for the library's own calls, which must be
+// ignored): a module, an allocation, launches on two streams with a memset, an upload, a host
+// function, a launch of another kernel and an event wait between them, a graph launch; the process
+// then exits normally.
 const build = (path: string) => fileURLToPath(new URL(`../build/${path}`, import.meta.url));
 const program = build('tests/kreplay-capture-test');
 const fakeCupti = build('tests/fake-cupti/libcupti.so');
@@ -28,7 +30,12 @@ interface Driven {
   readonly bytes: number;
   readonly counter: number;
   readonly enabled: number;
-  readonly launches: readonly { readonly seen: number; readonly page0Before: number; readonly page0After: number; readonly counter: number }[];
+  readonly hashModuleLoads: number;
+  readonly hashLaunches: number;
+  readonly hashedBytes: number;
+  readonly stagedBytes: number;
+  readonly pinnedAllocations: number;
+  readonly launches: readonly { readonly seen: number; readonly stream: string; readonly before: readonly number[]; readonly after: readonly number[]; readonly counter: number }[];
 }
 
 function driveEnvironment(directory: string, environment: Record<string, string>): NodeJS.ProcessEnv {
@@ -62,40 +69,70 @@ const processFolder = (directory: string, pid: number) => join(directory, 'proce
 const fill = (value: number) => new Uint8Array(65536).fill(value);
 
 describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcupti)', () => {
-  it('subscribes, enables its callbacks, captures both launches and counts the graph launch; exit finishes the capture', async () => {
-    const { directory, driven, stderr } = drive('every', { KREPLAY_CAPTURE_EVERY_LAUNCH: '1', KREPLAY_CAPTURE_COMMAND: '["train.py","--steps","1"]' });
+  it('subscribes, enables its callbacks, captures every launch of scale on both streams and counts the graph launch; exit finishes the capture', async () => {
+    const { directory, driven, stderr } = drive('every', {
+      KREPLAY_CAPTURE_EVERY_LAUNCH: '1',
+      KREPLAY_CAPTURE_KERNEL_NAME: '^scale$',
+      KREPLAY_CAPTURE_COMMAND: '["train.py","--steps","1"]',
+      KREPLAY_CAPTURE_STAGING_BYTES: '1048576',
+      KREPLAY_CAPTURE_WRITER_THREADS: '2',
+    });
     expect(driven.initialized).toBe(1);
-    expect(driven.enabled).toBe(11);
+    expect(driven.enabled).toBe(17);
     expect(stderr).toContain(`[kreplay capture] capturing into ${processFolder(directory, driven.pid)}`);
+    expect(stderr).not.toContain('module 999'); // its own page-hash module is not the program's
     // A folder one process captured into reads as that process's capture.
     const capture = await readCaptureFolder(directory);
     expect(capture.directory).toBe(processFolder(directory, driven.pid));
     expect(capture.manifest).toMatchObject({
+      formatVersion: 2,
       complete: true,
       command: ['train.py', '--steps', '1'],
       device: { name: 'Fake CUPTI device', architecture: 'sm_90' },
       process: { pid: driven.pid, parentPid: process.pid },
     });
     expect(capture.manifest.notCaptured['graph-launch']).toBe(1);
+    expect(capture.manifest.notCaptured['no-parameter-metadata']).toBe(0);
     expect(capture.damaged).toEqual([]);
-    expect(capture.launches.map((launch) => launch.function)).toEqual(['scale', 'scale']);
+    expect(capture.launches.map((launch) => launch.function)).toEqual(Array(6).fill('scale'));
     capture.launches.forEach((launch, index) => {
       const seen = driven.launches[index]!;
       expect(launch.shape).toMatchObject({ grid: [2, 1, 1], block: [64, 1, 1] });
+      expect(launch.stream).toBe(seen.stream);
       const view = new DataView(launch.parameterBuffer.buffer, launch.parameterBuffer.byteOffset, launch.parameterBuffer.byteLength);
       expect(view.getBigUint64(0, true)).toBe(BigInt(driven.base));
-      expect(view.getInt32(8, true)).toBe(index + 1);
       // Only the program's allocation and the module's global: the library's own calls' callbacks are ignored.
       expect(launch.memory.map((range) => [range.base, range.kind, range.label])).toEqual([
         [driven.base, 'device', ''],
         [driven.counter, 'module-global', 'counter'],
       ]);
       const [range] = launch.memory;
-      expect(range!.pagesBefore[0]).toBe(captureBlobId(fill(seen.page0Before)));
-      expect(range!.pageHashesAfter[0]).toBe(pageHash(fill(seen.page0After)));
+      expect(range!.pagesBefore).toEqual(seen.before.map(fill).map(captureBlobId));
+      expect(range!.pageHashesBefore).toEqual(seen.before.map(fill).map(pageHash));
+      expect(range!.pageHashesAfter).toEqual(seen.after.map(fill).map(pageHash));
     });
-    // Page 1 was the same before both launches: the second launch names the same blob.
-    expect(capture.launches[1]!.memory[0]!.pagesBefore[1]).toBe(capture.launches[0]!.memory[0]!.pagesBefore[1]);
+    expect(capture.launches.map(({ follows, sequenceBreak }) => follows ?? sequenceBreak)).toEqual([
+      'first-launch',
+      0, // the memset between them is its work
+      'other-stream',
+      'host-function',
+      'uncaptured-launch',
+      'cross-stream-wait',
+    ]);
+    expect(capture.launches[1]!.workBefore).toEqual([{ kind: 'memset', stream: '0x51', address: driven.base + 65536, bytes: 65536, value: 5, elementBytes: 1 }]);
+    expect(capture.launches[2]!.workBefore).toEqual([{ kind: 'upload', stream: '0x52', destination: driven.base + 2 * 65536, bytes: 65536 }]);
+    expect(capture.manifest).toMatchObject({
+      sequences: 5,
+      sequenceBreaks: { 'other-stream': 1, 'host-function': 1, 'uncaptured-launch': 1, 'cross-stream-wait': 1, 'unbounded-write': 0 },
+      cost: { launches: 6, bytesCopiedToHost: driven.stagedBytes },
+    });
+    expect(capture.manifest.cost!.deviceBytesHashed).toBe(driven.hashedBytes);
+    // The page-hash kernel was loaded once, into the one context; staging and the hashes' buffer pinned once each.
+    expect(driven.hashModuleLoads).toBe(1);
+    expect(driven.hashLaunches).toBeGreaterThanOrEqual(6);
+    expect(driven.pinnedAllocations).toBe(2);
+    // Copied to the host: everything before the first launch, then only the pages that changed.
+    expect(driven.stagedBytes).toBe(driven.bytes + 4 + 5 * 65536);
   });
 
   it('captures nothing in a process another captured process started (KREPLAY_CAPTURE_OWNER_PID), and says so', () => {
@@ -126,7 +163,7 @@ describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcu
 
   it('gives each of several processes capturing into one folder at once a capture of its own (processes/<pid>), none lost or mixed', async () => {
     const directory = join(root, 'ranks');
-    const ranks = await Promise.all([0, 1, 2].map(() => driveAlongside(directory, { KREPLAY_CAPTURE_EVERY_LAUNCH: '1' })));
+    const ranks = await Promise.all([0, 1, 2].map(() => driveAlongside(directory, { KREPLAY_CAPTURE_EVERY_LAUNCH: '1', KREPLAY_CAPTURE_KERNEL_NAME: '^scale$' })));
     expect(readdirSync(join(directory, 'processes')).sort()).toEqual(ranks.map(({ driven }) => String(driven.pid)).sort());
     for (const { driven, stderr } of ranks) {
       expect(driven.initialized).toBe(1);
@@ -136,11 +173,11 @@ describe.skipIf(!built)('the capture library through CUPTI callbacks (fake libcu
       expect(capture.manifest.notCaptured['graph-launch']).toBe(1);
       expect(capture.damaged).toEqual([]);
       expect(capture.incomplete).toEqual([]);
-      expect(capture.launches.map((launch) => launch.sequence)).toEqual([0, 1]);
+      expect(capture.launches.map((launch) => launch.sequence)).toEqual([0, 1, 2, 3, 4, 5]);
       capture.launches.forEach((launch, index) => {
         // This process's own allocation, and what this process's memory held.
         expect(launch.memory[0]!.base).toBe(driven.base);
-        expect(launch.memory[0]!.pagesBefore[0]).toBe(captureBlobId(fill(driven.launches[index]!.page0Before)));
+        expect(launch.memory[0]!.pagesBefore).toEqual(driven.launches[index]!.before.map(fill).map(captureBlobId));
         const view = new DataView(launch.parameterBuffer.buffer, launch.parameterBuffer.byteOffset, launch.parameterBuffer.byteLength);
         expect(view.getBigUint64(0, true)).toBe(BigInt(driven.base));
       });

@@ -10,9 +10,9 @@ import { pageHash } from './page-hash.js';
 
 // The capture session of libkreplay-capture.so (src/capture/inject/capture-session.cpp), driven over a
 // fake device by the C++ test program (write-session-capture.cpp: three launches of `scale` over a
-// 2.5-page range and a 4-byte global, each page filled with one byte value), read back with
-// readCaptureFolder. With a kill on the session's 11th copy (during the third launch's after-copy),
-// the process dies by SIGKILL mid-capture.
+// 2.5-page range and a 4-byte global, each page filled with one byte value, a memset between the
+// first two), read back with readCaptureFolder. With a kill on the session's 5th copy (during the third
+// launch's copy of changed pages), the process dies by SIGKILL mid-capture.
 const program = fileURLToPath(new URL('../build/tests/kreplay-capture-test', import.meta.url));
 const built = existsSync(program);
 const pageBytes = 65536;
@@ -72,11 +72,27 @@ describe.skipIf(!built)('readCaptureFolder on what the capture session wrote', (
       const [range, counter] = launch.memory;
       expect(range).toMatchObject({ base: written.base, bytes: written.bytes, kind: 'device', label: '' });
       expect(range!.pagesBefore).toEqual(pages(expected.before, written.bytes).map(captureBlobId));
+      expect(range!.pageHashesBefore).toEqual(pages(expected.before, written.bytes).map(pageHash));
       expect(range!.pageHashesAfter).toEqual(pages(expected.after, written.bytes).map(pageHash));
       expect(counter).toMatchObject({ base: written.counter, bytes: 4, kind: 'module-global', label: 'counter' });
       expect(counter!.pagesBefore).toEqual([captureBlobId(new Uint8Array(4).fill(expected.counterBefore))]);
       expect(counter!.pageHashesAfter).toEqual([pageHash(new Uint8Array(4).fill(expected.counterAfter))]);
     });
+  });
+
+  it('the three launches form one captured sequence: the memset between the first two is its work', async () => {
+    const folder = await readCaptureFolder(join(root, 'whole'));
+    expect(folder.launches.map(({ follows, sequenceBreak, stream }) => ({ follows, sequenceBreak, stream }))).toEqual([
+      { follows: null, sequenceBreak: 'first-launch', stream: '0x0' },
+      { follows: 0, sequenceBreak: null, stream: '0x0' },
+      { follows: 1, sequenceBreak: null, stream: '0x0' },
+    ]);
+    expect(folder.launches[0]!.workBefore).toEqual([{ kind: 'allocation', address: written.base, bytes: written.bytes, memoryKind: 'device' }]);
+    expect(folder.launches[1]!.workBefore).toEqual([{ kind: 'memset', stream: '0x0', address: written.base, bytes: pageBytes, value: 3, elementBytes: 1 }]);
+    expect(folder.launches[2]!.workBefore).toEqual([]);
+    expect(folder.manifest).toMatchObject({ sequences: 1, cost: { launches: 3 } });
+    // Copied to the host: all of both ranges before the first launch; then only the pages that changed.
+    expect(folder.manifest.cost!.bytesCopiedToHost).toBe(written.bytes + 4 + 2 * pageBytes + written.bytes - 2 * pageBytes + 4);
   });
 
   it('a page is stored once: the blobs are the module plus one per distinct page content', async () => {
@@ -87,15 +103,18 @@ describe.skipIf(!built)('readCaptureFolder on what the capture session wrote', (
   });
 
   it('a program killed mid-capture leaves the launches that finished, readable, and the capture not complete', async () => {
-    const result = spawnSync(program, ['--write-session-capture', join(root, 'killed'), '11'], { encoding: 'utf8' });
+    const result = spawnSync(program, ['--write-session-capture', join(root, 'killed'), '5'], { encoding: 'utf8' });
     expect(result.signal).toBe('SIGKILL');
     const folder = await readCaptureFolder(join(root, 'killed'));
     expect(folder.manifest.complete).toBe(false);
     expect(folder.damaged).toEqual([]);
-    expect(folder.launches.map((launch) => launch.sequence)).toEqual([0, 1]);
+    // The writer works in the background: the first launches it had committed when the kill came,
+    // complete, and none after a missing one.
+    const committed = folder.launches.map((launch) => launch.sequence);
+    expect(committed).toEqual([0, 1].slice(0, committed.length));
     const whole = await readCaptureFolder(join(root, 'whole'));
-    // The same contents as the whole run's first two launches (host addresses differ between runs).
+    // The same contents as the whole run's first launches (host addresses differ between runs).
     const contents = (launches: typeof folder.launches) => launches.map((launch) => launch.memory.map(({ pagesBefore, pageHashesAfter }) => ({ pagesBefore, pageHashesAfter })));
-    expect(contents(folder.launches)).toEqual(contents(whole.launches.slice(0, 2)));
+    expect(contents(folder.launches)).toEqual(contents(whole.launches.slice(0, committed.length)));
   });
 });

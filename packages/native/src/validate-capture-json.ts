@@ -9,13 +9,19 @@ export interface CaptureJsonProblem {
   readonly problem: string;
 }
 
-const validators = new Map<'manifest' | 'launch', ValidateFunction>();
+/** A definition of the capture folder schema, by file and format version. */
+type CaptureDefinition = 'manifestVersion1' | 'manifestVersion2' | 'launchVersion1' | 'launchVersion2';
 
-function validator(definition: 'manifest' | 'launch'): ValidateFunction {
+const validators = new Map<CaptureDefinition, ValidateFunction>();
+let ajv: Ajv | undefined;
+
+function validator(definition: CaptureDefinition): ValidateFunction {
   let found = validators.get(definition);
   if (!found) {
-    const ajv = new Ajv({ allErrors: false, verbose: true });
-    ajv.addSchema(captureFolderJsonSchema);
+    if (!ajv) {
+      ajv = new Ajv({ allErrors: false, verbose: true });
+      ajv.addSchema(captureFolderJsonSchema);
+    }
     found = ajv.getSchema(`${captureFolderJsonSchema.$id}#/definitions/${definition}`)!;
     validators.set(definition, found);
   }
@@ -50,11 +56,12 @@ function describe(error: ErrorObject): CaptureJsonProblem {
 }
 
 /**
- * The first way `value` breaks the capture folder schema's `definition`, or null when it follows it.
+ * The first way `value` breaks the capture folder schema's `file` definition of format `version`, or
+ * null when it follows it.
  * @internal
  */
-export function captureJsonProblem(definition: 'manifest' | 'launch', value: unknown): CaptureJsonProblem | null {
-  const validate = validator(definition);
+export function captureJsonProblem(file: 'manifest' | 'launch', version: 1 | 2, value: unknown): CaptureJsonProblem | null {
+  const validate = validator(`${file}Version${version}`);
   if (validate(value)) return null;
   // A oneOf error is reported after its branches' errors: show the first, most specific one.
   return describe(validate.errors![0]!);

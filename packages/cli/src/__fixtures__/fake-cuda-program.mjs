@@ -1,12 +1,13 @@
 // A stand-in for a CUDA program run under `kreplay capture`: it does what the capture library would
 // do inside a real one, from the environment it was given. Usage:
-//   fake-cuda-program.mjs <seen.json> [exit code | SIGNAL | no-capture | slow | flat | bad-selection]
+//   fake-cuda-program.mjs <seen.json> [exit code | SIGNAL | no-capture | slow | flat | bad-selection | version-2]
 // It records its environment, argv and pid in <seen.json>, writes one line to stdout and to stderr,
 // and (unless told no-capture) writes a capture of three launches of two kernels into
 // $KREPLAY_CAPTURE_DIR/processes/<its pid>, as FORMAT.md describes (flat: into $KREPLAY_CAPTURE_DIR
 // itself, as a library of before sub-captures did; bad-selection: no launch, and a manifest whose
-// selectionError says the kernel-name pattern could not be compiled); then it exits with the code
-// or kills itself (slow: exits 0 half a second later).
+// selectionError says the kernel-name pattern could not be compiled; version-2: format version 2,
+// the second launch following the first, the third starting a sequence on another stream, else
+// format version 1); then it exits with the code or kills itself (slow: exits 0 half a second later).
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,10 +30,11 @@ if (directory && ending !== 'no-capture') {
   const module = blob(Buffer.from('fake module image'));
   const page = blob(Buffer.alloc(4096, 7));
   mkdirSync(join(directory, 'launches'), { recursive: true });
+  const version = ending === 'version-2' ? 2 : 1;
   const names = ending === 'bad-selection' ? [] : ['_Z4axpyPfPKffj', '_Z4axpyPfPKffj', 'reduce'];
   names.forEach((name, sequence) => {
     const record = {
-      formatVersion: 1,
+      formatVersion: version,
       sequence,
       function: name,
       module,
@@ -41,11 +43,21 @@ if (directory && ending !== 'no-capture') {
       pageBytes: 4096,
       memory: [{ base: '0x100000', bytes: 4096, kind: 'device', label: '', pagesBefore: [page], pageHashesAfter: ['0123456789abcdef'] }],
     };
+    if (version === 2) {
+      Object.assign(record, {
+        stream: sequence === 2 ? '0x10' : '0x0',
+        context: '0x1',
+        follows: sequence === 1 ? 0 : null,
+        sequenceBreak: sequence === 0 ? 'first-launch' : sequence === 1 ? null : 'other-stream',
+        workBefore: [],
+      });
+      record.memory[0].pageHashesBefore = ['0123456789abcdef'];
+    }
     writeFileSync(join(directory, 'launches', `${String(sequence).padStart(8, '0')}.json`), JSON.stringify(record));
   });
   const manifest = {
     format: 'kreplay-capture',
-    formatVersion: 1,
+    formatVersion: version,
     writer: { name: 'fake-cuda-program', version: '1' },
     driver: 'cuda',
     device: { name: 'Fake GPU', architecture: 'sm_90' },
@@ -57,6 +69,13 @@ if (directory && ending !== 'no-capture') {
       selectionError: 'KREPLAY_CAPTURE_KERNEL_NAME=(?<=_)gemm is not a valid regular expression for the capture library: C++ std::regex (ECMAScript grammar) cannot compile it',
     }),
   };
+  if (version === 2) {
+    Object.assign(manifest, {
+      sequences: 2,
+      sequenceBreaks: { 'other-stream': 1, 'uncaptured-launch': 0 },
+      cost: { wallSeconds: 2.5, deviceBytesHashed: 3 * 2 ** 30, bytesCopiedToHost: 2 ** 30, bytesStored: 8192, blobsStored: 2, launches: 3, programWaitSeconds: 0.75 },
+    });
+  }
   writeFileSync(join(directory, 'manifest.json'), JSON.stringify(manifest));
 }
 if (/^SIG/.test(ending)) process.kill(process.pid, ending);

@@ -5,8 +5,16 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { captureLibraryPath, KreplayError } from '@kreplay/native';
 import type { KernelNameBase } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
-import { parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
-import { captureEnvironment, describeSelection, type CaptureSelection } from '../capture-environment.js';
+import { describeByteSize, parseByteSize, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
+import {
+  captureEnvironment,
+  DEFAULT_STAGING_BYTES,
+  describeSelection,
+  MOST_WRITER_THREADS,
+  SMALLEST_STAGING_BYTES,
+  type CaptureSelection,
+  type CaptureSettings,
+} from '../capture-environment.js';
 import type { CaptureSummary } from '../capture-summary.js';
 import { describeCapturedProcesses, summarizeCapturedProcesses, type CapturedProcesses } from '../captured-processes.js';
 import { watchCaptureProgress } from '../capture-progress.js';
@@ -23,6 +31,8 @@ interface CaptureOptions {
   readonly launchCount?: number;
   readonly everyLaunch?: boolean;
   readonly profileFromStart: 'on' | 'off';
+  readonly stagingBytes: number;
+  readonly writerThreads: number | 'auto';
   readonly out: string;
   readonly library?: string;
   readonly json?: boolean;
@@ -32,6 +42,8 @@ interface CaptureOptions {
 export interface CaptureReport {
   /** How the program ended: its exit code, or the signal that ended it. */
   readonly program: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null };
+  /** How the capture library worked inside the program. */
+  readonly settings: CaptureSettings;
   /**
    * What the folder holds when one process captured into it; null when none did (the program loaded
    * no CUDA driver, or the library failed to start) or several did (see `processes`).
@@ -63,6 +75,15 @@ export function captureCommand(io: CliIo): Command {
         .choices(['on', 'off'])
         .default('on'),
     )
+    .addOption(
+      new Option(
+        '--staging-bytes <size>',
+        'pinned host memory the changed pages are copied through before each launch (e.g. 64MiB, at least 64 KiB); when the writer falls behind, the program waits for it',
+      )
+        .argParser(parseStagingBytes)
+        .default(DEFAULT_STAGING_BYTES, describeByteSize(DEFAULT_STAGING_BYTES)),
+    )
+    .option('--writer-threads <n|auto>', `threads that name and write the captured pages (1 to ${MOST_WRITER_THREADS}; auto: min(8, CPUs - 1))`, parseWriterThreads, 'auto')
     .requiredOption('-o, --out <dir>', 'the capture folder to write (new, or empty)')
     .option('--library <path>', 'the capture library to inject (default: the one @kreplay/native built)')
     .option('--json', 'print one JSON object')
@@ -78,6 +99,7 @@ export function captureCommand(io: CliIo): Command {
           message: `[cli] [capture] the capture library ${libraryPath} is missing. Rebuild @kreplay/native (npm rebuild @kreplay/native), or pass --library.`,
         });
       }
+      const settings: CaptureSettings = { stagingBytes: options.stagingBytes, writerThreads: options.writerThreads };
       const selection: CaptureSelection = {
         ...(options.kernelName !== undefined && { kernelName: options.kernelName, kernelNameBase: options.kernelNameBase }),
         ...(options.launchSkip !== undefined && { launchSkip: options.launchSkip }),
@@ -90,19 +112,36 @@ export function captureCommand(io: CliIo): Command {
       if (process.env['CUDA_INJECTION64_PATH']) io.stderr(`kreplay capture: CUDA_INJECTION64_PATH was ${process.env['CUDA_INJECTION64_PATH']}; the program gets the capture library instead\n`);
       if (!options.json) io.stderr(`kreplay capture: ${command.join(' ')}: capturing ${describeSelection(selection)} into ${options.out}\n`);
       using progress = watchCaptureProgress(io, options.out);
-      const exit = await runProgram(command, captureEnvironment(process.env, { libraryPath, directory: options.out, command, selection })).catch(async (error: NodeJS.ErrnoException) => {
+      const exit = await runProgram(command, captureEnvironment(process.env, { libraryPath, directory: options.out, command, selection, settings })).catch(async (error: NodeJS.ErrnoException) => {
         if (made !== undefined) await rmdir(made).catch(() => undefined);
         throw new UsageError('capture', `${command[0]} cannot be run (${error.code ?? error.message})`, 'Pass a program on PATH or its path, after --');
       });
       const captured = await summarizeCapturedProcesses(options.out);
       const { captures, unreadable } = captured;
       const capture = captures.length === 1 && unreadable.length === 0 ? captures[0]! : null;
-      const report: CaptureReport = { program: { command, exitCode: exit.code, signal: exit.signal }, capture, processes: captures, unreadable };
+      const report: CaptureReport = { program: { command, exitCode: exit.code, signal: exit.signal }, settings, capture, processes: captures, unreadable };
       if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
       else if (captures.length + unreadable.length > 0) io.stdout(describeCapturedProcesses(captured, options.out));
       const failure = programFailure(exit, captures, options.out);
       if (failure !== undefined) throw failure;
     });
+}
+
+/** --staging-bytes: a byte size of at least one 64 KiB page. */
+function parseStagingBytes(text: string): number {
+  const bytes = parseByteSize(text);
+  if (bytes < SMALLEST_STAGING_BYTES) throw new InvalidArgumentError(`"${text}" is less than one 64 KiB page; write at least 64KiB.`);
+  return bytes;
+}
+
+/** --writer-threads: `auto` or a whole number from 1 to 64. */
+function parseWriterThreads(text: string): number | 'auto' {
+  if (text.trim() === 'auto') return 'auto';
+  const threads = Number(text);
+  if (!/^\s*\d+\s*$/.test(text) || threads < 1 || threads > MOST_WRITER_THREADS) {
+    throw new InvalidArgumentError(`"${text}" is not auto or a whole number from 1 to ${MOST_WRITER_THREADS}.`);
+  }
+  return threads;
 }
 
 /**

@@ -1,96 +1,22 @@
 #include "capture/capture-writer.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 
+#include "capture/capture-files.hpp"
 #include "capture/json-text.hpp"
 #include "capture/sha256.hpp"
+#include "core/page-hash.hpp"
 
 #ifndef KREPLAY_VERSION
 #define KREPLAY_VERSION "0.0.0"
 #endif
 
 namespace kreplay::capture {
-
-namespace {
-
-[[noreturn]] void failWith(const std::string& what, const std::string& path) {
-  throw CaptureWriteError("[native] [capture] could not " + what + " " + path + ": " + std::strerror(errno) +
-                          ". Check that the capture folder is writable and its disk has space.");
-}
-
-void makeDirectory(const std::string& path) {
-  if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST) failWith("create the folder", path);
-}
-
-void syncDirectory(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd < 0) failWith("open the folder", path);
-  const int result = ::fsync(fd);
-  ::close(fd);
-  if (result != 0) failWith("sync the folder", path);
-}
-
-/** Writes bytes to `path` and syncs them; nothing is renamed. */
-void writeSynced(const std::string& path, const std::uint8_t* data, std::size_t size) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) failWith("create", path);
-  while (size > 0) {
-    const ssize_t written = ::write(fd, data, size);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) {
-      ::close(fd);
-      failWith("write", path);
-    }
-    data += written;
-    size -= static_cast<std::size_t>(written);
-  }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    failWith("sync", path);
-  }
-  if (::close(fd) != 0) failWith("close", path);
-}
-
-void renameInto(const std::string& from, const std::string& to, const std::string& directory) {
-  if (::rename(from.c_str(), to.c_str()) != 0) failWith("rename into place", to);
-  syncDirectory(directory);
-}
-
-std::string temporaryName(const std::string& name) {
-  return ".tmp-" + name + "-" + std::to_string(::getpid());
-}
-
-std::string sequenceName(std::uint64_t sequence) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%08llu", static_cast<unsigned long long>(sequence));
-  return text;
-}
-
-template <class T, class Show>
-std::string jsonList(const T& items, Show show) {
-  std::string out = "[";
-  bool first = true;
-  for (const auto& item : items) {
-    if (!first) out += ",";
-    first = false;
-    out += show(item);
-  }
-  return out + "]";
-}
-
-std::string triple(const std::array<std::uint32_t, 3>& value) {
-  return "[" + std::to_string(value[0]) + "," + std::to_string(value[1]) + "," + std::to_string(value[2]) +
-         "]";
-}
-
-}  // namespace
 
 const char* notCapturedReasonName(NotCapturedReason reason) {
   switch (reason) {
@@ -160,8 +86,11 @@ std::string CaptureWriter::putBlobLocked(const std::uint8_t* data, std::size_t s
   if (::stat(path.c_str(), &existing) != 0 || static_cast<std::uint64_t>(existing.st_size) != size) {
     makeDirectory(folder);
     const std::string temporary = folder + "/" + temporaryName(id);
-    writeSynced(temporary, data, size);
-    renameInto(temporary, path, folder);
+    writeFile(temporary, data, size, true);
+    renameFile(temporary, path);
+    syncDirectory(folder);
+    blobsStored_ += 1;
+    bytesStored_ += size;
   }
   blobs_.insert(id);
   return id;
@@ -208,6 +137,8 @@ void checkRecord(const LaunchRecord& record) {
              std::to_string(range.hashesAfter.size()) + " page hashes after the launch");
     }
   }
+  if (!record.place.follows && record.place.sequenceBreak.empty())
+    refuse("it neither follows a launch nor names why it starts a captured sequence");
 }
 
 }  // namespace
@@ -215,65 +146,80 @@ void checkRecord(const LaunchRecord& record) {
 StagedLaunch CaptureWriter::stageLaunch(const LaunchRecord& record) {
   checkRecord(record);
   std::lock_guard<std::mutex> lock(mutex_);
+  if (record.place.follows && *record.place.follows >= nextSequence_) {
+    throw CaptureWriteError("[native] [capture] the launch of " + record.function + " cannot follow launch " +
+                            std::to_string(*record.place.follows) + ", which is not an earlier one.");
+  }
   StagedLaunch staged;
   staged.sequence = nextSequence_++;
-  const std::string moduleId = reuseOrPutLocked(record.moduleBlob, record.module, record.moduleBytes);
-  staged.moduleBlob = moduleId;
-
-  std::string memory = "[";
+  staged.sequenceBreak = record.place.follows ? std::string() : record.place.sequenceBreak;
+  RecordFields fields;
+  fields.sequence = staged.sequence;
+  fields.function = record.function;
+  fields.moduleBlob = reuseOrPutLocked(record.moduleBlob, record.module, record.moduleBytes);
+  staged.moduleBlob = fields.moduleBlob;
+  fields.shape = record.shape;
+  fields.parameterBuffer = record.parameterBuffer;
+  fields.parameters = record.parameters;
+  fields.pageBytes = record.pageBytes;
+  fields.place = record.place;
   for (std::size_t r = 0; r < record.memory.size(); ++r) {
     const MemoryRange& range = record.memory[r];
-    std::vector<std::string> pages;
+    RecordedRange recorded{range.base, range.bytes, range.kind, range.label, {}, {}, range.hashesAfter};
     static const std::vector<std::string> noneKnown;
     const std::vector<std::string>& knownPages =
         record.knownPageBlobs.empty() ? noneKnown : record.knownPageBlobs[r];
     for (std::uint64_t at = 0, page = 0; at < range.bytes; at += record.pageBytes, ++page) {
       const std::string& known = knownPages.empty() ? std::string() : knownPages[page];
-      pages.push_back(reuseOrPutLocked(
-          known, range.before + at,
-          static_cast<std::size_t>(std::min<std::uint64_t>(record.pageBytes, range.bytes - at))));
+      const auto length = static_cast<std::size_t>(std::min<std::uint64_t>(record.pageBytes, range.bytes - at));
+      recorded.pagesBefore.push_back(reuseOrPutLocked(known, range.before + at, length));
+      recorded.hashesBefore.push_back(pageHash(range.before + at, length));
     }
-    if (r > 0) memory += ",";
-    memory += "{\"base\":" + jsonAddress(range.base) + ",\"bytes\":" + std::to_string(range.bytes) +
-              ",\"kind\":\"" + memoryKindName(range.kind) + "\",\"label\":" + jsonString(range.label) +
-              ",\"pagesBefore\":" + jsonList(pages, jsonString) +
-              ",\"pageHashesAfter\":" + jsonList(range.hashesAfter, jsonHash) + "}";
-    staged.pagesBefore.push_back(std::move(pages));
+    staged.pagesBefore.push_back(recorded.pagesBefore);
+    fields.memory.push_back(std::move(recorded));
   }
-  memory += "]";
-
-  const LaunchShape& shape = record.shape;
-  const std::string attributes = jsonList(shape.attributes, [](const LaunchAttribute& attribute) {
-    return "{\"name\":" + jsonString(attribute.name) + ",\"values\":" +
-           jsonList(attribute.values, [](std::int64_t value) { return std::to_string(value); }) + "}";
-  });
-  const std::string slots = jsonList(record.parameters, [](const ParameterSlot& slot) {
-    return "{\"index\":" + std::to_string(slot.index) + ",\"offset\":" + std::to_string(slot.offset) +
-           ",\"size\":" + std::to_string(slot.size) + "}";
-  });
-  const std::string text =
-      "{\"formatVersion\":" + std::to_string(kCaptureFormatVersion) +
-      ",\"sequence\":" + std::to_string(staged.sequence) + ",\"function\":" + jsonString(record.function) +
-      ",\"module\":" + jsonString(moduleId) + ",\"shape\":{\"grid\":" + triple(shape.grid) +
-      ",\"block\":" + triple(shape.block) +
-      ",\"dynamicSharedBytes\":" + std::to_string(shape.dynamicSharedBytes) +
-      ",\"clusterDims\":" + (shape.clusterDims ? triple(*shape.clusterDims) : std::string("null")) +
-      ",\"attributes\":" + attributes +
-      "},\"parameters\":{\"size\":" + std::to_string(record.parameterBuffer.size()) +
-      ",\"buffer\":" + jsonHexBytes(record.parameterBuffer.data(), record.parameterBuffer.size()) +
-      ",\"slots\":" + slots + "},\"pageBytes\":" + std::to_string(record.pageBytes) +
-      ",\"memory\":" + memory + "}\n";
-
+  const std::string text = launchRecordJson(fields);
   const std::string name = sequenceName(staged.sequence) + ".json";
   staged.finalPath = directory_ + "/launches/" + name;
   staged.temporaryPath = directory_ + "/launches/" + temporaryName(name);
-  writeSynced(staged.temporaryPath, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
+  writeFile(staged.temporaryPath, reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), true);
   return staged;
 }
 
 void CaptureWriter::commitLaunch(const StagedLaunch& staged) {
   std::lock_guard<std::mutex> lock(mutex_);
-  renameInto(staged.temporaryPath, staged.finalPath, directory_ + "/launches");
+  renameFile(staged.temporaryPath, staged.finalPath);
+  syncDirectory(directory_ + "/launches");
+  countLaunchLocked(staged.sequenceBreak);
+  writeManifest();
+}
+
+void CaptureWriter::countLaunchLocked(const std::string& sequenceBreak) {
+  launches_ += 1;
+  if (sequenceBreak.empty()) return;
+  sequences_ += 1;
+  if (sequenceBreak != "first-launch") sequenceBreaks_[sequenceBreak] += 1;
+}
+
+void CaptureWriter::launchCommitted(const std::string& sequenceBreak) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  countLaunchLocked(sequenceBreak);
+}
+
+void CaptureWriter::blobStored(std::uint64_t bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  blobsStored_ += 1;
+  bytesStored_ += bytes;
+}
+
+void CaptureWriter::setCostSource(std::function<CaptureCost()> source) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  costSource_ = std::move(source);
+}
+
+void CaptureWriter::rewriteManifest() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  writeManifest();
 }
 
 std::uint64_t CaptureWriter::writeLaunch(const LaunchRecord& record) {
@@ -308,19 +254,43 @@ void CaptureWriter::finish() {
 }
 
 void CaptureWriter::writeManifest() {
-  std::string counts = "{";
-  const NotCapturedReason reasons[] = {
-      NotCapturedReason::GraphLaunch,        NotCapturedReason::CooperativeLaunch,
-      NotCapturedReason::MultiDeviceLaunch,  NotCapturedReason::ManagedMemory,
-      NotCapturedReason::TextureOrSurface,   NotCapturedReason::StreamCapture,
-      NotCapturedReason::NoParameterMetadata};
-  for (std::size_t i = 0; i < sizeof reasons / sizeof reasons[0]; ++i) {
-    if (i > 0) counts += ",";
-    const auto found = notCaptured_.find(reasons[i]);
-    counts += std::string("\"") + notCapturedReasonName(reasons[i]) +
-              "\":" + std::to_string(found == notCaptured_.end() ? 0 : found->second);
+  auto counts = [](const auto& pairs) {
+    std::string out = "{";
+    for (const auto& [name, count] : pairs) out += (out.size() > 1 ? ",\"" : "\"") + name + "\":" + std::to_string(count);
+    return out + "}";
+  };
+  std::vector<std::pair<std::string, std::uint64_t>> notCaptured;
+  for (const NotCapturedReason reason :
+       {NotCapturedReason::GraphLaunch, NotCapturedReason::CooperativeLaunch, NotCapturedReason::MultiDeviceLaunch,
+        NotCapturedReason::ManagedMemory, NotCapturedReason::TextureOrSurface, NotCapturedReason::StreamCapture,
+        NotCapturedReason::NoParameterMetadata}) {
+    const auto found = notCaptured_.find(reason);
+    notCaptured.emplace_back(notCapturedReasonName(reason), found == notCaptured_.end() ? 0 : found->second);
   }
-  counts += "}";
+  std::vector<std::pair<std::string, std::uint64_t>> breaks;
+  for (std::size_t i = 0; i < kSequenceBreakReasonCount; ++i) breaks.emplace_back(kSequenceBreakReasons[i], 0);
+  for (const auto& [reason, count] : sequenceBreaks_) {
+    const auto known = std::find_if(breaks.begin(), breaks.end(), [&](const auto& pair) { return pair.first == reason; });
+    if (known != breaks.end())
+      known->second = count;
+    else
+      breaks.emplace_back(reason, count);
+  }
+  CaptureCost cost = costSource_ ? costSource_() : CaptureCost{};
+  cost.wallSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  cost.bytesStored = bytesStored_;
+  cost.blobsStored = blobsStored_;
+  cost.launches = launches_;
+  char wall[48], wait[48];
+  std::snprintf(wall, sizeof wall, "%.6f", cost.wallSeconds);
+  std::snprintf(wait, sizeof wait, "%.6f", cost.programWaitSeconds);
+  const std::string costText = std::string("{\"wallSeconds\":") + wall +
+                               ",\"deviceBytesHashed\":" + std::to_string(cost.deviceBytesHashed) +
+                               ",\"bytesCopiedToHost\":" + std::to_string(cost.bytesCopiedToHost) +
+                               ",\"bytesStored\":" + std::to_string(cost.bytesStored) +
+                               ",\"blobsStored\":" + std::to_string(cost.blobsStored) +
+                               ",\"launches\":" + std::to_string(cost.launches) + ",\"programWaitSeconds\":" + wait +
+                               "}";
   const std::string process =
       info_.process ? ",\"process\":{\"pid\":" + std::to_string(info_.process->pid) +
                           ",\"parentPid\":" + std::to_string(info_.process->parentPid) + "}"
@@ -329,14 +299,15 @@ void CaptureWriter::writeManifest() {
       "{\"format\":\"kreplay-capture\",\"formatVersion\":" + std::to_string(kCaptureFormatVersion) +
       ",\"writer\":{\"name\":\"kreplay\",\"version\":" + jsonString(KREPLAY_VERSION) +
       "},\"driver\":" + jsonString(info_.driver) + ",\"device\":{\"name\":" + jsonString(info_.deviceName) +
-      ",\"architecture\":" + jsonString(info_.architecture) +
-      "},\"command\":" + jsonList(info_.command, jsonString) +
-      ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts + process +
+      ",\"architecture\":" + jsonString(info_.architecture) + "},\"command\":" + jsonStringList(info_.command) +
+      ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts(notCaptured) + process +
       (selectionError_.empty() ? std::string() : ",\"selectionError\":" + jsonString(selectionError_)) +
-      "}\n";
+      ",\"sequences\":" + std::to_string(sequences_) + ",\"sequenceBreaks\":" + counts(breaks) +
+      ",\"cost\":" + costText + "}\n";
   const std::string temporary = directory_ + "/" + temporaryName("manifest.json");
-  writeSynced(temporary, reinterpret_cast<const std::uint8_t*>(text.data()), text.size());
-  renameInto(temporary, directory_ + "/manifest.json", directory_);
+  writeFile(temporary, reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), true);
+  renameFile(temporary, directory_ + "/manifest.json");
+  syncDirectory(directory_);
 }
 
 }  // namespace kreplay::capture

@@ -1,11 +1,16 @@
 // Writes a capture folder (FORMAT.md): content-addressed blobs, one record per launch, a manifest.
 // Used inside the captured program, so it needs no Node.js. A launch is complete in the folder or
 // absent: its blobs are on disk (written, fsynced, renamed) before its record is renamed into place.
+// writeLaunch does all of it at once on the calling thread; the capture library's background writer
+// (inject/blob-writer.*) does the same steps for many launches at a time and tells the writer each
+// launch it committed (launchCommitted), which the manifest counts.
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -21,7 +26,7 @@ struct CaptureWriteError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-constexpr int kCaptureFormatVersion = 1;
+constexpr int kCaptureFormatVersion = 2;
 
 /** The ways a launch or allocation can escape a capture; FORMAT.md lists their names. */
 enum class NotCapturedReason {
@@ -68,6 +73,34 @@ struct MemoryRange {
   std::vector<std::uint64_t> hashesAfter;  ///< one page hash (API.md) per page, after the launch
 };
 
+/** What a program did between two captured launches (FORMAT.md, `workBefore`). */
+enum class WorkKind { Memset, Copy, Upload, Download, Allocation, Free };
+const char* workKindName(WorkKind kind);
+
+struct RecordedWork {
+  WorkKind kind = WorkKind::Memset;
+  std::uintptr_t stream = 0;        ///< memset, copy, upload, download
+  std::uint64_t address = 0;        ///< memset, allocation, free: the address; copy, upload: the destination;
+                                    ///< download: the source
+  std::uint64_t source = 0;         ///< copy
+  std::uint64_t bytes = 0;          ///< all but free
+  std::uint32_t value = 0;          ///< memset
+  std::uint32_t elementBytes = 1;   ///< memset: 1, 2 or 4
+  MemoryKind memoryKind = MemoryKind::Device;  ///< allocation
+
+  /** How many bytes it may write at `address`: 0 for a download or a free. */
+  std::uint64_t writtenBytes() const;
+};
+
+/** Where a launch stands among captured sequences (FORMAT.md). */
+struct SequencePlace {
+  std::uintptr_t stream = 0;
+  std::uintptr_t context = 0;
+  std::optional<std::uint64_t> follows;  ///< the previous launch of its captured sequence
+  std::string sequenceBreak = "first-launch";  ///< why it starts one (not written when `follows` is set)
+  std::vector<RecordedWork> workBefore;
+};
+
 struct LaunchRecord {
   std::string function;
   const std::uint8_t* module = nullptr;  ///< the module image as loaded
@@ -85,7 +118,51 @@ struct LaunchRecord {
    * SHA-256; an empty entry is hashed.
    */
   std::vector<std::vector<std::string>> knownPageBlobs;
+  /** Format version 2: its stream, captured sequence and the work before it. */
+  SequencePlace place;
 };
+
+/** One memory range of a record as written: blob ids and page hashes. */
+struct RecordedRange {
+  std::uint64_t base = 0;
+  std::uint64_t bytes = 0;
+  MemoryKind kind = MemoryKind::Device;
+  std::string label;
+  std::vector<std::string> pagesBefore;
+  std::vector<std::uint64_t> hashesBefore;
+  std::vector<std::uint64_t> hashesAfter;
+};
+
+/** Everything of a launch record, blob ids known: what launchRecordJson writes. */
+struct RecordFields {
+  std::uint64_t sequence = 0;
+  std::string function;
+  std::string moduleBlob;
+  LaunchShape shape;
+  std::vector<std::uint8_t> parameterBuffer;
+  std::vector<ParameterSlot> parameters;
+  std::uint64_t pageBytes = 65536;
+  std::vector<RecordedRange> memory;
+  SequencePlace place;
+};
+
+/** The JSON text of a launch record, format version 2 (FORMAT.md), with a final newline. */
+std::string launchRecordJson(const RecordFields& fields);
+
+/** What capturing cost, for the manifest (FORMAT.md `cost`); the writer adds its own counts. */
+struct CaptureCost {
+  double wallSeconds = 0;
+  std::uint64_t deviceBytesHashed = 0;
+  std::uint64_t bytesCopiedToHost = 0;
+  std::uint64_t bytesStored = 0;
+  std::uint64_t blobsStored = 0;
+  std::uint64_t launches = 0;
+  double programWaitSeconds = 0;
+};
+
+/** The sequence-break reasons the manifest always lists (FORMAT.md); a later writer may add reasons. */
+extern const char* const kSequenceBreakReasons[];
+extern const std::size_t kSequenceBreakReasonCount;
 
 /** Which process a capture is of (the manifest's `process`). */
 struct CapturedProcess {
@@ -110,6 +187,8 @@ struct StagedLaunch {
   std::string moduleBlob;
   /** The blob id of each page of each memory range, in the record's order. */
   std::vector<std::vector<std::string>> pagesBefore;
+  /** Why it starts a captured sequence (empty: it continues one). */
+  std::string sequenceBreak;
 };
 
 class CaptureWriter {
@@ -120,7 +199,7 @@ class CaptureWriter {
   /** Stores bytes as a blob unless it is there already; returns its id (FORMAT.md). */
   std::string putBlob(const std::uint8_t* data, std::size_t size);
 
-  /** Writes a launch's blobs and its record under a temporary name. */
+  /** Writes a launch's blobs and its record under a temporary name (its sequence: the next number). */
   StagedLaunch stageLaunch(const LaunchRecord& record);
   /** Renames a staged record into place: from now on the launch is in the capture. */
   void commitLaunch(const StagedLaunch& staged);
@@ -132,6 +211,18 @@ class CaptureWriter {
 
   /** Counts something not captured, and rewrites the manifest. */
   void countNotCaptured(NotCapturedReason reason);
+
+  /**
+   * A launch's record is in place (the background writer renamed it): the manifest counts it, and a
+   * sequence when `sequenceBreak` is not empty. The manifest is rewritten by the next rewriteManifest.
+   */
+  void launchCommitted(const std::string& sequenceBreak);
+  /** A new blob of `bytes` bytes is in place (counted in the manifest's cost). */
+  void blobStored(std::uint64_t bytes);
+  /** Where the manifest's cost gets the session's counts (device bytes hashed, copied, program wait). */
+  void setCostSource(std::function<CaptureCost()> source);
+  /** Rewrites the manifest with the counts as they are. */
+  void rewriteManifest();
   /**
    * The selection given could not be used, so nothing will be selected: the manifest says why
    * (`selectionError`), so that the capture does not pass for an empty one.
@@ -144,6 +235,7 @@ class CaptureWriter {
 
  private:
   void writeManifest();
+  void countLaunchLocked(const std::string& sequenceBreak);
   std::string putBlobLocked(const std::uint8_t* data, std::size_t size);
   /** `known` when this writer stored that blob already, else putBlobLocked. */
   std::string reuseOrPutLocked(const std::string& known, const std::uint8_t* data, std::size_t size);
@@ -154,6 +246,13 @@ class CaptureWriter {
   std::uint64_t nextSequence_ = 0;
   std::set<std::string> blobs_;
   std::map<NotCapturedReason, std::uint64_t> notCaptured_;
+  std::map<std::string, std::uint64_t> sequenceBreaks_;
+  std::uint64_t sequences_ = 0;
+  std::uint64_t launches_ = 0;
+  std::uint64_t blobsStored_ = 0;
+  std::uint64_t bytesStored_ = 0;
+  std::function<CaptureCost()> costSource_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::string selectionError_;
   bool complete_ = false;
 };

@@ -5,7 +5,7 @@
 #   CUDA_INJECTION64_PATH: built next to kreplay.node on every build (no Node.js inside);
 # - kreplay-capture-test, their C++ tests and the writers of the crash-case and session captures, run
 #   by src/capture/capture-layout.test.ts, capture-folder.test.ts and capture-session.test.ts, and
-#   build/tests/fake-cupti/libcupti.so, which capture-injection.test.ts runs the glue over (with
+#   build/tests/fake-cupti/libcupti.so (a libcupti and libcuda stand-in), which capture-injection.test.ts runs the glue over (with
 #   CUPTI's profiler host API for a fake chip, which cupti-metric-catalog.test.ts lists metrics
 #   through) (KREPLAY_BUILD_TESTS=OFF skips them).
 set(KREPLAY_CAPTURE_DIR "${CMAKE_CURRENT_SOURCE_DIR}/src/capture")
@@ -14,7 +14,9 @@ target_sources(kreplay_core PRIVATE ${KREPLAY_CAPTURE_SOURCES})
 
 set(KREPLAY_CAPTURE_GLUE_SOURCES
   "${KREPLAY_CAPTURE_DIR}/inject/cupti-capture-glue.cpp"
-  "${KREPLAY_CAPTURE_DIR}/inject/cuda-memory-access.cpp")
+  "${KREPLAY_CAPTURE_DIR}/inject/cuda-driver-calls.cpp"
+  "${KREPLAY_CAPTURE_DIR}/inject/cuda-memory-access.cpp"
+  "${KREPLAY_CAPTURE_DIR}/inject/cuda-page-hasher.cpp")
 file(GLOB KREPLAY_CAPTURE_SESSION_SOURCES CONFIGURE_DEPENDS "${KREPLAY_CAPTURE_DIR}/inject/*.cpp")
 list(REMOVE_ITEM KREPLAY_CAPTURE_SESSION_SOURCES ${KREPLAY_CAPTURE_GLUE_SOURCES})
 add_library(kreplay_capture_session STATIC ${KREPLAY_CAPTURE_SESSION_SOURCES})
@@ -39,8 +41,10 @@ if(KREPLAY_BUILD_TESTS)
   target_link_libraries(kreplay-capture-test PRIVATE kreplay_capture_session kreplay_core Threads::Threads ${CMAKE_DL_LIBS})
 
   # A libcupti.so (and libcuda) stand-in over host memory, for the glue's test without a GPU.
+  # Its cuLaunchKernel computes the capture's page-hash kernel with core's pageHash.
   add_library(kreplay-fake-cupti SHARED "${KREPLAY_CAPTURE_DIR}/test/fake-cupti/fake-cupti.cpp"
-    "${KREPLAY_CAPTURE_DIR}/test/fake-cupti/fake-cupti-profiler-host.cpp")
+    "${KREPLAY_CAPTURE_DIR}/test/fake-cupti/fake-cupti-profiler-host.cpp"
+    "${CMAKE_CURRENT_SOURCE_DIR}/src/core/page-hash.cpp")
   set_target_properties(kreplay-fake-cupti PROPERTIES OUTPUT_NAME cupti
     LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests/fake-cupti")
   target_include_directories(kreplay-fake-cupti PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/src")

@@ -47,4 +47,10 @@ std::string jsonHash(std::uint64_t value) {
   return text;
 }
 
+std::string jsonStringList(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i > 0 ? "," : "") + jsonString(items[i]);
+  return out + "]";
+}
+
 }  // namespace kreplay::capture

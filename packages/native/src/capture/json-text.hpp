@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kreplay::capture {
 
@@ -14,5 +15,7 @@ std::string jsonAddress(std::uint64_t value);
 std::string jsonHexBytes(const std::uint8_t* data, std::size_t size);
 /** A 64-bit value as a JSON string of exactly 16 hex digits. */
 std::string jsonHash(std::uint64_t value);
+/** A JSON array of string literals. */
+std::string jsonStringList(const std::vector<std::string>& items);
 
 }  // namespace kreplay::capture

@@ -14,16 +14,21 @@ namespace {
                             ". Set it as `kreplay capture` documents, or unset it.");
 }
 
+/** The whole number >= 0 written in `text`, or nothing when it is not one. */
+std::optional<std::uint64_t> wholeNumber(const char* text) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0' || *text == '-' || *text == '+') return std::nullopt;
+  return value;
+}
+
 std::optional<std::uint64_t> readCount(const std::function<const char*(const char*)>& lookup,
                                        const char* name) {
   const char* text = lookup(name);
   if (text == nullptr || *text == '\0') return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long value = std::strtoull(text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || *text == '-' || *text == '+') {
-    refuse(name, text, "a whole number >= 0");
-  }
+  const std::optional<std::uint64_t> value = wholeNumber(text);
+  if (!value) refuse(name, text, "a whole number >= 0");
   return value;
 }
 
@@ -164,6 +169,19 @@ CaptureOptions readCaptureOptions(const std::function<const char*(const char*)>&
       options.fromStart = false;
     else if (value != "on" && value != "1")
       refuse("KREPLAY_CAPTURE_PROFILE_FROM_START", value, "on or off");
+  }
+  if (const auto staging = readCount(lookup, "KREPLAY_CAPTURE_STAGING_BYTES")) {
+    if (*staging < kSmallestStagingBytes)
+      refuse("KREPLAY_CAPTURE_STAGING_BYTES", std::to_string(*staging), "a byte count of at least 65536 (one page)");
+    options.stagingBytes = *staging;
+  }
+  if (const char* threads = lookup("KREPLAY_CAPTURE_WRITER_THREADS"); threads != nullptr && *threads != '\0') {
+    if (std::string(threads) != "auto") {
+      const std::optional<std::uint64_t> count = wholeNumber(threads);
+      if (!count || *count < 1 || *count > kMostWriterThreads)
+        refuse("KREPLAY_CAPTURE_WRITER_THREADS", threads, "auto or a whole number from 1 to 64");
+      options.writerThreads = static_cast<unsigned>(*count);
+    }
   }
   if (const char* command = lookup("KREPLAY_CAPTURE_COMMAND"); command != nullptr && *command != '\0') {
     options.command = parseJsonStringArray(command);

@@ -18,6 +18,10 @@ struct CaptureOptionsError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+constexpr std::uint64_t kDefaultStagingBytes = 256ull << 20;
+constexpr std::uint64_t kSmallestStagingBytes = 64ull << 10;  ///< one page
+constexpr unsigned kMostWriterThreads = 64;
+
 struct CaptureOptions {
   std::string directory;                     ///< KREPLAY_CAPTURE_DIR (required)
   /** KREPLAY_CAPTURE_KERNEL_NAME: a name matched whole, or `regex:EXPRESSION` (ECMAScript), searched. */
@@ -33,6 +37,10 @@ struct CaptureOptions {
    */
   bool fromStart = true;
   std::vector<std::string> command;          ///< KREPLAY_CAPTURE_COMMAND: a JSON array of strings
+  /** KREPLAY_CAPTURE_STAGING_BYTES: pinned host memory changed pages are copied through (>= 64 KiB). */
+  std::uint64_t stagingBytes = kDefaultStagingBytes;
+  /** KREPLAY_CAPTURE_WRITER_THREADS: `auto` (0 here: min(8, hardware threads - 1)) or 1 to 64. */
+  unsigned writerThreads = 0;
   /** The process captured, for the manifest: set by the library (not read from the environment). */
   std::optional<CapturedProcess> process;
 };

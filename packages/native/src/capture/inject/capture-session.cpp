@@ -1,16 +1,12 @@
 #include "capture/inject/capture-session.hpp"
 
-#include <algorithm>
-#include <cstring>
+#include <unistd.h>
 
-#include "capture/inject/parameter-buffer.hpp"
-#include "core/page-hash.hpp"
+#include <algorithm>
 
 namespace kreplay::capture {
 
 namespace {
-
-constexpr std::uint64_t kHashChunkPages = 256;  // after-launch copies go through 16 MiB at a time
 
 CaptureInfo initialInfo(const CaptureOptions& options) {
   CaptureInfo info;
@@ -18,6 +14,13 @@ CaptureInfo initialInfo(const CaptureOptions& options) {
   info.command = options.command;
   info.process = options.process;
   return info;
+}
+
+BlobWriterOptions writerOptions(const CaptureOptions& options, std::function<void()> beforeWrite) {
+  BlobWriterOptions writer;
+  writer.threads = writerThreadCount(options.writerThreads);
+  writer.beforeWrite = std::move(beforeWrite);
+  return writer;
 }
 
 // The selection; when it cannot be made (a pattern std::regex rejects), the manifest says why.
@@ -35,36 +38,35 @@ LaunchSelection selectionOf(const CaptureOptions& options, CaptureWriter& writer
 
 }  // namespace
 
-/** One range of a pending launch: its bytes before the launch, and the page blobs known unchanged. */
-struct PendingRange {
-  std::uint64_t base = 0;
-  std::uint64_t bytes = 0;
-  MemoryKind kind = MemoryKind::Device;
-  std::string label;
-  std::vector<std::uint8_t> before;
-  std::vector<std::string> knownBlobs;
-  bool global = false;
-};
-
-struct PendingLaunch {
-  std::unique_lock<std::recursive_mutex> lock;  // held from before the launch to after it: ranges stay put
-  std::string function;
-  std::shared_ptr<LoadedModule> module;
-  LaunchShape shape;
-  ParameterBuffer parameters;
-  std::vector<PendingRange> ranges;
-};
-
-void PendingLaunchDeleter::operator()(PendingLaunch* pending) const {
-  delete pending;
-}
-
-CaptureSession::CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log)
+CaptureSession::CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log,
+                               std::function<void()> beforeWrite)
     : log_(log),
       device_(device),
       writer_(options.directory, initialInfo(options)),
       selection_(selectionOf(options, writer_)),
-      profiling_(options.fromStart) {}
+      profiling_(options.fromStart),
+      staging_(device, options.stagingBytes, kCapturePageBytes),
+      blobs_(writer_, staging_, writerOptions(options, std::move(beforeWrite))),
+      memory_(device, staging_, blobs_, tracked_, counters_, kCapturePageBytes),
+      owner_(::getpid()) {
+  writer_.setCostSource([this] { return cost(); });
+}
+
+bool CaptureSession::inOwner() const {
+  return ::getpid() == owner_;
+}
+
+CaptureSession::~CaptureSession() {
+  writer_.setCostSource(nullptr);
+}
+
+CaptureCost CaptureSession::cost() const {
+  CaptureCost cost;
+  cost.deviceBytesHashed = counters_.deviceBytesHashed;
+  cost.bytesCopiedToHost = counters_.bytesCopiedToHost;
+  cost.programWaitSeconds = static_cast<double>(counters_.programWaitNanoseconds) / 1e9;
+  return cost;
+}
 
 void CaptureSession::profilerStarted() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
@@ -73,10 +75,9 @@ void CaptureSession::profilerStarted() {
 
 void CaptureSession::profilerStopped() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (profiling_) work_.captureStopped();  // what runs until cuProfilerStart is not seen
   profiling_ = false;
 }
-
-CaptureSession::~CaptureSession() = default;
 
 void CaptureSession::sayOnce(const std::string& key, const std::string& message) {
   if (!said_.insert(key).second) return;
@@ -87,7 +88,8 @@ void CaptureSession::sayOnce(const std::string& key, const std::string& message)
 void CaptureSession::stop(const std::string& what) {
   if (stopped_) return;
   stopped_ = true;
-  log_ << "[kreplay capture] " << what << "; capturing stops here. The " << captured_
+  const std::uint64_t readable = blobs_.failure().empty() ? captured_ : blobs_.committedLaunches();
+  log_ << "[kreplay capture] " << what << "; capturing stops here. The " << readable
        << " launches captured so far are readable in " << writer_.directory() << ".\n";
   log_.flush();
 }
@@ -146,29 +148,46 @@ std::uintptr_t CaptureSession::functionModule(std::uintptr_t functionHandle) {
 void CaptureSession::allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind) {
   if (bytes == 0) return;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  TrackedRange range;
-  range.bytes = bytes;
-  range.kind = kind;
-  ranges_[base] = std::move(range);
+  tracked_.addAllocation(base, bytes, kind);
   managed_.erase(base);
+  RecordedWork work;
+  work.kind = WorkKind::Allocation;
+  work.address = base;
+  work.bytes = bytes;
+  work.memoryKind = kind;
+  work_.record(work);
 }
 
 void CaptureSession::managedAllocationAdded(std::uint64_t base, std::uint64_t bytes) {
   if (bytes == 0) return;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   managed_[base] = bytes;
-  ranges_.erase(base);
+  tracked_.removeAllocation(base);
 }
 
 void CaptureSession::allocationRemoved(std::uint64_t base) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  ranges_.erase(base);
+  const auto& allocations = tracked_.allocations();
+  if (allocations.count(base) != 0) {
+    RecordedWork work;
+    work.kind = WorkKind::Free;
+    work.address = base;
+    work_.record(work);
+  }
+  tracked_.removeAllocation(base);
   managed_.erase(base);
 }
 
 void CaptureSession::rangeUnmapped(std::uint64_t base, std::uint64_t bytes) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  ranges_.erase(ranges_.lower_bound(base), ranges_.lower_bound(base + bytes));
+  auto& allocations = tracked_.allocations();
+  for (auto at = allocations.lower_bound(base); at != allocations.end() && at->first < base + bytes; ++at) {
+    RecordedWork work;
+    work.kind = WorkKind::Free;
+    work.address = at->first;
+    work_.record(work);
+  }
+  tracked_.removeAllocationsIn(base, bytes);
 }
 
 void CaptureSession::streamCaptureBegan(std::uintptr_t stream) {
@@ -189,6 +208,64 @@ void CaptureSession::opaqueObjectCreated(std::uint64_t handle) {
 void CaptureSession::opaqueObjectDestroyed(std::uint64_t handle) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   opaqueObjects_.erase(handle);
+}
+
+void CaptureSession::memsetIssued(std::uintptr_t stream, std::uint64_t address, std::uint64_t bytes,
+                                  std::uint32_t value, std::uint32_t elementBytes) {
+  if (bytes == 0) return;
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  RecordedWork work;
+  work.kind = WorkKind::Memset;
+  work.stream = stream;
+  work.address = address;
+  work.bytes = bytes;
+  work.value = value;
+  work.elementBytes = elementBytes;
+  work_.record(work);
+  tracked_.invalidate(address, bytes);
+}
+
+void CaptureSession::copyIssued(std::uintptr_t stream, std::uint64_t destination, std::uint64_t source,
+                                std::uint64_t bytes) {
+  if (bytes == 0) return;
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  RecordedWork work;
+  work.stream = stream;
+  work.bytes = bytes;
+  if (tracked_.overlaps(destination, bytes)) {
+    // From tracked memory the capture holds the bytes; from elsewhere, the next launch's pages hold them.
+    work.kind = tracked_.tracks(source, bytes) ? WorkKind::Copy : WorkKind::Upload;
+    work.address = destination;
+    work.source = work.kind == WorkKind::Copy ? source : 0;
+    tracked_.invalidate(destination, bytes);
+  } else if (tracked_.overlaps(source, bytes)) {
+    work.kind = WorkKind::Download;
+    work.address = source;
+  } else {
+    return;  // between memory the capture does not track: nothing it holds changes
+  }
+  work_.record(work);
+}
+
+void CaptureSession::hostFunctionIssued(std::uintptr_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  work_.hostFunction(stream);
+}
+
+void CaptureSession::eventRecorded(std::uintptr_t event, std::uintptr_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  work_.eventRecorded(event, stream);
+}
+
+void CaptureSession::eventWaited(std::uintptr_t stream, std::uintptr_t event) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  work_.streamWaited(stream, event);
+}
+
+void CaptureSession::unboundedWriteIssued() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  work_.unboundedWrite();
+  tracked_.invalidateAll();
 }
 
 void CaptureSession::notCaptured(NotCapturedReason reason, const std::string& function,
@@ -217,204 +294,36 @@ const std::vector<std::uint64_t>& CaptureSession::moduleGlobals(const KernelDefi
   for (const GlobalInfo& global : definition.cubin->globals) {
     const std::optional<GlobalAddress> address = device_.moduleGlobal(module, global.name);
     if (!address || address->bytes == 0) continue;
-    TrackedRange& range = globals_[address->address];
-    if (range.bytes != address->bytes || range.label != global.name) {
-      range = TrackedRange{};
-      range.bytes = address->bytes;
-      range.kind = MemoryKind::ModuleGlobal;
-      range.label = global.name;
-    }
+    tracked_.addGlobal(address->address, address->bytes, global.name);
     bases.push_back(address->address);
   }
   return moduleGlobals_[module] = std::move(bases);
 }
 
-PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
-  std::unique_lock<std::recursive_mutex> lock(mutex_);
-  if (stopped_ || !profiling_) return nullptr;
+void CaptureSession::flush() {
+  if (!inOwner()) return;  // a forked child: the lock and the writer threads are the parent's
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   try {
-    return prepare(request, lock);
+    blobs_.drain();
   } catch (const std::exception& error) {
-    stop("capturing a launch of " + request.function + " failed: " + error.what());
-  } catch (...) {
-    stop("capturing a launch of " + request.function + " failed");
-  }
-  return nullptr;
-}
-
-PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
-                                            std::unique_lock<std::recursive_mutex>& lock) {
-  if (request.kind == LaunchKind::Graph) {
-    notCaptured(NotCapturedReason::GraphLaunch, "", "a graph launch");
-    return nullptr;
-  }
-  if (request.kind == LaunchKind::MultiDevice) {
-    notCaptured(NotCapturedReason::MultiDeviceLaunch, request.function, "a multi-device launch");
-    return nullptr;
-  }
-  if (selection_.exhausted() || !selection_.matches(request.function) ||
-      !selection_.select(request.function)) {
-    return nullptr;
-  }
-  if (request.kind == LaunchKind::Cooperative) {
-    notCaptured(NotCapturedReason::CooperativeLaunch, request.function, "a cooperative launch");
-    return nullptr;
-  }
-  // Synchronizing while any stream captures would invalidate that capture (in the global mode).
-  if (!capturingStreams_.empty()) {
-    notCaptured(NotCapturedReason::StreamCapture, request.function,
-                "a stream is being captured into a graph, and synchronizing now would break that capture");
-    return nullptr;
-  }
-  if (device_.streamCapturing(request.stream)) {
-    notCaptured(NotCapturedReason::StreamCapture, request.function,
-                "its stream is being captured into a graph, so it does not run now");
-    return nullptr;
-  }
-  // Asking for the function's module makes a driver that loads modules lazily load it now, before the
-  // launch: its module-loaded callback then reaches moduleLoaded on this thread, which tells which
-  // loaded module the handle is (as cuModuleLoad* does for modules loaded eagerly).
-  const std::uintptr_t module = functionModule(request.functionHandle);
-  const auto known = moduleIds_.find(module);
-  const std::optional<KernelDefinition> definition =
-      modules_.find(request.function,
-                    known == moduleIds_.end() ? std::nullopt : std::optional<std::uint32_t>(known->second));
-  if (!definition) {
-    notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
-                "no loaded module image (of " + std::to_string(modules_.size()) + ") describes this kernel");
-    return nullptr;
-  }
-  if (definition->definitions > 1 && !definition->preferred) {
-    sayOnce("several " + request.function, std::to_string(definition->definitions) +
-                                               " loaded modules define " + request.function +
-                                               "; the capture uses the most recently loaded one (module " +
-                                               std::to_string(definition->module->id) + ")");
-  }
-
-  PendingLaunchHandle pending(new PendingLaunch);
-  pending->function = request.function;
-  pending->module = definition->module;
-  pending->shape = request.shape;
-  try {
-    if (const auto extra = extraParameterBuffer(request.extra)) {
-      pending->parameters.bytes = *extra;
-      if (extra->size() == definition->kernel->parameterBufferBytes)
-        pending->parameters.slots = parameterSlots(*definition->kernel);
-    } else {
-      pending->parameters = layOutKernelParams(*definition->kernel, request.kernelParams);
-    }
-  } catch (const ParameterBufferError& error) {
-    notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
-                std::string("its parameters cannot be read: ") + error.what());
-    return nullptr;
-  }
-
-  // A parameter naming managed memory or a live texture/surface object cannot be re-created.
-  for (const std::uint64_t word : alignedWords(pending->parameters.bytes)) {
-    auto managed = managed_.upper_bound(word);
-    if (managed != managed_.begin() && word < std::prev(managed)->first + std::prev(managed)->second) {
-      notCaptured(NotCapturedReason::ManagedMemory, request.function,
-                  "a parameter points into managed memory");
-      return nullptr;
-    }
-    if (opaqueObjects_.count(word) != 0) {
-      notCaptured(NotCapturedReason::TextureOrSurface, request.function,
-                  "a parameter holds a live texture or surface object");
-      return nullptr;
-    }
-  }
-
-  if (!deviceDescribed_) {
-    const DeviceDescription description = device_.describeDevice();
-    writer_.setDevice(description.name, description.architecture);
-    deviceDescribed_ = true;
-  }
-  const std::vector<std::uint64_t>& globals = moduleGlobals(*definition, module);
-
-  device_.synchronize();
-  auto snapshot = [&](std::uint64_t base, const TrackedRange& range, bool global) {
-    PendingRange taken;
-    taken.base = base;
-    taken.bytes = range.bytes;
-    taken.kind = range.kind;
-    taken.label = range.label;
-    taken.global = global;
-    taken.before.resize(range.bytes);
-    device_.copyToHost(base, taken.before.data(), range.bytes);
-    if (range.lastBefore.size() == range.bytes) {
-      for (std::uint64_t at = 0, page = 0; at < range.bytes; at += kCapturePageBytes, ++page) {
-        const std::uint64_t length = std::min(kCapturePageBytes, range.bytes - at);
-        const bool same = std::memcmp(taken.before.data() + at, range.lastBefore.data() + at, length) == 0;
-        taken.knownBlobs.push_back(same ? range.lastBlobs[page] : std::string());
-      }
-    }
-    pending->ranges.push_back(std::move(taken));
-  };
-  for (const auto& [base, range] : ranges_) snapshot(base, range, false);
-  for (const std::uint64_t base : globals) snapshot(base, globals_.at(base), true);
-  pending->lock = std::move(lock);
-  return pending;
-}
-
-void CaptureSession::afterLaunch(PendingLaunchHandle pending, bool launched) {
-  if (!pending) return;
-  if (!launched || stopped_) return;  // the launch failed: nothing ran, nothing to record
-  try {
-    device_.synchronize();
-    LaunchRecord record;
-    record.function = pending->function;
-    record.module = pending->module->image.data();
-    record.moduleBytes = pending->module->image.size();
-    record.moduleBlob = pending->module->blobId;
-    record.shape = pending->shape;
-    record.parameterBuffer = pending->parameters.bytes;
-    record.parameters = pending->parameters.slots;
-    record.pageBytes = kCapturePageBytes;
-    std::vector<std::uint8_t> chunk;
-    for (PendingRange& range : pending->ranges) {
-      MemoryRange memory;
-      memory.base = range.base;
-      memory.bytes = range.bytes;
-      memory.kind = range.kind;
-      memory.label = range.label;
-      memory.before = range.before.data();
-      record.knownPageBlobs.push_back(range.knownBlobs);
-      chunk.resize(std::min(range.bytes, kHashChunkPages * kCapturePageBytes));
-      for (std::uint64_t at = 0; at < range.bytes; at += chunk.size()) {
-        const std::uint64_t length = std::min<std::uint64_t>(chunk.size(), range.bytes - at);
-        device_.copyToHost(range.base + at, chunk.data(), length);
-        for (std::uint64_t page = 0; page < length; page += kCapturePageBytes)
-          memory.hashesAfter.push_back(
-              pageHash(chunk.data() + page, std::min(kCapturePageBytes, length - page)));
-      }
-      record.memory.push_back(std::move(memory));
-    }
-    const StagedLaunch staged = writer_.stageLaunch(record);
-    writer_.commitLaunch(staged);
-    pending->module->blobId = staged.moduleBlob;
-    for (std::size_t r = 0; r < pending->ranges.size(); ++r) {
-      PendingRange& range = pending->ranges[r];
-      auto& owner = range.global ? globals_ : ranges_;
-      const auto found = owner.find(range.base);
-      if (found == owner.end() || found->second.bytes != range.bytes) continue;
-      found->second.lastBefore = std::move(range.before);
-      found->second.lastBlobs = staged.pagesBefore[r];
-    }
-    selection_.markCaptured(pending->function);
-    captured_ += 1;
-  } catch (const std::exception& error) {
-    stop("capturing a launch of " + pending->function + " failed: " + error.what());
-  } catch (...) {
-    stop("capturing a launch of " + pending->function + " failed");
+    stop(std::string("writing the capture failed: ") + error.what());
   }
 }
 
 void CaptureSession::finish() {
+  if (!inOwner()) return;
+  const auto started = std::chrono::steady_clock::now();
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (finished_ || stopped_) return;
+  if (finished_) return;
   finished_ = true;
+  flush();
+  counters_.programWaitNanoseconds += static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count());
   try {
-    writer_.finish();
+    if (stopped_)
+      writer_.rewriteManifest();
+    else
+      writer_.finish();
   } catch (const std::exception& error) {
     log_ << "[kreplay capture] could not mark the capture finished: " << error.what() << "\n";
   }

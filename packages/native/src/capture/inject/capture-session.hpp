@@ -1,12 +1,17 @@
 // The capture of one program, driven by plain calls (the CUPTI glue makes them; the tests make them
-// over host memory): modules loaded, allocations made and freed, texture/surface objects, and each
-// kernel launch before and after it runs. A selected launch is written to the capture folder with
-// its module, shape, parameter buffer and every live range before it ran (content-addressed pages,
-// a page unchanged since the range's previous capture reusing its blob id without SHA-256) and the
-// page hashes after. No CUPTI or CUDA header inside.
+// over host memory): modules loaded, allocations made and freed, texture/surface objects, the work
+// between launches (memsets, copies, host functions, events), and each kernel launch before and after
+// it runs. A selected launch is written to the capture folder (format version 2) with its module,
+// shape, parameter buffer, stream, place in a captured sequence, the work before it, and every live
+// range's pages before it ran (hashed on the device; only pages whose hash changed since the capture
+// last held them are copied and stored) with their page hashes before and after. The writing happens
+// on background threads (blob-writer.hpp). No CUPTI or CUDA header inside.
+//   capture-session.cpp          modules, allocations, the work between launches, finish
+//   capture-session-launch.cpp   a launch: selection, parameters, memory before and after, its record
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,10 +22,16 @@
 #include <vector>
 
 #include "capture/capture-writer.hpp"
+#include "capture/inject/between-launch-work.hpp"
+#include "capture/inject/blob-writer.hpp"
 #include "capture/inject/capture-options.hpp"
 #include "capture/inject/device-memory-access.hpp"
+#include "capture/inject/launch-memory.hpp"
 #include "capture/inject/launch-selection.hpp"
 #include "capture/inject/loaded-modules.hpp"
+#include "capture/inject/page-state.hpp"
+#include "capture/inject/pinned-staging.hpp"
+#include "capture/inject/sequence-rule.hpp"
 
 namespace kreplay::capture {
 
@@ -37,6 +48,7 @@ struct LaunchRequest {
   void* const* kernelParams = nullptr;
   void* const* extra = nullptr;
   std::uintptr_t stream = 0;
+  std::uintptr_t context = 0;  ///< the context it was launched in (0: unknown)
 };
 
 /** A launch captured before it ran, waiting for afterLaunch. */
@@ -49,10 +61,12 @@ using PendingLaunchHandle = std::unique_ptr<PendingLaunch, PendingLaunchDeleter>
 class CaptureSession {
  public:
   /**
-   * Creates the capture folder. Throws CaptureWriteError, or CaptureOptionsError when the selection
-   * cannot be made (after the manifest recorded it as `selectionError`).
+   * Creates the capture folder and starts the writer threads. `beforeWrite` (tests) is called by a
+   * writer thread before it writes staged pages. Throws CaptureWriteError, or CaptureOptionsError
+   * when the selection cannot be made (after the manifest recorded it as `selectionError`).
    */
-  CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log);
+  CaptureSession(const CaptureOptions& options, DeviceMemoryAccess& device, std::ostream& log,
+                 std::function<void()> beforeWrite = {});
   ~CaptureSession();
 
   void moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes);
@@ -74,6 +88,21 @@ class CaptureSession {
   void opaqueObjectCreated(std::uint64_t handle);
   void opaqueObjectDestroyed(std::uint64_t handle);
 
+  // The work between launches (each at the call's exit, when it succeeded).
+  /** cuMemsetD8/D16/D32: `bytes` bytes at `address`, `value` in elements of `elementBytes`. */
+  void memsetIssued(std::uintptr_t stream, std::uint64_t address, std::uint64_t bytes, std::uint32_t value,
+                    std::uint32_t elementBytes);
+  /** A linear copy (cuMemcpy*, not peer/2D/3D): recorded as copy, upload or download by what the capture tracks. */
+  void copyIssued(std::uintptr_t stream, std::uint64_t destination, std::uint64_t source, std::uint64_t bytes);
+  /** cuLaunchHostFunc, cuStreamAddCallback. */
+  void hostFunctionIssued(std::uintptr_t stream);
+  /** cuEventRecord*: where the event was recorded. */
+  void eventRecorded(std::uintptr_t event, std::uintptr_t stream);
+  /** cuStreamWaitEvent. */
+  void eventWaited(std::uintptr_t stream, std::uintptr_t event);
+  /** A write to device memory the capture cannot bound (peer, 2D/3D and batch copies, stream memory operations). */
+  void unboundedWriteIssued();
+
   /**
    * Before the launch runs: decides whether to capture it; when so, synchronizes and copies every
    * live range. Returns null for a launch that is not captured (counted with its reason when the
@@ -82,24 +111,32 @@ class CaptureSession {
   PendingLaunchHandle beforeLaunch(const LaunchRequest& request);
   /** After the launch: when it was launched, synchronizes, hashes every range and writes the record. */
   void afterLaunch(PendingLaunchHandle pending, bool launched);
-  /** The program ends: the manifest says the capture is complete (unless capturing stopped on a failure). */
+  /** Waits until every launch captured so far is in the folder; a writer failure stops capturing. */
+  void flush();
+  /**
+   * The program ends: waits for the writer, then the manifest says the capture is complete (unless
+   * capturing stopped on a failure). In a child forked from the program it does nothing.
+   */
   void finish();
 
   bool stopped() const { return stopped_; }
   std::uint64_t capturedLaunches() const { return captured_; }
   const std::string& directory() const { return writer_.directory(); }
+  /** For tests: the pinned staging pool. */
+  const PinnedStaging& staging() const { return staging_; }
 
  private:
-  struct TrackedRange {
-    std::uint64_t bytes = 0;
-    MemoryKind kind = MemoryKind::Device;
-    std::string label;
-    std::vector<std::uint8_t> lastBefore;  ///< the range's bytes before its previous captured launch
-    std::vector<std::string> lastBlobs;    ///< their page blob ids
-  };
   PendingLaunchHandle prepare(const LaunchRequest& request, std::unique_lock<std::recursive_mutex>& lock);
+  /** A launch that is not captured ran: it may have written any device memory. */
+  void launchNotCaptured();
+  /** Hashes and stages the launch's memory, decides its captured sequence. */
+  void snapshotBefore(PendingLaunch& pending, const LaunchRequest& request, const std::vector<std::uint64_t>& globals);
+  void record(PendingLaunch& pending);
+  CaptureCost cost() const;
   void notCaptured(NotCapturedReason reason, const std::string& function, const std::string& detail);
   void stop(const std::string& what);
+  /** Stops capturing after a launch of `function` failed with `why`, or after the writer failed. */
+  void failed(const std::string& function, const std::string& why);
   /** The bases (in globals_) of the globals of a module (its handle; 0: unknown). */
   const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t module);
   /** The module handle of a function, learning which loaded module it is when the driver loads it now. */
@@ -114,8 +151,7 @@ class CaptureSession {
   CaptureWriter writer_;
   LaunchSelection selection_;
   LoadedModules modules_;
-  std::map<std::uint64_t, TrackedRange> ranges_;
-  std::map<std::uint64_t, TrackedRange> globals_;
+  TrackedRanges tracked_;
   std::map<std::uint64_t, std::uint64_t> managed_;  ///< base -> bytes
   std::set<std::uint64_t> opaqueObjects_;
   std::set<std::uintptr_t> capturingStreams_;
@@ -129,6 +165,16 @@ class CaptureSession {
   bool profiling_ = true;  ///< false outside cuProfilerStart..cuProfilerStop with profile-from-start off
   bool finished_ = false;
   std::uint64_t captured_ = 0;
+  CaptureCounters counters_;
+  PinnedStaging staging_;
+  BlobWriter blobs_;
+  LaunchMemory memory_;
+  BetweenLaunchWork work_;
+  std::optional<PreviousLaunch> previous_;
+  std::uint64_t nextSequence_ = 0;
+  /** The process capturing: a child forked from it has no writer threads, so it neither captures nor waits. */
+  long owner_;
+  bool inOwner() const;
 };
 
 }  // namespace kreplay::capture

@@ -1,71 +1,65 @@
 #include "capture/inject/cuda-memory-access.hpp"
 
-#include <cstdlib>
-
 namespace kreplay::capture {
 
-namespace {
+using namespace cuda_constants;
 
-constexpr int kSuccess = 0;
-constexpr int kErrorStreamCaptureImplicit = 906;  // CUDA_ERROR_STREAM_CAPTURE_IMPLICIT
-constexpr int kCaptureStatusNone = 0;             // CU_STREAM_CAPTURE_STATUS_NONE
-constexpr std::uintptr_t kLegacyStream = 0x1;     // CU_STREAM_LEGACY
-constexpr int kComputeCapabilityMajor = 75;       // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
-constexpr int kComputeCapabilityMinor = 76;
-
-template <class Function>
-void resolve(const DynamicLibrary& library, Function& function, const char* name) {
-  function = reinterpret_cast<Function>(library.symbol(name));
-  if (function == nullptr) {
-    throw DeviceAccessError(std::string("[kreplay capture] libcuda has no ") + name +
-                            ". Update the NVIDIA driver (the capture library needs CUDA 12 or newer).");
-  }
-}
-
-}  // namespace
-
-CudaMemoryAccess::CudaMemoryAccess() {
-  const char* path = std::getenv("KREPLAY_CUDA_LIBRARY");
-  library_ = std::make_unique<DynamicLibrary>(path != nullptr && *path != '\0' ? path : "libcuda.so.1");
-  if (!library_->loaded()) {
-    throw DeviceAccessError("[kreplay capture] could not open libcuda (" + library_->error() +
-                            "). The capture library runs inside a CUDA program; check the NVIDIA driver.");
-  }
-  resolve(*library_, cuCtxSynchronize_, "cuCtxSynchronize");
-  resolve(*library_, cuMemcpy_, "cuMemcpy");
-  resolve(*library_, cuStreamIsCapturing_, "cuStreamIsCapturing");
-  resolve(*library_, cuFuncGetModule_, "cuFuncGetModule");
-  resolve(*library_, cuModuleGetGlobal_, "cuModuleGetGlobal_v2");
-  resolve(*library_, cuCtxGetDevice_, "cuCtxGetDevice");
-  resolve(*library_, cuDeviceGetAttribute_, "cuDeviceGetAttribute");
-  resolve(*library_, cuDeviceGetName_, "cuDeviceGetName");
-  resolve(*library_, cuGetErrorName_, "cuGetErrorName");
-  cuKernelGetFunction_ =
-      reinterpret_cast<decltype(cuKernelGetFunction_)>(library_->symbol("cuKernelGetFunction"));
-}
-
-void CudaMemoryAccess::check(int result, const char* call) const {
-  if (result == kSuccess) return;
-  const char* name = nullptr;
-  if (cuGetErrorName_(result, &name) != kSuccess || name == nullptr) name = "an unknown error";
-  throw DeviceAccessError(std::string(call) + " failed: " + name + " (" + std::to_string(result) + ")");
-}
+CudaMemoryAccess::CudaMemoryAccess() : hasher_(cuda_) {}
 
 void CudaMemoryAccess::synchronize() {
-  check(cuCtxSynchronize_(), "cuCtxSynchronize");
+  cuda_.check(cuda_.cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
 void CudaMemoryAccess::copyToHost(std::uint64_t address, std::uint8_t* destination, std::uint64_t bytes) {
   // Unified addressing: cuMemcpy reads device, pool, VMM-mapped and device-mapped host memory alike.
-  check(cuMemcpy_(reinterpret_cast<std::uint64_t>(destination), address, bytes), "cuMemcpy (device to host)");
+  cuda_.check(cuda_.cuMemcpy(reinterpret_cast<std::uint64_t>(destination), address, bytes),
+              "cuMemcpy (device to host)");
+}
+
+void CudaMemoryAccess::hashPages(const std::vector<HashSpan>& spans, std::uint64_t pageBytes, std::uint64_t* hashes) {
+  hasher_.hashPages(spans, pageBytes, hashes);
+}
+
+void CudaMemoryAccess::copyToHost(const std::vector<HostCopy>& copies) {
+  if (copies.empty()) return;
+  void* stream = hasher_.stream();
+  for (const HostCopy& copy : copies) {
+    cuda_.check(cuda_.cuMemcpyAsync(reinterpret_cast<std::uint64_t>(copy.destination), copy.source, copy.bytes, stream),
+                "cuMemcpyAsync (changed pages to the capture's staging)");
+  }
+  cuda_.check(cuda_.cuStreamSynchronize(stream), "cuStreamSynchronize (changed pages)");
+}
+
+std::uint8_t* CudaMemoryAccess::allocateHostStaging(std::uint64_t bytes) {
+  void* pointer = nullptr;
+  const int result = cuda_.cuMemHostAlloc(&pointer, bytes, kHostAllocPortable);
+  if (result != kSuccess) {
+    try {
+      cuda_.check(result, "cuMemHostAlloc");
+    } catch (const DeviceAccessError& error) {
+      throw DeviceAccessError(std::string(error.what()) + " allocating " + std::to_string(bytes >> 20) +
+                              " MiB of pinned staging; pass a smaller --staging-bytes to kreplay capture");
+    }
+  }
+  return static_cast<std::uint8_t*>(pointer);
+}
+
+void CudaMemoryAccess::freeHostStaging(std::uint8_t* memory) {
+  cuda_.cuMemFreeHost(memory);  // at exit the driver may be gone already: nothing to report
+}
+
+std::uintptr_t CudaMemoryAccess::memoryContext(std::uint64_t address) {
+  void* context = nullptr;
+  if (cuda_.cuPointerGetAttribute(&context, kPointerAttributeContext, address) != kSuccess) return 0;
+  return reinterpret_cast<std::uintptr_t>(context);
 }
 
 bool CudaMemoryAccess::streamCapturing(std::uintptr_t stream) {
   for (const std::uintptr_t which : {stream, kLegacyStream}) {
     int status = kCaptureStatusNone;
-    const int result = cuStreamIsCapturing_(reinterpret_cast<void*>(which), &status);
+    const int result = cuda_.cuStreamIsCapturing(reinterpret_cast<void*>(which), &status);
     if (result == kErrorStreamCaptureImplicit) return true;
-    check(result, "cuStreamIsCapturing");
+    cuda_.check(result, "cuStreamIsCapturing");
     if (status != kCaptureStatusNone) return true;
   }
   return false;
@@ -73,22 +67,21 @@ bool CudaMemoryAccess::streamCapturing(std::uintptr_t stream) {
 
 std::uintptr_t CudaMemoryAccess::functionModule(std::uintptr_t function) {
   void* module = nullptr;
-  if (cuFuncGetModule_(&module, reinterpret_cast<void*>(function)) == kSuccess)
+  if (cuda_.cuFuncGetModule(&module, reinterpret_cast<void*>(function)) == kSuccess)
     return reinterpret_cast<std::uintptr_t>(module);
   // A CUkernel (cuLibrary*) passed as a CUfunction: its function in the current context has the module.
   void* contextFunction = nullptr;
-  if (cuKernelGetFunction_ == nullptr ||
-      cuKernelGetFunction_(&contextFunction, reinterpret_cast<void*>(function)) != kSuccess)
+  if (cuda_.cuKernelGetFunction == nullptr ||
+      cuda_.cuKernelGetFunction(&contextFunction, reinterpret_cast<void*>(function)) != kSuccess)
     return 0;
-  if (cuFuncGetModule_(&module, contextFunction) != kSuccess) return 0;
+  if (cuda_.cuFuncGetModule(&module, contextFunction) != kSuccess) return 0;
   return reinterpret_cast<std::uintptr_t>(module);
 }
 
 std::optional<GlobalAddress> CudaMemoryAccess::moduleGlobal(std::uintptr_t module, const std::string& name) {
   GlobalAddress global;
   std::size_t bytes = 0;
-  const int result =
-      cuModuleGetGlobal_(&global.address, &bytes, reinterpret_cast<void*>(module), name.c_str());
+  const int result = cuda_.cuModuleGetGlobal(&global.address, &bytes, reinterpret_cast<void*>(module), name.c_str());
   if (result != kSuccess) return std::nullopt;  // e.g. CUDA_ERROR_NOT_FOUND: the global is then not captured
   global.bytes = bytes;
   return global;
@@ -96,11 +89,11 @@ std::optional<GlobalAddress> CudaMemoryAccess::moduleGlobal(std::uintptr_t modul
 
 DeviceDescription CudaMemoryAccess::describeDevice() {
   int device = 0, major = 0, minor = 0;
-  check(cuCtxGetDevice_(&device), "cuCtxGetDevice");
-  check(cuDeviceGetAttribute_(&major, kComputeCapabilityMajor, device), "cuDeviceGetAttribute");
-  check(cuDeviceGetAttribute_(&minor, kComputeCapabilityMinor, device), "cuDeviceGetAttribute");
+  cuda_.check(cuda_.cuCtxGetDevice(&device), "cuCtxGetDevice");
+  cuda_.check(cuda_.cuDeviceGetAttribute(&major, kComputeCapabilityMajor, device), "cuDeviceGetAttribute");
+  cuda_.check(cuda_.cuDeviceGetAttribute(&minor, kComputeCapabilityMinor, device), "cuDeviceGetAttribute");
   char name[256] = {};
-  check(cuDeviceGetName_(name, sizeof name - 1, device), "cuDeviceGetName");
+  cuda_.check(cuda_.cuDeviceGetName(name, sizeof name - 1, device), "cuDeviceGetName");
   return {name, "sm_" + std::to_string(major * 10 + minor)};
 }
 

@@ -1,12 +1,14 @@
-// DeviceMemoryAccess over libcuda, whose entry points are resolved with dlsym from the copy the
-// program already loaded (libcuda.so.1, or $KREPLAY_CUDA_LIBRARY). Used only inside the program.
+// DeviceMemoryAccess over libcuda (cuda-driver-calls.hpp): synchronizing, hashing pages with the
+// built-in kernel (cuda-page-hasher.hpp), copies on the library's own stream into pinned staging.
+// Used only inside the program.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "capture/inject/cuda-driver-calls.hpp"
+#include "capture/inject/cuda-page-hasher.hpp"
 #include "capture/inject/device-memory-access.hpp"
-#include "core/dynamic-library.hpp"
 
 namespace kreplay::capture {
 
@@ -17,26 +19,22 @@ class CudaMemoryAccess : public DeviceMemoryAccess {
 
   void synchronize() override;
   void copyToHost(std::uint64_t address, std::uint8_t* destination, std::uint64_t bytes) override;
+  void hashPages(const std::vector<HashSpan>& spans, std::uint64_t pageBytes, std::uint64_t* hashes) override;
+  void copyToHost(const std::vector<HostCopy>& copies) override;
+  std::uint8_t* allocateHostStaging(std::uint64_t bytes) override;
+  void freeHostStaging(std::uint8_t* memory) override;
+  std::uintptr_t memoryContext(std::uint64_t address) override;
   bool streamCapturing(std::uintptr_t stream) override;
   std::uintptr_t functionModule(std::uintptr_t function) override;
   std::optional<GlobalAddress> moduleGlobal(std::uintptr_t module, const std::string& name) override;
   DeviceDescription describeDevice() override;
 
- private:
-  void check(int result, const char* call) const;
+  /** True on the thread loading the library's own module: its module-loaded callback is not the program's. */
+  static bool loadingOwnModule() { return CudaPageHasher::loadingOwnModule(); }
 
-  std::unique_ptr<DynamicLibrary> library_;
-  int (*cuCtxSynchronize_)() = nullptr;
-  int (*cuMemcpy_)(std::uint64_t destination, std::uint64_t source, std::size_t bytes) = nullptr;
-  int (*cuStreamIsCapturing_)(void* stream, int* status) = nullptr;
-  int (*cuFuncGetModule_)(void** module, void* function) = nullptr;
-  int (*cuModuleGetGlobal_)(std::uint64_t* address, std::size_t* bytes, void* module,
-                            const char* name) = nullptr;
-  int (*cuCtxGetDevice_)(int* device) = nullptr;
-  int (*cuDeviceGetAttribute_)(int* value, int attribute, int device) = nullptr;
-  int (*cuDeviceGetName_)(char* name, int length, int device) = nullptr;
-  int (*cuGetErrorName_)(int error, const char** name) = nullptr;
-  int (*cuKernelGetFunction_)(void** function, void* kernel) = nullptr;  // CUDA 12+, optional
+ private:
+  CudaDriverCalls cuda_;
+  CudaPageHasher hasher_;
 };
 
 }  // namespace kreplay::capture

@@ -75,6 +75,100 @@ constexpr CallbackId cuStreamBeginCapture_v2 = 539;
 constexpr CallbackId cuStreamBeginCapture_v2_ptsz = 540;
 constexpr CallbackId cuStreamBeginCaptureToGraph = 720;
 constexpr CallbackId cuStreamBeginCaptureToGraph_ptsz = 721;
+// Memsets: linear (recorded), 2D (a write the capture does not bound).
+constexpr CallbackId cuMemsetD8_v2 = 249;
+constexpr CallbackId cuMemsetD16_v2 = 250;
+constexpr CallbackId cuMemsetD32_v2 = 251;
+constexpr CallbackId cuMemsetD8_v2_ptds = 411;
+constexpr CallbackId cuMemsetD16_v2_ptds = 412;
+constexpr CallbackId cuMemsetD32_v2_ptds = 413;
+constexpr CallbackId cuMemsetD8Async = 216;
+constexpr CallbackId cuMemsetD16Async = 218;
+constexpr CallbackId cuMemsetD32Async = 220;
+constexpr CallbackId cuMemsetD8Async_ptsz = 428;
+constexpr CallbackId cuMemsetD16Async_ptsz = 429;
+constexpr CallbackId cuMemsetD32Async_ptsz = 430;
+constexpr CallbackId cuMemsetD2D8_v2 = 252;
+constexpr CallbackId cuMemsetD2D16_v2 = 253;
+constexpr CallbackId cuMemsetD2D32_v2 = 254;
+constexpr CallbackId cuMemsetD2D8_v2_ptds = 414;
+constexpr CallbackId cuMemsetD2D16_v2_ptds = 415;
+constexpr CallbackId cuMemsetD2D32_v2_ptds = 416;
+constexpr CallbackId cuMemsetD2D8Async = 222;
+constexpr CallbackId cuMemsetD2D16Async = 224;
+constexpr CallbackId cuMemsetD2D32Async = 226;
+constexpr CallbackId cuMemsetD2D8Async_ptsz = 431;
+constexpr CallbackId cuMemsetD2D16Async_ptsz = 432;
+constexpr CallbackId cuMemsetD2D32Async_ptsz = 433;
+// Linear copies (recorded).
+constexpr CallbackId cuMemcpy = 305;
+constexpr CallbackId cuMemcpyAsync = 306;
+constexpr CallbackId cuMemcpy_ptds = 408;
+constexpr CallbackId cuMemcpyAsync_ptsz = 418;
+constexpr CallbackId cuMemcpyHtoD_v2 = 276;
+constexpr CallbackId cuMemcpyHtoDAsync_v2 = 277;
+constexpr CallbackId cuMemcpyDtoH_v2 = 278;
+constexpr CallbackId cuMemcpyDtoHAsync_v2 = 279;
+constexpr CallbackId cuMemcpyDtoD_v2 = 280;
+constexpr CallbackId cuMemcpyDtoDAsync_v2 = 281;
+constexpr CallbackId cuMemcpyHtoD_v2_ptds = 397;
+constexpr CallbackId cuMemcpyDtoH_v2_ptds = 398;
+constexpr CallbackId cuMemcpyDtoD_v2_ptds = 399;
+constexpr CallbackId cuMemcpyHtoDAsync_v2_ptsz = 421;
+constexpr CallbackId cuMemcpyDtoHAsync_v2_ptsz = 422;
+constexpr CallbackId cuMemcpyDtoDAsync_v2_ptsz = 423;
+constexpr CallbackId cuMemcpyAtoD_v2 = 284;
+constexpr CallbackId cuMemcpyAtoD_v2_ptds = 401;
+// Writes the capture does not bound: peer, 2D/3D and batch copies, stream memory operations.
+constexpr CallbackId cuMemcpyPeer = 318;
+constexpr CallbackId cuMemcpyPeerAsync = 319;
+constexpr CallbackId cuMemcpy3DPeer = 320;
+constexpr CallbackId cuMemcpy3DPeerAsync = 321;
+constexpr CallbackId cuMemcpyPeer_ptds = 409;
+constexpr CallbackId cuMemcpy3DPeer_ptds = 410;
+constexpr CallbackId cuMemcpyPeerAsync_ptsz = 426;
+constexpr CallbackId cuMemcpy3DPeerAsync_ptsz = 427;
+constexpr CallbackId cuMemcpy2D_v2 = 287;
+constexpr CallbackId cuMemcpy2DUnaligned_v2 = 288;
+constexpr CallbackId cuMemcpy2DAsync_v2 = 289;
+constexpr CallbackId cuMemcpy3D_v2 = 290;
+constexpr CallbackId cuMemcpy3DAsync_v2 = 291;
+constexpr CallbackId cuMemcpy2D_v2_ptds = 405;
+constexpr CallbackId cuMemcpy2DUnaligned_v2_ptds = 406;
+constexpr CallbackId cuMemcpy3D_v2_ptds = 407;
+constexpr CallbackId cuMemcpy2DAsync_v2_ptsz = 424;
+constexpr CallbackId cuMemcpy3DAsync_v2_ptsz = 425;
+constexpr CallbackId cuMemcpyBatchAsync = 776;
+constexpr CallbackId cuMemcpyBatchAsync_ptsz = 777;
+constexpr CallbackId cuMemcpy3DBatchAsync = 778;
+constexpr CallbackId cuMemcpy3DBatchAsync_ptsz = 779;
+constexpr CallbackId cuMemcpyBatchAsync_v2 = 796;
+constexpr CallbackId cuMemcpyBatchAsync_v2_ptsz = 797;
+constexpr CallbackId cuMemcpy3DBatchAsync_v2 = 798;
+constexpr CallbackId cuMemcpy3DBatchAsync_v2_ptsz = 799;
+constexpr CallbackId cuStreamWriteValue32 = 460;
+constexpr CallbackId cuStreamWriteValue32_ptsz = 461;
+constexpr CallbackId cuStreamWriteValue64 = 475;
+constexpr CallbackId cuStreamWriteValue64_ptsz = 476;
+constexpr CallbackId cuStreamWriteValue32_v2 = 663;
+constexpr CallbackId cuStreamWriteValue32_v2_ptsz = 664;
+constexpr CallbackId cuStreamWriteValue64_v2 = 665;
+constexpr CallbackId cuStreamWriteValue64_v2_ptsz = 666;
+constexpr CallbackId cuStreamBatchMemOp = 462;
+constexpr CallbackId cuStreamBatchMemOp_ptsz = 463;
+constexpr CallbackId cuStreamBatchMemOp_v2 = 667;
+constexpr CallbackId cuStreamBatchMemOp_v2_ptsz = 668;
+// Host functions, events.
+constexpr CallbackId cuLaunchHostFunc = 527;
+constexpr CallbackId cuLaunchHostFunc_ptsz = 528;
+constexpr CallbackId cuStreamAddCallback = 346;
+constexpr CallbackId cuStreamAddCallback_ptsz = 437;
+constexpr CallbackId cuEventRecord = 119;
+constexpr CallbackId cuEventRecord_ptsz = 441;
+constexpr CallbackId cuEventRecordWithFlags = 587;
+constexpr CallbackId cuEventRecordWithFlags_ptsz = 588;
+constexpr CallbackId cuStreamWaitEvent = 295;
+constexpr CallbackId cuStreamWaitEvent_ptsz = 436;
 }  // namespace cbid
 
 /** CUpti_CallbackData. */
@@ -225,6 +319,48 @@ struct StreamCaptureParams {  // cuStreamBeginCapture*, cuStreamEndCapture* (the
 };
 struct ObjectDestroyParams {  // cuTexObjectDestroy, cuSurfObjectDestroy
   unsigned long long object;
+};
+template <class Value>
+struct MemsetParams {  // cuMemsetD8_v2 (Value unsigned char), D16 (unsigned short), D32 (unsigned), and _ptds
+  CUdeviceptr dstDevice;
+  Value value;
+  std::size_t N;
+};
+template <class Value>
+struct MemsetAsyncParams {  // cuMemsetD8Async, D16Async, D32Async, and _ptsz
+  CUdeviceptr dstDevice;
+  Value value;
+  std::size_t N;
+  CUstream hStream;
+};
+struct LinearCopyParams {  // cuMemcpy, cuMemcpy{HtoD,DtoH,DtoD}_v2, and _ptds: destination, source, bytes
+  std::uint64_t destination;
+  std::uint64_t source;
+  std::size_t ByteCount;
+};
+struct LinearCopyAsyncParams {  // cuMemcpyAsync, cuMemcpy{HtoD,DtoH,DtoD}Async_v2, and _ptsz
+  std::uint64_t destination;
+  std::uint64_t source;
+  std::size_t ByteCount;
+  CUstream hStream;
+};
+struct MemcpyAtoDParams {  // cuMemcpyAtoD_v2, _ptds
+  CUdeviceptr dstDevice;
+  void* srcArray;
+  std::size_t srcOffset;
+  std::size_t ByteCount;
+};
+struct StreamFirstParams {  // cuLaunchHostFunc, cuStreamAddCallback, cuStreamWaitEvent (the first field)
+  CUstream hStream;
+};
+struct EventRecordParams {  // cuEventRecord, cuEventRecordWithFlags, and _ptsz (the first two fields)
+  void* hEvent;
+  CUstream hStream;
+};
+struct StreamWaitEventParams {  // cuStreamWaitEvent, _ptsz
+  CUstream hStream;
+  void* hEvent;
+  unsigned Flags;
 };
 
 /** The CUPTI entry points, resolved from libcupti with dlsym. */

@@ -15,6 +15,7 @@
 #include "capture/inject/cupti-callback-api.hpp"
 #include "capture/inject/driver-call-translation.hpp"
 #include "capture/inject/process-capture-folder.hpp"
+#include "capture/inject/work-call-translation.hpp"
 #include "drivers/cuda/cupti-library.hpp"
 
 namespace kreplay::capture {
@@ -39,7 +40,9 @@ thread_local std::vector<std::uint32_t> modulesLoadedHere;
 void onDriverCall(CallbackId id, const CallbackData& data) {
   if (isLaunch(id)) {
     if (data.callbackSite == kApiEnter) {
-      pendingLaunch = session->beforeLaunch(launchRequest(id, data.functionParams, data.symbolName));
+      LaunchRequest request = launchRequest(id, data.functionParams, data.symbolName);
+      request.context = reinterpret_cast<std::uintptr_t>(data.context);
+      pendingLaunch = session->beforeLaunch(request);
     } else if (pendingLaunch) {
       const bool launched = *static_cast<const CUresult*>(data.functionReturnValue) == 0;
       session->afterLaunch(std::move(pendingLaunch), launched);
@@ -64,6 +67,7 @@ void onResource(CallbackId id, const ResourceData& data) {
   const auto* module = static_cast<const ModuleResourceData*>(data.resourceDescriptor);
   if (module == nullptr) return;
   if (id == kResourceModuleLoaded) {
+    if (CudaMemoryAccess::loadingOwnModule()) return;  // the capture's own page-hash kernel
     modulesLoadedHere.push_back(module->moduleId);
     session->moduleLoaded(module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin),
                           module->cubinSize);
@@ -202,7 +206,9 @@ int initialize() {
                                       cbid::cuModuleLoadData,
                                       cbid::cuModuleLoadDataEx,
                                       cbid::cuModuleLoadFatBinary};
-    for (const CallbackId id : driverCalls) {
+    std::vector<CallbackId> enabled(std::begin(driverCalls), std::end(driverCalls));
+    enabled.insert(enabled.end(), workCallbackIds().begin(), workCallbackIds().end());
+    for (const CallbackId id : enabled) {
       if (const CUptiResult result = api.cuptiEnableCallback(1, subscriber, kDomainDriverApi, id);
           result != kCuptiSuccess)
         std::cerr << fail << "could not enable the driver callback " << id << " (CUPTI error " << result

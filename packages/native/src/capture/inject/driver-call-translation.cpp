@@ -3,6 +3,8 @@
 #include <cstring>
 #include <string>
 
+#include "capture/inject/work-call-translation.hpp"
+
 namespace kreplay::capture {
 
 using namespace cupti;
@@ -252,6 +254,7 @@ void applyMemoryCall(CaptureSession& session, CallbackId id, const void* params)
           reinterpret_cast<std::uintptr_t>(static_cast<const StreamCaptureParams*>(params)->hStream));
       break;
     default:
+      applyWorkCall(session, id, params);  // memsets, copies, host functions, events
       break;
   }
 }

@@ -16,7 +16,7 @@ bool isLaunch(cupti::CallbackId id);
 LaunchRequest launchRequest(cupti::CallbackId id, const void* params, const char* symbolName);
 
 /** Tells the session about a successful allocation, free, mapping, texture/surface object or stream capture
- * call. */
+ * call, or a call between launches (work-call-translation.hpp). */
 void applyMemoryCall(CaptureSession& session, cupti::CallbackId id, const void* params);
 
 /** Whether the call loads a module (cuModuleLoad*), and the handle it returned (at API exit). */

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "capture/inject/blob-slot.hpp"
 #include "capture/module-image.hpp"
 
 namespace kreplay::capture {
@@ -18,7 +19,7 @@ struct LoadedModule {
   std::uint64_t order = 0;  ///< when it was loaded, counting from 0
   std::vector<std::uint8_t> image;
   ModuleImageInfo info;
-  std::string blobId;  ///< once written to the capture
+  BlobRef blob;  ///< once handed to the capture's writer
 };
 
 /** A kernel found in a loaded module. */

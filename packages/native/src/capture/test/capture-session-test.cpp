@@ -1,7 +1,8 @@
-// The capture session over a fake device (host memory): selection, parameter buffers from
+// The capture session over a fake device (host memory): options, selection, parameter buffers from
 // kernelParams and `extra`, what is not captured and why, page blobs reused across launches, and a
-// failure that stops capturing without crashing. capture-session.test.ts checks with
-// readCaptureFolder what the session writes (--write-session-capture).
+// failure that stops capturing without crashing. capture-session-memory-test.cpp has what it reads
+// and copies, capture-session-sequence-test.cpp the work between launches and captured sequences;
+// capture-session.test.ts checks with readCaptureFolder what the session writes (--write-session-capture).
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -69,7 +70,9 @@ struct ScaleFixture {
     kernel();
     session->afterLaunch(std::move(pending), true);
   }
+  /** The record of a launch, once the writer has written it. */
   std::string record(int sequence) const {
+    session->flush();
     char name[32];
     std::snprintf(name, sizeof name, "/launches/%08d.json", sequence);
     return readFile(directory + name);
@@ -128,6 +131,24 @@ TEST("capture options: the environment's variables, and a bad value named with i
   values["KREPLAY_CAPTURE_COMMAND"] = "[\"unterminated";
   CHECK_THROWS(readCaptureOptions(lookup), "is not a JSON array of strings");
   values.erase("KREPLAY_CAPTURE_COMMAND");
+  CHECK_EQ(readCaptureOptions(lookup).stagingBytes, kDefaultStagingBytes);
+  CHECK_EQ(readCaptureOptions(lookup).writerThreads, 0u);  // auto
+  values["KREPLAY_CAPTURE_STAGING_BYTES"] = "1048576";
+  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "3";
+  CHECK_EQ(readCaptureOptions(lookup).stagingBytes, std::uint64_t{1048576});
+  CHECK_EQ(readCaptureOptions(lookup).writerThreads, 3u);
+  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "auto";
+  CHECK_EQ(readCaptureOptions(lookup).writerThreads, 0u);
+  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "0";
+  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_WRITER_THREADS=0 is not auto or a whole number from 1 to 64");
+  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "lots";
+  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_WRITER_THREADS=lots is not auto");
+  values.erase("KREPLAY_CAPTURE_WRITER_THREADS");
+  values["KREPLAY_CAPTURE_STAGING_BYTES"] = "4096";
+  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_STAGING_BYTES=4096 is not a byte count of at least 65536");
+  values["KREPLAY_CAPTURE_STAGING_BYTES"] = "256MiB";
+  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_STAGING_BYTES=256MiB is not a whole number");
+  values.erase("KREPLAY_CAPTURE_STAGING_BYTES");
   const std::vector<std::string> own =
       readCaptureOptions(lookup).command;  // this program's /proc/self/cmdline
   CHECK(!own.empty() && own[0].find("kreplay-capture-test") != std::string::npos);
@@ -345,14 +366,18 @@ TEST("capture session: a second launch writes only the pages that changed, and r
   options.everyLaunch = true;
   ScaleFixture fixture(options);
   fixture.launch(1, [&] { fixture.memory[0] = 2; });  // the kernel writes page 0
+  fixture.session->flush();
   // module + one blob for the three equal pages before launch 0.
   CHECK_EQ(countFiles(fixture.directory + "/blobs"), std::size_t{2});
-  const std::uint64_t copiedFirst = fixture.device.copiedBytes;
-  CHECK_EQ(copiedFirst, std::uint64_t{2 * 3 * kCapturePageBytes});
-  fixture.memory[2 * kCapturePageBytes + 5] = 9;  // the program changes page 2 between launches
+  // The pages before the launch, copied once; after it, only hashed.
+  CHECK_EQ(fixture.device.copiedBytes, std::uint64_t{3 * kCapturePageBytes});
+  fixture.memory[2 * kCapturePageBytes + 5] = 9;  // the program changes page 2 between launches (a memset)
+  fixture.session->memsetIssued(0, fixture.base() + 2 * kCapturePageBytes + 5, 1, 9, 1);
   fixture.launch(2);
+  fixture.session->flush();
   // Before launch 1: page 0 (written by launch 0) and page 2 are new contents; page 1 is reused.
   CHECK_EQ(countFiles(fixture.directory + "/blobs"), std::size_t{4});
+  CHECK_EQ(fixture.device.copiedBytes, std::uint64_t{5 * kCapturePageBytes});
   const std::string first = fixture.record(0), second = fixture.record(1);
   const std::string ones(kCapturePageBytes, '\1');
   const std::string unchanged = blobId(reinterpret_cast<const std::uint8_t*>(ones.data()), ones.size());
@@ -362,6 +387,7 @@ TEST("capture session: a second launch writes only the pages that changed, and r
   // Launch 0's after-hashes describe page 0 as launch 1 found it.
   const std::uint64_t written = kreplay::pageHash(fixture.memory.data(), kCapturePageBytes);
   CHECK(contains(first, "\"pageHashesAfter\":[" + jsonHash(written)));
+  CHECK(contains(second, "\"pageHashesBefore\":[" + jsonHash(written)));
 }
 
 TEST("capture session: with profile-from-start off, only launches between cuProfilerStart and Stop count") {
@@ -466,6 +492,7 @@ TEST(
   std::memcpy(expected + 8, &x, 8);
   std::memcpy(expected + 16, &a, 4);
   std::memcpy(expected + 20, &n, 4);
+  session.flush();
   const std::string first = readFile(options.directory + "/launches/00000000.json");
   CHECK(contains(first, "\"size\":24,\"buffer\":\"" + hexOf(expected, 24) + "\""));
   CHECK(contains(first, "{\"index\":2,\"offset\":16,\"size\":4},{\"index\":3,\"offset\":20,\"size\":4}"));
@@ -484,6 +511,7 @@ TEST(
   std::memcpy(expectedPadded, &padded, 24);
   std::memcpy(expectedPadded + 24, &after, 4);
   std::memcpy(expectedPadded + 32, &out, 8);
+  session.flush();
   const std::string second = readFile(options.directory + "/launches/00000001.json");
   CHECK(contains(second, "\"size\":40,\"buffer\":\"" + hexOf(expectedPadded, 40) + "\""));
   CHECK(contains(second,
@@ -541,6 +569,7 @@ TEST(
   request.functionHandle = 0;  // a module it cannot tell
   session.afterLaunch(session.beforeLaunch(request), true);
   session.afterLaunch(session.beforeLaunch(request), true);
+  session.flush();
   CHECK(contains(readFile(directory + "/launches/00000000.json"),
                  "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
   CHECK(contains(readFile(directory + "/launches/00000001.json"),
@@ -553,6 +582,7 @@ TEST(
   CHECK_EQ(said.find(message), said.rfind(message));
   session.moduleUnloaded(2);
   session.afterLaunch(session.beforeLaunch(request), true);
+  session.flush();
   CHECK(contains(readFile(directory + "/launches/00000003.json"),
                  "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
 }

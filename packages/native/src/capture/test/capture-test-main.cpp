@@ -4,6 +4,9 @@
 //   kreplay-capture-test --write-capture <dir>   writes the crash-case capture (write-sample-capture.cpp)
 //   kreplay-capture-test --write-session-capture <dir> [<kill on copy N>]   a capture written by the
 //     capture session over a fake device (write-session-capture.cpp)
+//   kreplay-capture-test --write-random-capture <dir> <seed> <operations>   a capture of random
+//     interleavings of launches and work, with the true memory of each launch (write-random-capture.cpp)
+//   kreplay-capture-test --measure-sha256 [MiB]   the SHA-256 rate of both codes on this CPU
 //   kreplay-capture-test --drive-injection <library> <fake libcupti.so>   the CUPTI glue end to end
 //     over fake-cupti (drive-injection.cpp)
 //   kreplay-capture-test --inject <library>   dlopens the capture library and calls its
@@ -15,6 +18,8 @@
 #include <iostream>
 
 #include "capture/test/drive-injection.hpp"
+#include "capture/test/measure-sha256.hpp"
+#include "capture/test/write-random-capture.hpp"
 #include "capture/test/write-sample-capture.hpp"
 #include "capture/test/write-session-capture.hpp"
 #include "drivers/hsa/test/test-harness.hpp"
@@ -35,6 +40,11 @@ int main(int argc, char** argv) {
   if ((argc == 3 || argc == 4) && std::strcmp(argv[1], "--write-session-capture") == 0)
     return kreplay::capture::test::writeSessionCapture(
         argv[2], argc == 4 ? std::strtoull(argv[3], nullptr, 10) : 0, std::cout);
+  if (argc == 5 && std::strcmp(argv[1], "--write-random-capture") == 0)
+    return kreplay::capture::test::writeRandomCapture(argv[2], std::strtoull(argv[3], nullptr, 10),
+                                                      std::strtoull(argv[4], nullptr, 10), std::cout);
+  if ((argc == 2 || argc == 3) && std::strcmp(argv[1], "--measure-sha256") == 0)
+    return kreplay::capture::test::measureSha256(argc == 3 ? std::strtoull(argv[2], nullptr, 10) : 512, std::cout);
   if (argc == 4 && std::strcmp(argv[1], "--drive-injection") == 0)
     return kreplay::capture::test::driveInjection(argv[2], argv[3], std::cout);
   if (argc == 3 && std::strcmp(argv[1], "--inject") == 0) {

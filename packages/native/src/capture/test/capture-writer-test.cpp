@@ -53,6 +53,37 @@ TEST("sha256: the FIPS 180-4 examples and a message across many blocks") {
            text("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
 }
 
+TEST("sha256: the SHA-NI code gives the FIPS 180-4 digests, and the same as the portable code on every length") {
+  if (!sha256ShaNiSupported()) throw kreplay::hsa::test::Skip("this CPU has no SHA-NI");
+  const auto with = [](const std::string& value, Sha256Code code) {
+    return sha256Hex(reinterpret_cast<const std::uint8_t*>(value.data()), value.size(), code);
+  };
+  for (const Sha256Code code : {Sha256Code::Portable, Sha256Code::ShaNi}) {
+    CHECK_EQ(with("", code), text("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    CHECK_EQ(with("abc", code), text("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    CHECK_EQ(with("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", code),
+             text("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"));
+    CHECK_EQ(with(std::string(1000000, 'a'), code),
+             text("cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"));
+  }
+  std::string message;
+  for (int i = 0; i < 300; ++i) message += static_cast<char>(i * 37 + 11);
+  for (std::size_t length = 0; length <= message.size(); ++length) {
+    const std::string part = message.substr(0, length);
+    CHECK_EQ(with(part, Sha256Code::ShaNi), with(part, Sha256Code::Portable));
+  }
+  CHECK(fastestSha256Code() == Sha256Code::ShaNi);
+}
+
+TEST("sha256: asking for SHA-NI on a CPU without it is refused, and the default is the portable code there") {
+  if (sha256ShaNiSupported()) {
+    CHECK(fastestSha256Code() == Sha256Code::ShaNi);
+    return;
+  }
+  CHECK(fastestSha256Code() == Sha256Code::Portable);
+  CHECK_THROWS(Sha256(Sha256Code::ShaNi), "this CPU has no SHA-NI");
+}
+
 TEST("sha256: fed in pieces of every size it is the same digest") {
   const std::string message(300, 'x');
   for (std::size_t piece = 1; piece <= 130; ++piece) {

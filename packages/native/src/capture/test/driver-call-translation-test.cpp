@@ -141,6 +141,7 @@ TEST("driver calls: allocations of every kind become ranges of a launch, frees a
   request.function = "scale";
   request.kernelParams = params;
   session.afterLaunch(session.beforeLaunch(request), true);
+  session.flush();
   const std::string first = readAll(options.directory + "/launches/00000000.json");
   for (const char* kind : {"device", "pool", "host-pinned", "host-registered", "vmm"})
     CHECK(contains(first, std::string("\"kind\":\"") + kind + "\""));
@@ -167,6 +168,7 @@ TEST("driver calls: allocations of every kind become ranges of a launch, frees a
   cu::ObjectDestroyParams destroyed{texture};
   applyMemoryCall(session, cu::cbid::cuTexObjectDestroy, &destroyed);
   session.afterLaunch(session.beforeLaunch(request), true);
+  session.flush();
   const std::string second = readAll(options.directory + "/launches/00000001.json");
   CHECK(!contains(second, "\"kind\":\"vmm\"") && !contains(second, "\"kind\":\"host-registered\""));
   CHECK(contains(second, "\"kind\":\"pool\"") &&

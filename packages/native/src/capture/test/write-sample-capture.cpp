@@ -67,6 +67,9 @@ int writeSampleCapture(const char* directory, std::ostream& out) {
 
     const Bytes before1 = fills({11, 13});
     LaunchRecord launch1 = scaleLaunch(module, kBase, 2048);
+    launch1.place.follows = 0;  // it continues launch 0's captured sequence, after a memset of its page 1
+    launch1.place.workBefore.push_back({WorkKind::Memset, 0, kBase + kPage, 0, kPage, 13, 1});
+    launch1.place.workBefore.push_back({WorkKind::Allocation, 0, kBase + 0x300000, 0, 8192, 0, 1, MemoryKind::Pool});
     launch1.shape.clusterDims = std::array<std::uint32_t, 3>{2, 1, 1};
     launch1.shape.attributes.push_back({"CU_LAUNCH_ATTRIBUTE_PRIORITY", {1}});
     launch1.shape.dynamicSharedBytes = 1024;
@@ -75,6 +78,13 @@ int writeSampleCapture(const char* directory, std::ostream& out) {
 
     const Bytes before2 = fills({14});
     LaunchRecord launch2 = scaleLaunch(module, kBase + 0x100000, 1024);
+    launch2.place.stream = 0x5000;
+    launch2.place.context = 0xc0;
+    launch2.place.sequenceBreak = "other-stream";
+    launch2.place.workBefore.push_back({WorkKind::Upload, 0x5000, kBase + 0x100000, 0, 4096});
+    launch2.place.workBefore.push_back({WorkKind::Copy, 0x5000, kBase + 0x100000, kBase, 16});
+    launch2.place.workBefore.push_back({WorkKind::Download, 0x5000, kBase, 0, 64});
+    launch2.place.workBefore.push_back({WorkKind::Free, 0, kBase + 0x300000});
     launch2.memory.push_back(
         {kBase + 0x100000, before2.size(), MemoryKind::HostPinned, "", before2.data(), hashes(before2)});
     writer.writeLaunch(launch2);
@@ -83,10 +93,12 @@ int writeSampleCapture(const char* directory, std::ostream& out) {
       throw std::runtime_error("truncate failed");
 
     LaunchRecord launch3 = scaleLaunch(module, kBase, 1);
+    launch3.place.follows = 1;
     const StagedLaunch staged = writer.stageLaunch(launch3);  // and then the process "dies"
 
     const Bytes before4 = fills({15});
     LaunchRecord launch4 = scaleLaunch(module, kBase + 0x200000, 1024);
+    launch4.place.sequenceBreak = "uncaptured-launch";
     launch4.memory.push_back(
         {kBase + 0x200000, before4.size(), MemoryKind::Vmm, "", before4.data(), hashes(before4)});
     writer.writeLaunch(launch4);

@@ -66,7 +66,8 @@ int writeSessionCapture(const char* directory, std::uint64_t killOnCopy, std::os
                   ",\"counterAfter\":" + std::to_string(counter[0]) + "}";
     };
     launch(1, [&] { fill(1, 2); });
-    fill(0, 3);
+    fill(0, 3);  // a memset the program makes between the launches
+    session.memsetIssued(0, base, kPage, 3, 1);
     launch(2, [&] {
       fill(2, 4);
       std::memset(counter.data(), 6, 4);

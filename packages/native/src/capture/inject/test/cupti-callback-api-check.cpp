@@ -6,6 +6,8 @@
 
 #include <cstddef>
 
+#include "capture/inject/cuda-driver-calls.hpp"
+
 // generated_cuda_meta.h names the driver's version-1 types, which cuda.h declares only for its own build.
 #define __CUDA_API_VERSION_INTERNAL 1
 #include <cupti_callbacks.h>
@@ -59,6 +61,96 @@ SAME_CBID(cuStreamBeginCapture_v2);
 SAME_CBID(cuStreamBeginCapture_v2_ptsz);
 SAME_CBID(cuStreamBeginCaptureToGraph);
 SAME_CBID(cuStreamBeginCaptureToGraph_ptsz);
+SAME_CBID(cuMemsetD8_v2);
+SAME_CBID(cuMemsetD16_v2);
+SAME_CBID(cuMemsetD32_v2);
+SAME_CBID(cuMemsetD8_v2_ptds);
+SAME_CBID(cuMemsetD16_v2_ptds);
+SAME_CBID(cuMemsetD32_v2_ptds);
+SAME_CBID(cuMemsetD8Async);
+SAME_CBID(cuMemsetD16Async);
+SAME_CBID(cuMemsetD32Async);
+SAME_CBID(cuMemsetD8Async_ptsz);
+SAME_CBID(cuMemsetD16Async_ptsz);
+SAME_CBID(cuMemsetD32Async_ptsz);
+SAME_CBID(cuMemsetD2D8_v2);
+SAME_CBID(cuMemsetD2D16_v2);
+SAME_CBID(cuMemsetD2D32_v2);
+SAME_CBID(cuMemsetD2D8_v2_ptds);
+SAME_CBID(cuMemsetD2D16_v2_ptds);
+SAME_CBID(cuMemsetD2D32_v2_ptds);
+SAME_CBID(cuMemsetD2D8Async);
+SAME_CBID(cuMemsetD2D16Async);
+SAME_CBID(cuMemsetD2D32Async);
+SAME_CBID(cuMemsetD2D8Async_ptsz);
+SAME_CBID(cuMemsetD2D16Async_ptsz);
+SAME_CBID(cuMemsetD2D32Async_ptsz);
+SAME_CBID(cuMemcpy);
+SAME_CBID(cuMemcpyAsync);
+SAME_CBID(cuMemcpy_ptds);
+SAME_CBID(cuMemcpyAsync_ptsz);
+SAME_CBID(cuMemcpyHtoD_v2);
+SAME_CBID(cuMemcpyHtoDAsync_v2);
+SAME_CBID(cuMemcpyDtoH_v2);
+SAME_CBID(cuMemcpyDtoHAsync_v2);
+SAME_CBID(cuMemcpyDtoD_v2);
+SAME_CBID(cuMemcpyDtoDAsync_v2);
+SAME_CBID(cuMemcpyHtoD_v2_ptds);
+SAME_CBID(cuMemcpyDtoH_v2_ptds);
+SAME_CBID(cuMemcpyDtoD_v2_ptds);
+SAME_CBID(cuMemcpyHtoDAsync_v2_ptsz);
+SAME_CBID(cuMemcpyDtoHAsync_v2_ptsz);
+SAME_CBID(cuMemcpyDtoDAsync_v2_ptsz);
+SAME_CBID(cuMemcpyAtoD_v2);
+SAME_CBID(cuMemcpyAtoD_v2_ptds);
+SAME_CBID(cuMemcpyPeer);
+SAME_CBID(cuMemcpyPeerAsync);
+SAME_CBID(cuMemcpy3DPeer);
+SAME_CBID(cuMemcpy3DPeerAsync);
+SAME_CBID(cuMemcpyPeer_ptds);
+SAME_CBID(cuMemcpy3DPeer_ptds);
+SAME_CBID(cuMemcpyPeerAsync_ptsz);
+SAME_CBID(cuMemcpy3DPeerAsync_ptsz);
+SAME_CBID(cuMemcpy2D_v2);
+SAME_CBID(cuMemcpy2DUnaligned_v2);
+SAME_CBID(cuMemcpy2DAsync_v2);
+SAME_CBID(cuMemcpy3D_v2);
+SAME_CBID(cuMemcpy3DAsync_v2);
+SAME_CBID(cuMemcpy2D_v2_ptds);
+SAME_CBID(cuMemcpy2DUnaligned_v2_ptds);
+SAME_CBID(cuMemcpy3D_v2_ptds);
+SAME_CBID(cuMemcpy2DAsync_v2_ptsz);
+SAME_CBID(cuMemcpy3DAsync_v2_ptsz);
+SAME_CBID(cuMemcpyBatchAsync);
+SAME_CBID(cuMemcpyBatchAsync_ptsz);
+SAME_CBID(cuMemcpy3DBatchAsync);
+SAME_CBID(cuMemcpy3DBatchAsync_ptsz);
+SAME_CBID(cuMemcpyBatchAsync_v2);
+SAME_CBID(cuMemcpyBatchAsync_v2_ptsz);
+SAME_CBID(cuMemcpy3DBatchAsync_v2);
+SAME_CBID(cuMemcpy3DBatchAsync_v2_ptsz);
+SAME_CBID(cuStreamWriteValue32);
+SAME_CBID(cuStreamWriteValue32_ptsz);
+SAME_CBID(cuStreamWriteValue64);
+SAME_CBID(cuStreamWriteValue64_ptsz);
+SAME_CBID(cuStreamWriteValue32_v2);
+SAME_CBID(cuStreamWriteValue32_v2_ptsz);
+SAME_CBID(cuStreamWriteValue64_v2);
+SAME_CBID(cuStreamWriteValue64_v2_ptsz);
+SAME_CBID(cuStreamBatchMemOp);
+SAME_CBID(cuStreamBatchMemOp_ptsz);
+SAME_CBID(cuStreamBatchMemOp_v2);
+SAME_CBID(cuStreamBatchMemOp_v2_ptsz);
+SAME_CBID(cuLaunchHostFunc);
+SAME_CBID(cuLaunchHostFunc_ptsz);
+SAME_CBID(cuStreamAddCallback);
+SAME_CBID(cuStreamAddCallback_ptsz);
+SAME_CBID(cuEventRecord);
+SAME_CBID(cuEventRecord_ptsz);
+SAME_CBID(cuEventRecordWithFlags);
+SAME_CBID(cuEventRecordWithFlags_ptsz);
+SAME_CBID(cuStreamWaitEvent);
+SAME_CBID(cuStreamWaitEvent_ptsz);
 
 static_assert(k::kCuptiSuccess == CUPTI_SUCCESS, "CUPTI_SUCCESS");
 static_assert(k::kApiEnter == CUPTI_API_ENTER && k::kApiExit == CUPTI_API_EXIT, "callback sites");
@@ -156,6 +248,88 @@ static_assert(offsetof(cuStreamBeginCaptureToGraph_params, hStream) == 0, "begin
 static_assert(offsetof(cuStreamEndCapture_params, hStream) == 0, "end");
 SAME_LAYOUT(ObjectDestroyParams, cuTexObjectDestroy_params);
 SAME_LAYOUT(ObjectDestroyParams, cuSurfObjectDestroy_params);
+
+// The calls between launches.
+using MemsetD8 = k::MemsetParams<unsigned char>;
+using MemsetD16 = k::MemsetParams<unsigned short>;
+using MemsetD32 = k::MemsetParams<unsigned>;
+using MemsetD8Async = k::MemsetAsyncParams<unsigned char>;
+using MemsetD16Async = k::MemsetAsyncParams<unsigned short>;
+using MemsetD32Async = k::MemsetAsyncParams<unsigned>;
+#define SAME_VALUE(ours, theirs, field)                                                     \
+  static_assert(sizeof(ours) == sizeof(theirs), #theirs " size");                          \
+  static_assert(offsetof(ours, value) == offsetof(theirs, field), #theirs " value");       \
+  static_assert(sizeof(ours{}.value) == sizeof(theirs{}.field), #theirs " value size");    \
+  static_assert(offsetof(ours, N) == offsetof(theirs, N), #theirs " N")
+SAME_VALUE(MemsetD8, cuMemsetD8_v2_params, uc);
+SAME_VALUE(MemsetD8, cuMemsetD8_v2_ptds_params, uc);
+SAME_VALUE(MemsetD16, cuMemsetD16_v2_params, us);
+SAME_VALUE(MemsetD16, cuMemsetD16_v2_ptds_params, us);
+SAME_VALUE(MemsetD32, cuMemsetD32_v2_params, ui);
+SAME_VALUE(MemsetD32, cuMemsetD32_v2_ptds_params, ui);
+SAME_VALUE(MemsetD8Async, cuMemsetD8Async_params, uc);
+SAME_VALUE(MemsetD8Async, cuMemsetD8Async_ptsz_params, uc);
+SAME_VALUE(MemsetD16Async, cuMemsetD16Async_params, us);
+SAME_VALUE(MemsetD16Async, cuMemsetD16Async_ptsz_params, us);
+SAME_VALUE(MemsetD32Async, cuMemsetD32Async_params, ui);
+SAME_VALUE(MemsetD32Async, cuMemsetD32Async_ptsz_params, ui);
+static_assert(offsetof(MemsetD8Async, hStream) == offsetof(cuMemsetD8Async_params, hStream), "memset stream");
+static_assert(offsetof(MemsetD32Async, hStream) == offsetof(cuMemsetD32Async_ptsz_params, hStream), "memset stream");
+#define LINEAR(theirs, destinationField, sourceField)                                                      \
+  static_assert(sizeof(k::LinearCopyParams) == sizeof(theirs), #theirs " size");                          \
+  static_assert(offsetof(k::LinearCopyParams, destination) == offsetof(theirs, destinationField), #theirs); \
+  static_assert(offsetof(k::LinearCopyParams, source) == offsetof(theirs, sourceField), #theirs);          \
+  static_assert(offsetof(k::LinearCopyParams, ByteCount) == offsetof(theirs, ByteCount), #theirs)
+#define LINEAR_ASYNC(theirs, destinationField, sourceField)                                                     \
+  static_assert(sizeof(k::LinearCopyAsyncParams) == sizeof(theirs), #theirs " size");                         \
+  static_assert(offsetof(k::LinearCopyAsyncParams, destination) == offsetof(theirs, destinationField), #theirs); \
+  static_assert(offsetof(k::LinearCopyAsyncParams, source) == offsetof(theirs, sourceField), #theirs);          \
+  static_assert(offsetof(k::LinearCopyAsyncParams, ByteCount) == offsetof(theirs, ByteCount), #theirs);         \
+  static_assert(offsetof(k::LinearCopyAsyncParams, hStream) == offsetof(theirs, hStream), #theirs)
+LINEAR(cuMemcpy_params, dst, src);
+LINEAR(cuMemcpy_ptds_params, dst, src);
+LINEAR(cuMemcpyHtoD_v2_params, dstDevice, srcHost);
+LINEAR(cuMemcpyHtoD_v2_ptds_params, dstDevice, srcHost);
+LINEAR(cuMemcpyDtoH_v2_params, dstHost, srcDevice);
+LINEAR(cuMemcpyDtoH_v2_ptds_params, dstHost, srcDevice);
+LINEAR(cuMemcpyDtoD_v2_params, dstDevice, srcDevice);
+LINEAR(cuMemcpyDtoD_v2_ptds_params, dstDevice, srcDevice);
+LINEAR_ASYNC(cuMemcpyAsync_params, dst, src);
+LINEAR_ASYNC(cuMemcpyAsync_ptsz_params, dst, src);
+LINEAR_ASYNC(cuMemcpyHtoDAsync_v2_params, dstDevice, srcHost);
+LINEAR_ASYNC(cuMemcpyHtoDAsync_v2_ptsz_params, dstDevice, srcHost);
+LINEAR_ASYNC(cuMemcpyDtoHAsync_v2_params, dstHost, srcDevice);
+LINEAR_ASYNC(cuMemcpyDtoHAsync_v2_ptsz_params, dstHost, srcDevice);
+LINEAR_ASYNC(cuMemcpyDtoDAsync_v2_params, dstDevice, srcDevice);
+LINEAR_ASYNC(cuMemcpyDtoDAsync_v2_ptsz_params, dstDevice, srcDevice);
+SAME_LAYOUT(MemcpyAtoDParams, cuMemcpyAtoD_v2_params);
+SAME_LAYOUT(MemcpyAtoDParams, cuMemcpyAtoD_v2_ptds_params);
+SAME_FIELD(MemcpyAtoDParams, cuMemcpyAtoD_v2_params, ByteCount);
+static_assert(offsetof(cuLaunchHostFunc_params, hStream) == 0 && offsetof(cuLaunchHostFunc_ptsz_params, hStream) == 0 &&
+                  offsetof(cuStreamAddCallback_params, hStream) == 0 &&
+                  offsetof(cuStreamAddCallback_ptsz_params, hStream) == 0,
+              "host functions: the stream first");
+SAME_FIELD(EventRecordParams, cuEventRecord_params, hEvent);
+SAME_FIELD(EventRecordParams, cuEventRecord_params, hStream);
+SAME_FIELD(EventRecordParams, cuEventRecord_ptsz_params, hStream);
+SAME_FIELD(EventRecordParams, cuEventRecordWithFlags_params, hStream);
+SAME_FIELD(EventRecordParams, cuEventRecordWithFlags_ptsz_params, hStream);
+SAME_LAYOUT(StreamWaitEventParams, cuStreamWaitEvent_params);
+SAME_LAYOUT(StreamWaitEventParams, cuStreamWaitEvent_ptsz_params);
+SAME_FIELD(StreamWaitEventParams, cuStreamWaitEvent_params, hEvent);
+
+// The cuda.h constants the capture library passes to libcuda (cuda-driver-calls.hpp).
+namespace c = kreplay::capture::cuda_constants;
+static_assert(c::kErrorStreamCaptureImplicit == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "capture implicit");
+static_assert(c::kCaptureStatusNone == CU_STREAM_CAPTURE_STATUS_NONE, "capture status");
+static_assert(c::kComputeCapabilityMajor == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "major");
+static_assert(c::kComputeCapabilityMinor == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "minor");
+static_assert(c::kMultiprocessorCount == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, "multiprocessors");
+static_assert(c::kPointerAttributeContext == CU_POINTER_ATTRIBUTE_CONTEXT, "pointer context");
+static_assert(c::kStreamNonBlocking == CU_STREAM_NON_BLOCKING, "non-blocking stream");
+static_assert(c::kHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE, "portable host memory");
+static_assert(c::kJitErrorLogBuffer == CU_JIT_ERROR_LOG_BUFFER, "JIT error log");
+static_assert(c::kJitErrorLogBufferSizeBytes == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, "JIT error log size");
 
 int main() {
   return 0;
