@@ -50,7 +50,7 @@ class RandomProgram {
   static CaptureOptions options(const char* directory) {
     CaptureOptions options = everyLaunchOptions();
     options.directory = directory;
-    options.kernelName = "^scale$";
+    options.kernelName = "scale";
     options.stagingBytes = 4 * kPage;  // small: launches wait for the writer at times
     return options;
   }
