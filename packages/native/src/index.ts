@@ -4,20 +4,20 @@
  * kernels and events. See API.md for the contract.
  */
 
-export { openRuntime } from './open-runtime.js';
-export { Runtime } from './runtime.js';
-export { Agent } from './agent.js';
-export { Queue } from './queue.js';
-export { TimingEvent } from './timing-event.js';
-export { Checkpoints, CheckpointSession } from './checkpoint.js';
-export { planCuptiMetrics, Profilers, ProfilerSession } from './profiler.js';
-export { queryCuptiMetrics } from './cupti-metric-catalog.js';
-export type { CuptiMetric } from './cupti-metric-catalog.js';
-export type { ProfilerCacheControl, ProfilerPassScope, ProfilerPlan, ProfilerResult } from './profiler.js';
-export { DeviceAllocation } from './device-allocation.js';
-export { StreamOrderedAllocation } from './stream-ordered-allocation.js';
-export { HostBuffer } from './host-buffer.js';
-export type { Allocation } from './allocation.js';
+export { openRuntime } from './runtime/open-runtime.js';
+export { Runtime } from './runtime/runtime.js';
+export { Agent } from './runtime/agent.js';
+export { Queue } from './queue/queue.js';
+export { TimingEvent } from './queue/timing-event.js';
+export { Checkpoints, CheckpointSession } from './memory/checkpoint.js';
+export { planCuptiMetrics, Profilers, ProfilerSession } from './profiler/profiler.js';
+export { queryCuptiMetrics } from './profiler/cupti-metric-catalog.js';
+export type { CuptiMetric } from './profiler/cupti-metric-catalog.js';
+export type { ProfilerCacheControl, ProfilerPassScope, ProfilerPlan, ProfilerResult } from './profiler/profiler.js';
+export { DeviceAllocation } from './memory/device-allocation.js';
+export { StreamOrderedAllocation } from './memory/stream-ordered-allocation.js';
+export { HostBuffer } from './memory/host-buffer.js';
+export type { Allocation } from './memory/allocation.js';
 
 export { KreplayError } from './errors/kreplay-error.js';
 export type { KreplayErrorOptions } from './errors/kreplay-error.js';
@@ -34,8 +34,8 @@ export type { DisposedErrorOptions } from './errors/disposed-error.js';
 export { UnsupportedError } from './errors/unsupported-error.js';
 export type { UnsupportedErrorOptions } from './errors/unsupported-error.js';
 
-export { AddressRangeMap } from './address-range-map.js';
-export { pageHash, mix64 } from './page-hash.js';
+export { AddressRangeMap } from './memory/address-range-map.js';
+export { pageHash, mix64 } from './queue/page-hash.js';
 
 export type {
   Access,
@@ -68,12 +68,12 @@ export type {
   ProfilerInstructionCache,
   ProfilerL2Flush,
   ProfilerRange,
-} from './runtime-types.js';
+} from './runtime/runtime-types.js';
 
-export { describeHostStagingBudget, hostStagingBudget } from './host-memory-limit.js';
-export type { HostStagingBudget } from './host-memory-limit.js';
+export { describeHostStagingBudget, hostStagingBudget } from './memory/host-memory-limit.js';
+export type { HostStagingBudget } from './memory/host-memory-limit.js';
 
-export { readModuleImage } from './capture-module-image.js';
+export { readModuleImage } from './capture/capture-module-image.js';
 export type {
   ModuleCubin,
   ModuleGlobal,
@@ -81,20 +81,20 @@ export type {
   ModuleImageEntry,
   ModuleKernel,
   ModuleKernelParameter,
-} from './capture-module-image.js';
+} from './capture/capture-module-image.js';
 
-export { readCaptureFolder } from './capture-folder.js';
-export { capturedKernelCode } from './captured-kernel-code.js';
-export type { CapturedKernelCode } from './captured-kernel-code.js';
-export { captureLibraryPath } from './capture-library-path.js';
-export type { ReadCaptureFolderOptions } from './capture-folder.js';
-export { listCaptureProcesses } from './capture-processes.js';
-export type { CaptureProcess } from './capture-processes.js';
-export { captureKernelNameProblem, kernelNameBases, kernelNameFilterProblem, kernelNames, matchKernelNames } from './capture-kernel-name.js';
-export type { KernelNameBase, KernelNames } from './capture-kernel-name.js';
-export { captureBlobId, captureBlobPath } from './capture-blob.js';
-export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
-export { jsonPointerAsPath, shortJson } from './json-field-path.js';
+export { readCaptureFolder } from './capture/capture-folder.js';
+export { capturedKernelCode } from './capture/captured-kernel-code.js';
+export type { CapturedKernelCode } from './capture/captured-kernel-code.js';
+export { captureLibraryPath } from './capture/capture-library-path.js';
+export type { ReadCaptureFolderOptions } from './capture/capture-folder.js';
+export { listCaptureProcesses } from './capture/capture-processes.js';
+export type { CaptureProcess } from './capture/capture-processes.js';
+export { captureKernelNameProblem, kernelNameBases, kernelNameFilterProblem, kernelNames, matchKernelNames } from './capture/capture-kernel-name.js';
+export type { KernelNameBase, KernelNames } from './capture/capture-kernel-name.js';
+export { captureBlobId, captureBlobPath } from './capture/capture-blob.js';
+export { captureFolderJsonSchema, captureFolderSchemaId } from './capture/capture-folder-json-schema.js';
+export { jsonPointerAsPath, shortJson } from './file-input/json-field-path.js';
 export { readRegularFile } from './file-input/read-regular-file.js';
 export type { ReadRegularFileOptions, RefusedFile, RegularFileRead, UnreadableFileReason } from './file-input/read-regular-file.js';
 export { jsonNestingBeyond } from './file-input/json-nesting.js';
@@ -114,7 +114,7 @@ export type {
   AlwaysCountedReason,
   DamagedCaptureLaunch,
   NotCapturedReason,
-} from './capture-folder-types.js';
+} from './capture/capture-folder-types.js';
 export { CaptureFormatError } from './errors/capture-format-error.js';
 export type { CaptureFormatErrorOptions } from './errors/capture-format-error.js';
 

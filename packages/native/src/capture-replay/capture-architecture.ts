@@ -1,6 +1,6 @@
-import { readModuleImage, type ModuleImageEntry } from '../capture-module-image.js';
-import { ptxTargetFits } from '../ptx-module.js';
-import { smNumber } from '../sm-architecture.js';
+import { readModuleImage, type ModuleImageEntry } from '../capture/capture-module-image.js';
+import { ptxTargetFits } from '../kernels/ptx-module.js';
+import { smNumber } from '../kernels/sm-architecture.js';
 
 /** How an entry of PTX names its target: `.target sm_90a (PTX ISA 8.7)` for PTX text, `compute_90` in a fatbin. */
 function describePtx(entry: ModuleImageEntry): string {

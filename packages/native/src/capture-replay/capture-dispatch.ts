@@ -1,5 +1,5 @@
-import type { CaptureMemoryKind } from '../capture-folder-types.js';
-import type { CopySegment, KernelArguments, KernelDescriptor, KernelLaunch, MemoryRange } from '../runtime-types.js';
+import type { CaptureMemoryKind } from '../capture/capture-folder-types.js';
+import type { CopySegment, KernelArguments, KernelDescriptor, KernelLaunch, MemoryRange } from '../runtime/runtime-types.js';
 import type { ExpectedPageHashes, PostLaunchCheck } from './post-launch-hashes.js';
 
 /** A captured range where the replay placed it (its captured base, or where the driver put a module global). */

@@ -1,4 +1,4 @@
-import { captureBlobPath, readCaptureBlob } from '../capture-blob.js';
+import { captureBlobPath, readCaptureBlob } from '../capture/capture-blob.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 

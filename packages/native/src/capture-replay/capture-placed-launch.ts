@@ -1,5 +1,5 @@
-import type { CaptureLaunch } from '../capture-folder-types.js';
-import type { KernelArguments, KernelDescriptor, KernelLaunch } from '../runtime-types.js';
+import type { CaptureLaunch } from '../capture/capture-folder-types.js';
+import type { KernelArguments, KernelDescriptor, KernelLaunch } from '../runtime/runtime-types.js';
 import type { CaptureDispatch, CaptureReplayRange } from './capture-dispatch.js';
 import type { CapturePage } from './capture-pages.js';
 

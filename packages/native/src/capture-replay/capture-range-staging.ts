@@ -1,6 +1,6 @@
-import type { Agent } from '../agent.js';
-import type { DeviceAllocation } from '../device-allocation.js';
-import type { CopySegment, MemoryRange } from '../runtime-types.js';
+import type { Agent } from '../runtime/agent.js';
+import type { DeviceAllocation } from '../memory/device-allocation.js';
+import type { CopySegment, MemoryRange } from '../runtime/runtime-types.js';
 import { contiguousRuns, runBytes, WRITE_BYTES, type CapturePage } from './capture-pages.js';
 
 /** What {@link CaptureRangeStaging.stage} made. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CaptureLaunch, CaptureMemoryKind } from '../capture-folder-types.js';
+import type { CaptureLaunch, CaptureMemoryKind } from '../capture/capture-folder-types.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
 import { captureRegions, captureReservations, placementOrder } from './capture-regions.js';
 

@@ -1,7 +1,7 @@
-import type { CaptureLaunch, CaptureMemoryKind } from '../capture-folder-types.js';
+import type { CaptureLaunch, CaptureMemoryKind } from '../capture/capture-folder-types.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
 import { nativeMessage } from '../errors/native-message.js';
-import { formatAddress } from '../validate.js';
+import { formatAddress } from '../errors/validate.js';
 
 /** Where a replay makes a captured range: device memory, host memory, or a global of the loaded module. */
 export type CapturePlacement = 'device' | 'host' | 'module-global';

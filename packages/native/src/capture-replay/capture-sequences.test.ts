@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readCaptureFolder } from '../capture-folder.js';
-import { pageHash } from '../page-hash.js';
+import { readCaptureFolder } from '../capture/capture-folder.js';
+import { pageHash } from '../queue/page-hash.js';
 import { writeTestCapture, type TestCaptureLaunch } from '../test/capture-folder-writer.js';
 import { captureSequences } from './capture-sequences.js';
 

@@ -1,4 +1,4 @@
-import type { CaptureFolder, CaptureLaunch } from '../capture-folder-types.js';
+import type { CaptureFolder, CaptureLaunch } from '../capture/capture-folder-types.js';
 
 /**
  * Why a captured sequence starts where it does: the first launch's `sequenceBreak` as the capture

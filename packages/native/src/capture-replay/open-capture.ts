@@ -1,9 +1,9 @@
-import { readCaptureFolder } from '../capture-folder.js';
-import type { CaptureFolder } from '../capture-folder-types.js';
-import { openRuntime } from '../open-runtime.js';
-import { Runtime } from '../runtime.js';
+import { readCaptureFolder } from '../capture/capture-folder.js';
+import type { CaptureFolder } from '../capture/capture-folder-types.js';
+import { openRuntime } from '../runtime/open-runtime.js';
+import { Runtime } from '../runtime/runtime.js';
 import { ArgumentError } from '../errors/argument-error.js';
-import { argumentError, describeValue, requireChoice, requireInteger, requireKnownKeys, requireObject } from '../validate.js';
+import { argumentError, describeValue, requireChoice, requireInteger, requireKnownKeys, requireObject } from '../errors/validate.js';
 import { captureReservations } from './capture-regions.js';
 import { CaptureReplay, type CaptureAddressPolicy } from './capture-replay.js';
 

@@ -1,6 +1,6 @@
-import type { CaptureMemoryKind } from '../capture-folder-types.js';
-import type { Queue } from '../queue.js';
-import { argumentError, requireObject } from '../validate.js';
+import type { CaptureMemoryKind } from '../capture/capture-folder-types.js';
+import type { Queue } from '../queue/queue.js';
+import { argumentError, requireObject } from '../errors/validate.js';
 
 /** The page hashes one range must have after a launch, where the replay placed it. */
 export interface ExpectedRangeHashes {

@@ -1,4 +1,4 @@
-import type { DriverName } from '../runtime-types.js';
+import type { DriverName } from '../runtime/runtime-types.js';
 import { KreplayError, type KreplayErrorOptions } from './kreplay-error.js';
 
 /** Options of {@link DriverError}. */

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { captureBlobId, captureBlobPath } from '../capture-blob.js';
-import type { CaptureCost, CaptureLaunchAttribute, CaptureMemoryKind, CaptureParameterSlot, CaptureWork } from '../capture-folder-types.js';
-import { pageHash } from '../page-hash.js';
+import { captureBlobId, captureBlobPath } from '../capture/capture-blob.js';
+import type { CaptureCost, CaptureLaunchAttribute, CaptureMemoryKind, CaptureParameterSlot, CaptureWork } from '../capture/capture-folder-types.js';
+import { pageHash } from '../queue/page-hash.js';
 
 /** One memory range of a test capture: its bytes before the launch and after it. */
 export interface TestCaptureRange {

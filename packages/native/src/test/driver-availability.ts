@@ -1,6 +1,6 @@
 import { DriverUnavailableError } from '../errors/driver-unavailable-error.js';
-import { openRuntime } from '../open-runtime.js';
-import type { DriverName } from '../runtime-types.js';
+import { openRuntime } from '../runtime/open-runtime.js';
+import type { DriverName } from '../runtime/runtime-types.js';
 
 /**
  * Why `driver` does not open here (DriverUnavailableError's reason, e.g. "libcuda.so.1 was not

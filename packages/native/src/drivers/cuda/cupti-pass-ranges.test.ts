@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCppTestProgram } from '../../cpp-test-program.js';
+import { runCppTestProgram } from '../../addon/cpp-test-program.js';
 
 // drivers/cuda/cupti-pass-ranges.hpp (the CUPTI ranges of a window's pass), built with its test
 // program (test/core, outside the published sources); it needs no CUDA.

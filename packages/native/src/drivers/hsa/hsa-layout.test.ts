@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { builtinKernels } from '../../builtin-kernels.js';
-import type { KernelParameter } from '../../runtime-types.js';
+import { builtinKernels } from '../../kernels/builtin-kernels.js';
+import type { KernelParameter } from '../../runtime/runtime-types.js';
 
 // The hsa driver's logic that needs no GPU (AQL packets, ring submission, signals, kernargs, code
 // object metadata, operation plans run through a CPU emulation of the AMDGPU kernels) is tested by a
