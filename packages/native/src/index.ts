@@ -81,7 +81,7 @@ export type {
   ModuleImageEntry,
   ModuleKernel,
   ModuleKernelParameter,
-} from './capture/capture-module-image.js';
+} from './capture/module-image-types.js';
 
 export { readCaptureFolder } from './capture/capture-folder.js';
 export { capturedKernelCode } from './capture/captured-kernel-code.js';

@@ -5,7 +5,7 @@ import type { MemoryInfo } from '../runtime/runtime-types.js';
  * enqueue is one call whatever its length.
  * @internal
  */
-import type { ModuleImage } from '../capture/capture-module-image.js';
+import type { ModuleImage } from '../capture/module-image-types.js';
 import type { DriverChoice, DriverName, ProfilerInstructionCache, ProfilerL2Flush, ProfilerRange } from '../runtime/runtime-types.js';
 
 /** The outcome of an allocation attempt; address 0 means it failed. */

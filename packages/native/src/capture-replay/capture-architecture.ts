@@ -1,4 +1,5 @@
-import { readModuleImage, type ModuleImageEntry } from '../capture/capture-module-image.js';
+import { readModuleImage } from '../capture/capture-module-image.js';
+import type { ModuleImageEntry } from '../capture/module-image-types.js';
 import { ptxTargetFits } from '../kernels/ptx-module.js';
 import { smNumber } from '../kernels/sm-architecture.js';
 

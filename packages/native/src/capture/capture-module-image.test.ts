@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findNvcc, nvcc } from './nvcc.js';
-import { readModuleImage, type ModuleCubin, type ModuleKernel } from './capture-module-image.js';
+import { readModuleImage } from './capture-module-image.js';
+import type { ModuleCubin, ModuleKernel } from './module-image-types.js';
 import { ArgumentError } from '../errors/argument-error.js';
 
 // The reader on cubins and fatbins that nvcc builds from __fixtures__/parameters.cu at test time.

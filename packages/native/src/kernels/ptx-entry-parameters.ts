@@ -4,7 +4,7 @@
  * parameter buffer.
  * @internal
  */
-import type { ModuleKernelParameter } from '../capture/capture-module-image.js';
+import type { ModuleKernelParameter } from '../capture/module-image-types.js';
 
 /** A kernel's parameters and the bytes they span (to the end of the last). */
 export interface KernelParameterLayout {
