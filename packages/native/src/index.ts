@@ -5,15 +5,14 @@
  */
 
 export { openRuntime } from './runtime/open-runtime.js';
-export { Runtime } from './runtime/runtime.js';
-export { Agent } from './runtime/agent.js';
-export { Queue } from './queue/queue.js';
-export { TimingEvent } from './queue/timing-event.js';
-export { Checkpoints, CheckpointSession } from './memory/checkpoint.js';
-export { planCuptiMetrics, Profilers, ProfilerSession } from './profiler/profiler.js';
+export type { Agent, Checkpoints, CheckpointSession, Profilers, ProfilerSession, Queue, Runtime, TimingEvent } from './runtime/runtime-objects.js';
+export type { AgentMemory } from './memory/agent-memory.js';
+export type { RuntimeMemory } from './memory/runtime-memory.js';
+export type { QueueWork } from './queue/queue-work.js';
+export { planCuptiMetrics } from './profiler/profiler.js';
 export { queryCuptiMetrics } from './profiler/cupti-metric-catalog.js';
 export type { CuptiMetric } from './profiler/cupti-metric-catalog.js';
-export type { ProfilerCacheControl, ProfilerPassScope, ProfilerPlan, ProfilerResult } from './profiler/profiler.js';
+export type { ProfilerCacheControl, ProfilerPassScope, ProfilerPlan, ProfilerResult, ProfilerSessionOptions } from './profiler/profiler-types.js';
 export { DeviceAllocation } from './memory/device-allocation.js';
 export { StreamOrderedAllocation } from './memory/stream-ordered-allocation.js';
 export { HostBuffer } from './memory/host-buffer.js';

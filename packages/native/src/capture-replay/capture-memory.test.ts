@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readCaptureFolder } from '../capture/capture-folder.js';
 import { openRuntime } from '../runtime/open-runtime.js';
 import { pageHash } from '../queue/page-hash.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime-objects.js';
 import { writeTestCapture } from '../test/capture-folder-writer.js';
 import { CapturePageState } from './capture-memory.js';
 import { pagesOf } from './capture-pages.js';

@@ -1,5 +1,4 @@
-import type { Agent } from '../runtime/agent.js';
-import type { Queue } from '../queue/queue.js';
+import type { Agent, Queue } from '../runtime/runtime-objects.js';
 import { contiguousRuns, runBytes, WRITE_BYTES, type CapturePage } from './capture-pages.js';
 
 /** What a page holds, as far as the replay knows: the blob written there and the device's hash of it after. */

@@ -1,5 +1,4 @@
-import type { Agent } from '../runtime/agent.js';
-import type { Queue } from '../queue/queue.js';
+import type { Agent, Queue } from '../runtime/runtime-objects.js';
 import type { CaptureRange, CaptureRangeCheck } from './capture-dispatch.js';
 import { contiguousRuns, runBytes, WRITE_BYTES, type CapturePage } from './capture-pages.js';
 import { checkPostLaunchHashes, type PostLaunchCheck } from './post-launch-hashes.js';

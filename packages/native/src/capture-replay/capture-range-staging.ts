@@ -1,4 +1,4 @@
-import type { Agent } from '../runtime/agent.js';
+import type { Agent } from '../runtime/runtime-objects.js';
 import type { DeviceAllocation } from '../memory/device-allocation.js';
 import type { CopySegment, MemoryRange } from '../runtime/runtime-types.js';
 import { contiguousRuns, runBytes, WRITE_BYTES, type CapturePage } from './capture-pages.js';

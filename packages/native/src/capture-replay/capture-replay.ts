@@ -1,4 +1,4 @@
-import type { Agent } from '../runtime/agent.js';
+import type { Agent, Queue, Runtime } from '../runtime/runtime-objects.js';
 import type { Allocation } from '../memory/allocation.js';
 import type { CaptureFolder, CaptureLaunch, CaptureMemoryRange } from '../capture/capture-folder-types.js';
 import { CaptureFormatError } from '../errors/capture-format-error.js';
@@ -6,8 +6,6 @@ import { DriverError } from '../errors/driver-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 import { UnsupportedError } from '../errors/unsupported-error.js';
 import { readPtxHeader } from '../kernels/ptx-module.js';
-import type { Queue } from '../queue/queue.js';
-import type { Runtime } from '../runtime/runtime.js';
 import { pageHash } from '../queue/page-hash.js';
 import type { KernelDescriptor } from '../runtime/runtime-types.js';
 import { argumentError, describeValue, formatAddress } from '../errors/validate.js';

@@ -1,7 +1,8 @@
 import { readCaptureFolder } from '../capture/capture-folder.js';
 import type { CaptureFolder } from '../capture/capture-folder-types.js';
 import { openRuntime } from '../runtime/open-runtime.js';
-import { Runtime } from '../runtime/runtime.js';
+import { RuntimeHandle } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime-objects.js';
 import { ArgumentError } from '../errors/argument-error.js';
 import { argumentError, describeValue, requireChoice, requireInteger, requireKnownKeys, requireObject } from '../errors/validate.js';
 import { captureReservations } from './capture-regions.js';
@@ -42,7 +43,7 @@ export async function openCapture(folder: string | CaptureFolder, options: OpenC
   const given = requireObject('capture', 'options', options);
   requireKnownKeys('capture', 'options', given, ['runtime', 'agentId', 'verifyBlobs', 'placement', 'waitSpinMicroseconds']);
   const placement = options.placement === undefined ? 'exact-or-relocate' : requireChoice('capture', 'options.placement', options.placement, placements);
-  if (options.runtime !== undefined && !(options.runtime instanceof Runtime)) {
+  if (options.runtime !== undefined && !(options.runtime instanceof RuntimeHandle)) {
     throw argumentError('capture', 'options.runtime', `options.runtime is ${describeValue(options.runtime)}, not a Runtime`, 'Pass a runtime from openRuntime, or leave it out');
   }
   const capture =
@@ -54,7 +55,7 @@ export async function openCapture(folder: string | CaptureFolder, options: OpenC
       reserveAddresses: reservations,
       ...(options.waitSpinMicroseconds === undefined ? {} : { waitSpinMicroseconds: options.waitSpinMicroseconds }),
     });
-  let runtime = options.runtime;
+  let runtime: Runtime | undefined = options.runtime;
   if (runtime === undefined) {
     try {
       runtime = await open();

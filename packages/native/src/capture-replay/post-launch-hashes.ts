@@ -1,5 +1,5 @@
 import type { CaptureMemoryKind } from '../capture/capture-folder-types.js';
-import type { Queue } from '../queue/queue.js';
+import type { Queue } from '../runtime/runtime-objects.js';
 import { argumentError, requireObject } from '../errors/validate.js';
 
 /** The page hashes one range must have after a launch, where the replay placed it. */

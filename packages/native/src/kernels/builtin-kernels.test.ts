@@ -3,8 +3,7 @@ import { ArgumentError } from '../errors/argument-error.js';
 import { UnsupportedError } from '../errors/unsupported-error.js';
 import { openRuntime } from '../runtime/open-runtime.js';
 import { mix64 } from '../queue/page-hash.js';
-import type { Queue } from '../queue/queue.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Queue, Runtime } from '../runtime/runtime-objects.js';
 
 /** TypeScript references of the BuiltinKernels semantics (runtime-types.ts), bit for bit. */
 const reference = {

@@ -5,7 +5,7 @@ import { packParameterBuffer } from './kernel-launch.js';
 import { packKernelLaunchShape } from './kernel-launch-shape.js';
 import { parameterBytes, requireKernelParameters } from './kernel-parameters.js';
 import { openRuntime } from '../runtime/open-runtime.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime-objects.js';
 
 const scale = {
   path: 'test/gpu/kernels/scale-floats.ptx',

@@ -3,19 +3,14 @@ import { DriverError } from '../errors/driver-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 import { UnsupportedError } from '../errors/unsupported-error.js';
 import type { NativeCheckpoint, NativeCheckpointResult } from '../addon/native-binding.js';
-import { nativeQueueOf, Queue } from '../queue/queue.js';
 import type { RuntimeCore } from '../runtime/runtime-core.js';
+import type { CheckpointSession, Checkpoints, Queue } from '../runtime/runtime-objects.js';
 import { argumentError } from '../errors/validate.js';
 
 const component = 'checkpoint';
 
-/**
- * A checkpoint of every allocation of one queue's context (the CUPTI Checkpoint API on the cuda
- * driver), from {@link Checkpoints.open}. Each step is enqueued on the queue: it runs after the work
- * enqueued before it, once the whole context is idle, and work enqueued after it waits for it.
- */
-export class CheckpointSession implements AsyncDisposable {
-  /** The queue whose context it saves. */
+/** A {@link CheckpointSession} over the addon's checkpoint (runtime-objects.ts describes each member). @internal */
+export class CheckpointSessionHandle implements CheckpointSession {
   readonly queue: Queue;
   readonly #core: RuntimeCore;
   readonly #native: NativeCheckpoint;
@@ -30,36 +25,20 @@ export class CheckpointSession implements AsyncDisposable {
     this.#native = native;
   }
 
-  /** Whether a save was enqueued since the session opened or was last released. */
   get saved(): boolean {
     return this.#saved;
   }
 
-  /**
-   * Milliseconds the last completed step took inside CUPTI (host clock; not counting the wait for
-   * earlier work and an idle context).
-   */
   get lastStepMilliseconds(): number {
     return this.#lastMilliseconds;
   }
 
-  /**
-   * Saves every allocation of the context (device memory first, then host), replacing an earlier save.
-   * @throws {DriverError} (as a rejection) when CUPTI or CUDA fails, e.g. code `CUPTI_ERROR_OUT_OF_MEMORY`.
-   * @throws {DisposedError} (as a rejection) when the session, its queue or its runtime was disposed.
-   */
   async save(): Promise<void> {
     this.#assertLive('save()');
     this.#saved = true;
     this.#settle(await this.#native.save());
   }
 
-  /**
-   * Puts every allocation of the context back as the last save found it.
-   * @throws {ArgumentError} (as a rejection) when nothing was saved.
-   * @throws {DriverError} (as a rejection) when CUPTI or CUDA fails.
-   * @throws {DisposedError} (as a rejection) when the session, its queue or its runtime was disposed.
-   */
   async restore(): Promise<void> {
     this.#assertLive('restore()');
     if (!this.#saved) throw argumentError(component, 'restore', 'restore() was called before save()', 'Save a checkpoint first');
@@ -67,10 +46,6 @@ export class CheckpointSession implements AsyncDisposable {
     this.#settle(await this.#native.restore());
   }
 
-  /**
-   * Frees what the checkpoint holds (cuptiCheckpointFree), after the queue's earlier work. Idempotent.
-   * @throws {DriverError} (as a rejection) when CUPTI fails to free it.
-   */
   dispose(): Promise<void> {
     if (this.#disposal) return this.#disposal;
     const wasSaved = this.#saved;
@@ -80,7 +55,6 @@ export class CheckpointSession implements AsyncDisposable {
     return this.#disposal;
   }
 
-  /** Same as {@link dispose}. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.dispose();
   }
@@ -129,11 +103,8 @@ export class CheckpointSession implements AsyncDisposable {
   }
 }
 
-/**
- * The checkpoint facility of a runtime (`runtime.checkpoint`): on the cuda driver, the CUPTI
- * Checkpoint API (libcheckpoint.so, loaded at first use). Absent on drivers without one.
- */
-export class Checkpoints {
+/** The {@link Checkpoints} of a runtime whose driver has them (runtime-objects.ts describes each member). @internal */
+export class CheckpointsHandle implements Checkpoints {
   readonly #core: RuntimeCore;
   #reason: string | null | undefined;
 
@@ -142,26 +113,15 @@ export class Checkpoints {
     this.#core = core;
   }
 
-  /**
-   * Why checkpoints cannot be taken in this process (e.g. `libcheckpoint.so was not found (...)`), or
-   * null when they can. Loads CUPTI's libraries the first time (a few milliseconds, once per process).
-   * @throws {DisposedError} when the runtime was disposed.
-   */
   unavailableReason(): string | null {
     this.#core.assertLive(component, 'runtime.checkpoint.unavailableReason()');
     if (this.#reason === undefined) this.#reason = this.#core.native.checkpointUnavailableReason();
     return this.#reason;
   }
 
-  /**
-   * Opens a checkpoint session on `queue`'s context.
-   * @throws {ArgumentError} (as a rejection) when queue is not a live Queue of this runtime.
-   * @throws {UnsupportedError} (as a rejection) when CUPTI's checkpoint library cannot be loaded; the message says why.
-   * @throws {DisposedError} (as a rejection) when the runtime was disposed.
-   */
   async open(queue: Queue): Promise<CheckpointSession> {
     this.#core.assertLive(component, 'runtime.checkpoint.open()');
-    const native = queue instanceof Queue ? nativeQueueOf(queue) : undefined;
+    const native = this.#core.nativeQueues.get(queue);
     if (native === undefined || !this.#core.queues.has(queue)) {
       throw argumentError(component, 'queue', 'open() needs a live Queue of this runtime', 'Pass a queue from agent.createQueue() that was not disposed');
     }
@@ -186,6 +146,6 @@ export class Checkpoints {
             message: nativeMessage(component, `opening a checkpoint failed with ${opened.code}: ${opened.message}`, 'Dispose the runtime and open a new one'),
           });
     }
-    return new CheckpointSession(this.#core, queue, opened);
+    return new CheckpointSessionHandle(this.#core, queue, opened);
   }
 }

@@ -4,7 +4,7 @@ import { UnsupportedError } from '../errors/unsupported-error.js';
 import { requireExactAddress } from './fixed-address-memory.js';
 import { openRuntime } from '../runtime/open-runtime.js';
 import { requireReservations } from './reserve-addresses.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime-objects.js';
 
 describe('memory at chosen addresses on the host driver', () => {
   let runtime: Runtime;

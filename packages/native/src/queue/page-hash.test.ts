@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/argument-error.js';
 import { openRuntime } from '../runtime/open-runtime.js';
 import { mix64, pageHash } from './page-hash.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime-objects.js';
 
 function randomBytes(count: number, seed: number): Uint8Array {
   const bytes = new Uint8Array(count);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgumentError } from '../errors/argument-error.js';
 import { openRuntime } from '../runtime/open-runtime.js';
-import type { Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime-objects.js';
 import type { MemoryEvent } from '../runtime/runtime-types.js';
 
 function pattern(count: number, seed: number): Uint8Array {

@@ -1,21 +1,10 @@
-import type { Agent } from '../runtime/agent.js';
 import type { NativeEvent } from '../addon/native-binding.js';
 import { runtimeDisposedError, type RuntimeCore } from '../runtime/runtime-core.js';
+import type { Agent, TimingEvent } from '../runtime/runtime-objects.js';
 import { argumentError } from '../errors/validate.js';
 
-const nativeEvents = new WeakMap<TimingEvent, NativeEvent>();
-
-/** The addon's event behind a TimingEvent, for {@link Queue.waitForEvent}. @internal */
-export function nativeEventOf(event: TimingEvent): NativeEvent | undefined {
-  return nativeEvents.get(event);
-}
-
-/**
- * A point in a queue's work, from {@link Queue.recordEvent}: it completes (with a device
- * timestamp) when the queue reaches it, even when the queue skipped failed work before it.
- */
-export class TimingEvent {
-  /** The agent of the queue that recorded it. */
+/** The {@link TimingEvent}s of a queue, over the addon's events (runtime-objects.ts describes each member). @internal */
+export class TimingEventHandle implements TimingEvent {
   readonly agent: Agent;
   readonly #core: RuntimeCore;
   readonly #native: NativeEvent;
@@ -25,18 +14,13 @@ export class TimingEvent {
     this.#core = core;
     this.agent = agent;
     this.#native = native;
-    nativeEvents.set(this, native);
+    core.nativeEvents.set(this, native);
   }
 
-  /** Whether the queue has reached the event. */
   get completed(): boolean {
     return this.#native.completed();
   }
 
-  /**
-   * Resolves when the event completes (at once if it has).
-   * @throws {DisposedError} (as a rejection) when the runtime was disposed.
-   */
   synchronize(): Promise<void> {
     if (this.#core.disposed && !this.completed) {
       return Promise.reject(runtimeDisposedError('event', 'TimingEvent.synchronize()'));
@@ -44,12 +28,8 @@ export class TimingEvent {
     return this.#native.synchronize();
   }
 
-  /**
-   * Milliseconds from `earlier` to this event, by the device clock (negative if `earlier` completed later).
-   * @throws {ArgumentError} when `earlier` is not a TimingEvent of the same agent, or either event has not completed.
-   */
   elapsedMillisecondsSince(earlier: TimingEvent): number {
-    if (!(earlier instanceof TimingEvent) || earlier.agent !== this.agent) {
+    if (!(earlier instanceof TimingEventHandle) || earlier.agent !== this.agent) {
       throw argumentError(
         'event',
         'earlier',

@@ -1,21 +1,20 @@
 import { constants } from 'node:buffer';
 import type { Allocation } from '../memory/allocation.js';
 import { DeviceAllocation } from '../memory/device-allocation.js';
+import { deviceOutOfMemory } from '../memory/device-out-of-memory.js';
 import { DriverError } from '../errors/driver-error.js';
 import { nativeMessage } from '../errors/native-message.js';
-import { OutOfMemoryError } from '../errors/out-of-memory-error.js';
 import type { AllocationState } from '../memory/memory-registry.js';
-import { Queue } from '../queue/queue.js';
-import type { Runtime } from './runtime.js';
+import { QueueHandle } from '../queue/queue.js';
 import { runtimeDisposedError, type RuntimeCore } from './runtime-core.js';
+import type { Agent, Queue, Runtime } from './runtime-objects.js';
 import type { AgentInfo, MemoryInfo } from './runtime-types.js';
 import { argumentError, describeValue, requireByteCount, requireLiveRange } from '../errors/validate.js';
 
 const component = 'agent';
 
-/** A device of the runtime: its memory, its queues, and convenience reads and writes. */
-export class Agent {
-  /** Index of the agent in its runtime, 0-based. */
+/** The {@link Agent}s of a runtime (runtime-objects.ts describes each member). @internal */
+export class AgentHandle implements Agent {
   readonly id: number;
   readonly info: AgentInfo;
   readonly runtime: Runtime;
@@ -29,46 +28,27 @@ export class Agent {
     this.id = info.id;
   }
 
-  /**
-   * Allocates device memory (4096-byte aligned) and emits an `allocate` memory event.
-   * @throws {ArgumentError} when bytes is not a positive safe integer.
-   * @throws {OutOfMemoryError} when it does not fit, or an `allocate` fault is injected.
-   * @throws {DisposedError} when the runtime was disposed.
-   */
   allocate(bytes: number): DeviceAllocation {
     this.#core.assertLive(component, 'Agent.allocate()');
     const size = requireByteCount(component, 'bytes', bytes, false);
     const result = this.#core.native.allocate(this.id, size);
-    if (result.address === 0) throw this.outOfMemory(size, result.availableBytes, result.injectedFault);
+    if (result.address === 0) throw deviceOutOfMemory(this.info, size, result.availableBytes, result.injectedFault);
     const state: AllocationState = { freed: false };
     const allocation = new DeviceAllocation(this.#core, this.id, result.address, size, state);
     this.#core.memory.register(allocation, state);
     return allocation;
   }
 
-  /**
-   * Free and total device memory of this agent, in bytes.
-   * @throws {DisposedError} when the runtime was disposed.
-   */
   memoryInfo(): MemoryInfo {
     this.#core.assertLive(component, 'Agent.memoryInfo()');
     return this.#core.native.memoryInfo(this.id);
   }
 
-  /**
-   * A new queue on this agent.
-   * @throws {DisposedError} when the runtime was disposed.
-   */
   createQueue(): Queue {
     this.#core.assertLive(component, 'Agent.createQueue()');
-    return new Queue(this.#core, this, this.#core.native.createQueue(this.id));
+    return new QueueHandle(this.#core, this, this.#core.native.createQueue(this.id));
   }
 
-  /**
-   * Waits for every queue of the agent, like each queue's synchronize.
-   * @throws {DriverError} (as a rejection) with the first failure of the lowest-numbered failed queue; every queue's error is cleared.
-   * @throws {DisposedError} (as a rejection) when the runtime was disposed.
-   */
   async synchronize(): Promise<void> {
     this.#core.assertLive(component, 'Agent.synchronize()');
     const queues = [...this.#core.queues].filter(([, agentId]) => agentId === this.id).map(([queue]) => queue);
@@ -77,13 +57,6 @@ export class Agent {
     if (failed) throw failed.reason;
   }
 
-  /**
-   * Copies `bytes` at `address` (device memory of this agent or a host buffer) to a new array, after
-   * the work already enqueued on this agent's queues has run. For tests and tools.
-   * @throws {ArgumentError} (as a rejection) when the range is not inside live memory this agent
-   * reaches, or is larger than a typed array can be.
-   * @throws {DisposedError} (as a rejection) when the runtime was disposed, also while the read waited.
-   */
   async read(address: number, bytes: number): Promise<Uint8Array> {
     this.#core.assertLive(component, 'Agent.read()');
     requireLiveRange(component, 'range', this.#core.memory, this.id, address, bytes);
@@ -95,13 +68,6 @@ export class Agent {
     });
   }
 
-  /**
-   * Copies `data` to `address` (device memory of this agent or a host buffer), after the work
-   * already enqueued on this agent's queues has run. `data` is copied when called. Await it before
-   * enqueuing work that reads the range. For tests and tools.
-   * @throws {ArgumentError} (as a rejection) when data is not a Uint8Array or the range is not inside live memory this agent reaches.
-   * @throws {DisposedError} (as a rejection) when the runtime was disposed, also while the write waited.
-   */
   async write(address: number, data: Uint8Array): Promise<void> {
     this.#core.assertLive(component, 'Agent.write()');
     if (!(data instanceof Uint8Array)) {
@@ -114,12 +80,6 @@ export class Agent {
     });
   }
 
-  /**
-   * The live allocation holding `address` (any interior address) that this agent reaches: its
-   * device or stream-ordered memory, or a host buffer.
-   * @throws {ArgumentError} when address is not a number.
-   * @throws {DisposedError} when the runtime was disposed.
-   */
   findAllocation(address: number): Allocation | undefined {
     this.#core.assertLive(component, 'Agent.findAllocation()');
     if (typeof address !== 'number' || Number.isNaN(address)) {
@@ -140,26 +100,6 @@ export class Agent {
       code: 'internal',
       cause: error,
       message: nativeMessage(component, `the ${operation} on agent ${this.id} failed: ${(error as Error).message}`, 'Report this as a bug of @kreplay/native'),
-    });
-  }
-
-  /** The error of a failed device allocation. @internal */
-  outOfMemory(bytes: number, availableBytes: number, injected: boolean): OutOfMemoryError {
-    return new OutOfMemoryError({
-      packageName: 'native',
-      component: 'memory',
-      agentId: this.id,
-      bytes,
-      availableBytes,
-      message: nativeMessage(
-        'memory',
-        injected
-          ? `an injected allocate fault refused ${bytes} bytes on agent ${this.id}`
-          : `agent ${this.id} has no free block of ${bytes} bytes (${availableBytes} of ${this.info.deviceMemoryBytes} bytes free)`,
-        injected
-          ? 'Clear injected faults with runtime.clearFaults()'
-          : 'Free memory first, or open the runtime with more device memory (host: deviceMemoryBytes)',
-      ),
     });
   }
 }

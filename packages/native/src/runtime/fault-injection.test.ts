@@ -3,7 +3,7 @@ import { ArgumentError } from '../errors/argument-error.js';
 import { DriverError } from '../errors/driver-error.js';
 import { OutOfMemoryError } from '../errors/out-of-memory-error.js';
 import { openRuntime } from './open-runtime.js';
-import type { Runtime } from './runtime.js';
+import type { Runtime } from './runtime-objects.js';
 
 describe('fault injection on the host driver', () => {
   let runtime: Runtime;

@@ -6,7 +6,8 @@ import { nativeMessage } from '../errors/native-message.js';
 import { loadBinding } from '../addon/load-binding.js';
 import type { NativeRuntime, NativeUnavailable } from '../addon/native-binding.js';
 import { checkHostArenas, hostArenaRefusal, physicalMemoryBytes } from '../memory/host-memory-limit.js';
-import { Runtime } from './runtime.js';
+import { RuntimeHandle } from './runtime.js';
+import type { Runtime } from './runtime-objects.js';
 import { RuntimeCore } from './runtime-core.js';
 import type { DriverChoice, OpenRuntimeOptions } from './runtime-types.js';
 import { requireReservations, reserveRanges, type ResolvedReservation } from '../memory/reserve-addresses.js';
@@ -113,5 +114,5 @@ export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime
   const core = new RuntimeCore(opened, description.driver, description.agents.length, description.userKernels, description.checkpoints, description.profiler);
   core.waitSpinMicroseconds = resolved.waitSpinMicroseconds ?? (description.driver === 'host' ? 0 : 2000);
   core.fixedAddresses = description.fixedAddresses;
-  return new Runtime(core, binding.version, description.version, description.agents);
+  return new RuntimeHandle(core, binding.version, description.version, description.agents);
 }

@@ -1,7 +1,7 @@
 import { DisposedError } from '../errors/disposed-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 import { MemoryRegistry } from '../memory/memory-registry.js';
-import type { NativeRuntime } from '../addon/native-binding.js';
+import type { NativeEvent, NativeQueue, NativeRuntime } from '../addon/native-binding.js';
 import type { DriverName } from './runtime-types.js';
 
 /**
@@ -27,6 +27,10 @@ export class RuntimeCore {
   fixedAddresses = false;
   /** Live (not disposed) queues, each with its agent id. */
   readonly queues = new Map<{ synchronize(): Promise<void> }, number>();
+  /** The addon's queue behind each queue of this runtime, for the calls that take a queue (checkpoints, profilers). */
+  readonly nativeQueues = new WeakMap<object, NativeQueue>();
+  /** The addon's event behind each event of this runtime, for queue.waitForEvent. */
+  readonly nativeEvents = new WeakMap<object, NativeEvent>();
   disposed = false;
   /** Operations that may have written memory, counted over the whole runtime (see Runtime.workIssued). */
   workIssued = 0;
