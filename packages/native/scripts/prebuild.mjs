@@ -3,7 +3,7 @@
 //   prebuilds/<platform>-<arch>/kreplay.napi.<glibc|musl>.node
 //   prebuilds/<platform>-<arch>/libkreplay-capture.<glibc|musl>.so   the capture library built with it
 //     (what captureLibraryPath finds when there is no source build)
-//   prebuilds/<platform>-<arch>/kreplay.napi.<glibc|musl>.json   what src/load-binding.ts checks:
+//   prebuilds/<platform>-<arch>/kreplay.napi.<glibc|musl>.json   what src/addon/load-binding.ts checks:
 //     { napi, platform, arch, libc, glibc: the lowest glibc it needs and glibcxx: the lowest
 //       libstdc++ symbol version, both the highest GLIBC_x.y / GLIBCXX_x.y.z its dynamic symbols name
 //       (objdump -T), builtWith: the Node.js and glibc of the build }

@@ -1,5 +1,5 @@
 // The checks of the C++ test programs beside it: each failed expectation is printed and counted, and
-// main returns exitStatus() (1 when any failed), which src/cpp-test-program.ts reads.
+// main returns exitStatus() (1 when any failed), which src/addon/cpp-test-program.ts reads.
 #pragma once
 
 #include <cstdio>

@@ -7,12 +7,12 @@
 // Device memory is mapped inside windows: address reservations widened to 32 MiB, because CUDA
 // honours only a hint aligned that way (on an H200 with driver 580, a reservation hinted at a
 // 2 MiB-aligned address was placed elsewhere and one at a 32 MiB-aligned address was placed there;
-// scripts/experiments/address-alignment.cpp). Where a window would meet memory of others, the
+// experiments/native-probes/address-alignment.cpp). Where a window would meet memory of others, the
 // range itself is tried. Windows are shared by the mappings inside them and freed with the last.
 // Host memory whose 2 MiB granules lie inside windows is mapped there too, as CUDA host memory
 // (cuMemCreate at CU_MEM_LOCATION_TYPE_HOST, reachable by the CPU and every device): CUDA places a
 // program's pinned host memory among its device memory, and a 32 MiB window around a device range
-// often holds some (scripts/experiments/address-host-vmm.cpp: such memory is read and written by
+// often holds some (experiments/native-probes/address-host-vmm.cpp: such memory is read and written by
 // the CPU, by copies and by the device on an H200).
 #pragma once
 

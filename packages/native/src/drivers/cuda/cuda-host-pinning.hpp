@@ -1,6 +1,6 @@
 // Pinned, device-mapped host memory for host allocations (runtime.allocateHost with pinned: true),
 // made fast for the large mirrors of snapshots that span tiers. On an H200 host (16 cores, CUDA 13.0,
-// scripts/experiments/pin-speed.cpp, 8 GiB): cuMemHostAlloc pinned 1.7 GiB/s, and 2.0 GiB/s from 16
+// experiments/native-probes/pin-speed.cpp, 8 GiB): cuMemHostAlloc pinned 1.7 GiB/s, and 2.0 GiB/s from 16
 // threads at once; anonymous memory with transparent huge pages, touched by 16 threads
 // (33 GiB/s) and then registered whole with cuMemHostRegister (46 GiB/s), took 0.42 s in all, 11x
 // less. So large blocks are made that way; small ones, and every case the driver refuses, come
