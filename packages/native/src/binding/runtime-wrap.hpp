@@ -1,4 +1,6 @@
-// NativeRuntime: the native side of Runtime, Agent, DeviceAllocation and HostBuffer.
+// NativeRuntime: the native side of Runtime, Agent, DeviceAllocation and HostBuffer. Its methods are
+// defined by concept: runtime-wrap.cpp (the runtime, queues, faults), runtime-wrap-memory.cpp,
+// runtime-wrap-kernels.cpp and runtime-wrap-cupti.cpp (checkpoints and the profiler).
 #pragma once
 
 #include <napi.h>

@@ -1,0 +1,63 @@
+// NativeRuntime's user kernels: loading a module's kernel, and its module's globals.
+#include "binding/runtime-wrap.hpp"
+
+#include <vector>
+
+#include "binding/convert.hpp"
+#include "binding/operation-outcome.hpp"
+#include "binding/promise-worker.hpp"
+
+namespace kreplay::binding {
+
+// loadKernel(image: Uint8Array, name, parameterBytes: Uint8Array) -> Promise<number | { code, message }>:
+// the kernel's id, or why the driver could not load it. The image is copied now; loading (a JIT
+// compile for PTX) runs off the JavaScript thread.
+Napi::Value RuntimeWrap::loadKernel(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  std::size_t imageBytes = 0;
+  const std::uint8_t* image = typedArrayBytes(info[0], imageBytes);
+  auto copied = std::make_shared<std::vector<std::uint8_t>>(image, image + imageBytes);
+  const std::string name = info[1].As<Napi::String>().Utf8Value();
+  std::size_t parameterCount = 0;
+  const std::uint8_t* sizes = typedArrayBytes(info[2], parameterCount);
+  std::vector<std::uint8_t> parameterBytes(sizes, sizes + parameterCount);
+  struct Loaded {
+    std::int64_t id = -1;
+    std::string code;
+    std::string message;
+  };
+  auto driver = driver_;
+  return PromiseWorker<Loaded>::start(
+      info.Env(), "kreplay:load-kernel",
+      [driver, copied, name, parameterBytes] {
+        try {
+          return Loaded{driver->loadUserKernel(*copied, name, parameterBytes), "", ""};
+        } catch (const OperationFailure& failure) {
+          return Loaded{-1, failure.code(), failure.what()};
+        }
+      },
+      [](Napi::Env env, Loaded& loaded) -> Napi::Value {
+        if (loaded.id >= 0) return Napi::Number::New(env, static_cast<double>(loaded.id));
+        Napi::Object failure = Napi::Object::New(env);
+        failure.Set("code", loaded.code);
+        failure.Set("message", loaded.message);
+        return failure;
+      });
+}
+
+// kernelGlobal(kernel, agent, name) -> { address, bytes } | { code, message }
+Napi::Value RuntimeWrap::kernelGlobal(const Napi::CallbackInfo& info) {
+  requireArguments(info, 3);
+  const auto kernel = static_cast<std::uint32_t>(toUint64(info[0]));
+  const std::uint32_t agent = agentOf(info[1]);
+  const std::string name = info[2].As<Napi::String>().Utf8Value();
+  Range range{0, 0};
+  const Outcome outcome = outcomeOf([&] { range = driver_->kernelGlobal(kernel, agent, name); });
+  if (!outcome.code.empty()) return outcomeValue(info.Env(), outcome);
+  Napi::Object object = Napi::Object::New(info.Env());
+  object.Set("address", static_cast<double>(range.address));
+  object.Set("bytes", static_cast<double>(range.bytes));
+  return object;
+}
+
+}  // namespace kreplay::binding
