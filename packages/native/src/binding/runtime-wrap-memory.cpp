@@ -8,6 +8,7 @@
 #include "binding/convert.hpp"
 #include "binding/operation-outcome.hpp"
 #include "binding/promise-worker.hpp"
+#include "binding/queue-wrap.hpp"
 
 namespace kreplay::binding {
 
