@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,15 +11,31 @@ export interface PackageLocation {
 }
 
 /**
- * The package root and module folder of the module at `moduleUrl` (its `import.meta.url`): the
- * root is the nearest folder above the module that holds a `package.json`, so that the answer is the
- * same from the bundle in `dist/` and from a source file in any folder of `src/`.
+ * The package root and module folder of the module at `moduleUrl` (its `import.meta.url`). The root
+ * is the nearest folder above the module whose `package.json` is this package's, so that the answer
+ * is the same from the bundle in `dist/` and from a source file in any folder of `src/`; a module
+ * bundled elsewhere (no such `package.json` above it) takes the folder above its own, as `dist/` does.
  * @internal
  */
 export function packageLocation(moduleUrl: string): PackageLocation {
   const moduleDirectory = dirname(fileURLToPath(moduleUrl));
-  let folder = moduleDirectory;
-  while (!existsSync(join(folder, 'package.json')) && dirname(folder) !== folder) folder = dirname(folder);
-  const packageRoot = existsSync(join(folder, 'package.json')) ? folder : join(moduleDirectory, '..');
-  return { packageRoot, moduleDirectory };
+  for (let folder = moduleDirectory; ; folder = dirname(folder)) {
+    const manifest = join(folder, 'package.json');
+    if (existsSync(manifest)) {
+      if (packageName(manifest) === ownName) return { packageRoot: folder, moduleDirectory };
+      break;
+    }
+    if (dirname(folder) === folder) break;
+  }
+  return { packageRoot: join(moduleDirectory, '..'), moduleDirectory };
+}
+
+const ownName = '@kreplay/native';
+
+function packageName(manifest: string): unknown {
+  try {
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name;
+  } catch {
+    return undefined;
+  }
 }
