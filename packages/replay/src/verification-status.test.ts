@@ -17,7 +17,7 @@ async function dispatchScatter(options: { strategy?: SnapshotStrategy; staging?:
   const engine = createReplayEngine({
     runtime: setup.runtime,
     tracker: setup.tracker,
-    staging: options.staging ?? staging: setup.staging,
+    staging: options.staging ?? setup.staging,
     strategy,
     passes: fixedPasses(options.passes ?? 3),
     verify: options.verify ?? 'full',
