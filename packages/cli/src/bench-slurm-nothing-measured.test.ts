@@ -67,8 +67,11 @@ describe('kreplay bench --slurm never replaces a comparison with one that holds 
   }, 30_000);
 
   it('SIGTERM before any report arrived: exits 143 and keeps what --out held', async () => {
+    let sent = false;
     const result = await benchSlurm('terminated', 'RUNNING', undefined, (stderr, child) => {
-      if (stderr.includes('submitted job array')) child.kill('SIGTERM');
+      if (sent || !stderr.includes('submitted job array')) return;
+      sent = true;
+      child.kill('SIGTERM');
     });
     expect(result.exit).toBe('143');
     expect(result.written).toBe(earlier);
