@@ -7,6 +7,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -71,6 +73,15 @@ class OrderedOperations {
   void waitForCompleted(std::uint64_t ticket) {
     std::unique_lock<std::mutex> lock(mutex_);
     progressed_.wait(lock, [&] { return completed_ >= ticket; });
+  }
+
+  /**
+   * A function that blocks until what was pushed so far has completed (Queue::fence); it keeps
+   * `owner`, the queue that holds these operations, alive while it is held.
+   */
+  std::function<void()> fence(std::shared_ptr<void> owner) {
+    const std::uint64_t until = ticket();
+    return [this, owner = std::move(owner), until] { waitForCompleted(until); };
   }
 
   /** Refuses later pushes; take() hands out what is queued, then nullopt. */

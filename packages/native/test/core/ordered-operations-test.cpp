@@ -5,6 +5,8 @@
 // Built and run by src/ordered-operations.test.ts; prints what failed and exits 1.
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -34,8 +36,11 @@ int main() {
   expect(!operations.runIfIdle([&] { ran = true; }) && !ran, "not idle while operations wait: run is not called");
 
   std::atomic<bool> fenced{false};
+  auto owner = std::make_shared<int>(0);
+  std::function<void()> waitForPushed = operations.fence(owner);
+  expect(owner.use_count() == 2, "a fence keeps its owner alive");
   std::thread fence([&] {
-    operations.waitForCompleted(ticket);
+    waitForPushed();
     fenced = true;
   });
   std::vector<Operation> taken;

@@ -119,9 +119,7 @@ void HostQueue::synchronize(SynchronizeCallback done) {
 }
 
 std::function<void()> HostQueue::fence() {
-  const std::uint64_t ticket = operations_.ticket();
-  auto self = shared_from_this();
-  return [self, ticket] { self->operations_.waitForCompleted(ticket); };
+  return operations_.fence(shared_from_this());
 }
 
 void HostQueue::shutdown() {

@@ -280,9 +280,7 @@ void HsaQueue::synchronize(SynchronizeCallback done) {
 }
 
 std::function<void()> HsaQueue::fence() {
-  const std::uint64_t ticket = operations_.ticket();
-  auto self = shared_from_this();
-  return [self, ticket] { self->operations_.waitForCompleted(ticket); };
+  return operations_.fence(shared_from_this());
 }
 
 void HsaQueue::shutdown() {
