@@ -94,7 +94,10 @@ export type { KernelNameBase, KernelNames } from './capture/capture-kernel-name.
 export { captureBlobId, captureBlobPath } from './capture/capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture/capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './file-input/json-field-path.js';
+export { describeJsonSchemaError, jsonFieldProblemText, jsonSchemaFieldProblem } from './file-input/json-schema-problem.js';
+export type { JsonFieldProblem } from './file-input/json-schema-problem.js';
 export { readRegularFile } from './file-input/read-regular-file.js';
+export { kernelModuleMaxBytes, readKernelModuleFile } from './kernels/kernel-module-file.js';
 export type { ReadRegularFileOptions, RefusedFile, RegularFileRead, UnreadableFileReason } from './file-input/read-regular-file.js';
 export { jsonNestingBeyond } from './file-input/json-nesting.js';
 export type {
