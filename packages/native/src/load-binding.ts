@@ -134,3 +134,13 @@ export function loadedBindingCandidate(): BindingCandidate {
   loadBinding();
   return (loaded as LoadedBinding).candidate;
 }
+
+/**
+ * The path of the `kreplay.node` this process uses, loading it when it is not loaded yet (the search
+ * order is that of the addon: `KREPLAY_NATIVE_BINDING`, the source build, the prebuild package of
+ * this system, beside the bundle). A bundle for other machines copies it (`kreplay bench --slurm`).
+ * @throws {KreplayError} when no addon loads, listing every place searched and how to fix it.
+ */
+export function nativeAddonPath(): string {
+  return loadedBindingCandidate().path;
+}
