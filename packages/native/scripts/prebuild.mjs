@@ -90,7 +90,7 @@ console.log(`[native] [prebuild] ${destination}: kreplay.node ${size('kreplay.no
 function compilerVersion() {
   try {
     const cache = readFileSync(join(buildDirectory, 'CMakeCache.txt'), 'utf8');
-    const compiler = /^CMAKE_CXX_COMPILER:[A-Z]+=(.*)$/m.exec(cache)?.[1]?.trim();
+    const compiler = /^CMAKE_CXX_COMPILER:[A-Z]+=(.*)$/m.exec(cache)?.[1]?.trim() || (cross ? `${target.triple}-g++` : undefined);
     return compiler ? execFileSync(compiler, ['--version'], { encoding: 'utf8' }).split('\n')[0] : undefined;
   } catch {
     return undefined;
