@@ -174,6 +174,7 @@ for example in esm/readme-*.js; do
   node "$example" > "$example.log" 2>&1 && test -s "$example.log" || { cat "$example.log"; fail "the README example $example"; }
 done
 npm pkg set type=commonjs
+npm uninstall --no-audit --no-fund typescript @types/node > uninstall-typescript.log 2>&1 || { cat uninstall-typescript.log; fail 'npm uninstall typescript'; }
 say 'the README examples run: CommonJS as .js in an npm init -y project, TypeScript compiled to ESM under "type": "module"'
 
 # kreplay bench --slurm from the npm install: the CLI assembles the bundle the nodes run.
