@@ -86,6 +86,7 @@ export { readCaptureFolder } from './capture/capture-folder.js';
 export { capturedKernelCode } from './capture/captured-kernel-code.js';
 export type { CapturedKernelCode } from './capture/captured-kernel-code.js';
 export { captureLibraryPath } from './capture/capture-library-path.js';
+export { nativeAddonPath } from './addon/load-binding.js';
 export type { ReadCaptureFolderOptions } from './capture/capture-folder.js';
 export { listCaptureProcesses } from './capture/capture-processes.js';
 export type { CaptureProcess } from './capture/capture-processes.js';
