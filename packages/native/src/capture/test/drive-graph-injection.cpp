@@ -40,6 +40,8 @@ struct InstantiateParams {
 
 constexpr int kCount = 16384;  // one 64 KiB page of floats
 constexpr std::size_t kBytes = kCount * sizeof(float);
+constexpr std::size_t kMappingBytes = 2u << 20;                   // the fake's granularity
+constexpr std::uint64_t kMappingAddress = 0x3f6000000000;         // a hint: where replays map it too
 
 /** What `scale` does to the first `count` floats. */
 void scaleOnHost(std::vector<float>& data, int count) {
@@ -71,7 +73,10 @@ int driveGraphInjection(const char* captureLibrary, const char* fakeCupti, const
   CUDA(cuCtxSetCurrent, void*);
   CUDA(cuModuleLoadDataEx, void**, const void*, unsigned, int*, void**);
   CUDA(cuModuleGetFunction, void**, void*, const char*);
-  CUDA(cuMemAlloc_v2, std::uint64_t*, std::size_t);
+  CUDA(cuMemAddressReserve, std::uint64_t*, std::size_t, std::size_t, std::uint64_t, unsigned long long);
+  CUDA(cuMemCreate, unsigned long long*, std::size_t, const void*, unsigned long long);
+  CUDA(cuMemMap, std::uint64_t, std::size_t, std::size_t, unsigned long long, unsigned long long);
+  CUDA(cuMemSetAccess, std::uint64_t, std::size_t, const void*, std::size_t);
   CUDA(cuMemcpy, std::uint64_t, std::uint64_t, std::size_t);
   CUDA(cuStreamCreate, void**, unsigned);
   CUDA(cuStreamSynchronize, void*);
@@ -119,12 +124,20 @@ int driveGraphInjection(const char* captureLibrary, const char* fakeCupti, const
   void* scale = nullptr;
   check(cuModuleGetFunction(&scale, module, "scale"));
 
-  std::uint64_t a = 0, b = 0;
-  for (std::uint64_t* buffer : {&a, &b}) {
-    check(cuMemAlloc_v2(buffer, kBytes));
-    cu::MemAllocParams alloc{reinterpret_cast<cu::CUdeviceptr*>(buffer), kBytes};
-    call(cu::cbid::cuMemAlloc_v2, cu::kApiExit, &alloc);
-  }
+  // A and B: the first two pages of one mapping at a fixed address, so that a replay can map it there.
+  std::uint64_t a = 0;
+  unsigned long long handle = 0;
+  const unsigned char properties[64] = {};
+  const struct {
+    int type, id, flags;
+  } access{1, 0, 3};  // CU_MEM_LOCATION_TYPE_DEVICE 0, CU_MEM_ACCESS_FLAGS_PROT_READWRITE
+  check(cuMemAddressReserve(&a, kMappingBytes, 0, kMappingAddress, 0));
+  check(cuMemCreate(&handle, kMappingBytes, properties, 0));
+  check(cuMemMap(a, kMappingBytes, 0, handle, 0));
+  check(cuMemSetAccess(a, kMappingBytes, &access, 1));
+  cu::MemMapParams map{a, kMappingBytes, 0, handle, 0};
+  call(cu::cbid::cuMemMap, cu::kApiExit, &map);
+  const std::uint64_t b = a + kBytes;
   std::vector<float> hostA(kCount), hostB(kCount, 0.0f);
   for (int index = 0; index < kCount; ++index) hostA[index] = static_cast<float>(index % 97) * 0.25f;
   check(cuMemcpy(a, reinterpret_cast<std::uint64_t>(hostA.data()), kBytes));
