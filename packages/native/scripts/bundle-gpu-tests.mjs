@@ -40,10 +40,12 @@ for (const kernel of ['scale-floats.ptx', 'capture-fixture-axpy.ptx', 'capture-f
 }
 // The fixed-address test runs this in a fresh process; it finds it beside the bundle.
 await build({ ...commonBundleOptions, ignoreAnnotations: false, entryPoints: [join(packageRoot, 'test', 'gpu', 'fixed-address-child.ts')], outfile: join(output, 'fixed-address-child.mjs') });
-for (const program of ['capture-fixture-program.cu', 'capture-sequences-program.cu']) {
+for (const program of ['capture-fixture-program.cu', 'capture-sequences-program.cu', 'capture-graphs-program.cu']) {
   copyFileSync(join(packageRoot, 'test', 'gpu', 'capture', program), join(output, program));
 }
 copyFileSync(join(packageRoot, 'test', 'capture-fixtures', 'axpy.cu'), join(output, 'axpy.cu'));
+// cuda-graphs.test.ts builds it with g++ beside the bundle.
+copyFileSync(join(packageRoot, 'test', 'gpu', 'cuda-graphs-program.cpp'), join(output, 'cuda-graphs-program.cpp'));
 const captureLibrary = join(packageRoot, 'build', 'Release', 'libkreplay-capture.so');
 if (existsSync(captureLibrary)) copyFileSync(captureLibrary, join(output, 'libkreplay-capture.so'));
 console.log(`bundled ${testFiles.length} test files, measure-cuda, measure-cupti-checkpoint and check-cuda-device-fault into ${relative(process.cwd(), output) || '.'}`);

@@ -29,6 +29,7 @@ interface LaunchRecordJson {
   readonly follows?: number | null;
   readonly sequenceBreak?: string | null;
   readonly workBefore?: readonly WorkJson[];
+  readonly graph?: CaptureLaunch['graph'];
 }
 
 type Problem = { readonly field: string; readonly problem: string } | null;
@@ -136,6 +137,7 @@ function launchOf(file: string, sequence: number, record: LaunchRecordJson): Cap
     follows: version2 ? record.follows! : null,
     sequenceBreak: version2 ? record.sequenceBreak! : null,
     workBefore: version2 ? record.workBefore!.map(workOf) : [],
+    graph: record.graph ?? null,
   };
 }
 
