@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCaptureFolder } from './capture-folder.js';
 import type { CaptureFolder, CaptureLaunch } from './capture-folder-types.js';
 import { captureLibraryPath } from './capture-library-path.js';
-import { pageHash } from './page-hash.js';
+import { pageHash } from '../queue/page-hash.js';
 
 // Kernel nodes of CUDA graphs captured end to end without a GPU: kreplay-capture-test
 // --drive-graph-injection (src/capture/test/drive-graph-injection.cpp) runs a program over the fake
@@ -16,11 +16,11 @@ import { pageHash } from './page-hash.js';
 // launched three times with a kernel node's count changed in between, and a graph captured from a
 // stream launched three times. Every kernel node is captured as a launch, in order, and the program's
 // memory at the end is what it computed without capture.
-const build = (path: string) => fileURLToPath(new URL(`../build/${path}`, import.meta.url));
+const build = (path: string) => fileURLToPath(new URL(`../../build/${path}`, import.meta.url));
 const program = build('tests/kreplay-capture-test');
 const fakeCupti = build('tests/fake-cupti/libcupti.so');
 const fakeCuda = build('fake-cuda/libcuda.so.1');
-if (!existsSync(fakeCuda)) spawnSync(fileURLToPath(new URL('../scripts/build-fake-cuda.sh', import.meta.url)), { stdio: 'ignore', timeout: 300_000 });
+if (!existsSync(fakeCuda)) spawnSync(fileURLToPath(new URL('../../scripts/build-fake-cuda.sh', import.meta.url)), { stdio: 'ignore', timeout: 300_000 });
 const built = existsSync(program) && existsSync(fakeCupti) && existsSync(fakeCuda) && existsSync(build('Release/libkreplay-capture.so'));
 
 interface Driven {
