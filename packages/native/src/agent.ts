@@ -2,13 +2,16 @@ import { constants } from 'node:buffer';
 import type { Allocation } from './allocation.js';
 import { DeviceAllocation } from './device-allocation.js';
 import { DriverError } from './errors/driver-error.js';
+import { UnsupportedError } from './errors/unsupported-error.js';
+import { packGraphSteps } from './graph-steps.js';
+import { KernelGraph } from './kernel-graph.js';
 import { nativeMessage } from './errors/native-message.js';
 import { OutOfMemoryError } from './errors/out-of-memory-error.js';
 import type { AllocationState } from './memory-registry.js';
 import { Queue } from './queue.js';
 import type { Runtime } from './runtime.js';
 import { runtimeDisposedError, type RuntimeCore } from './runtime-core.js';
-import type { AgentInfo, MemoryInfo } from './runtime-types.js';
+import type { AgentInfo, GraphStep, MemoryInfo } from './runtime-types.js';
 import { argumentError, describeValue, requireByteCount, requireLiveRange } from './validate.js';
 
 const component = 'agent';
@@ -62,6 +65,44 @@ export class Agent {
   createQueue(): Queue {
     this.#core.assertLive(component, 'Agent.createQueue()');
     return new Queue(this.#core, this, this.#core.native.createQueue(this.id));
+  }
+
+  /**
+   * A graph of `steps` (kernel launches, memsets, copies), in order, for this agent's queues to
+   * launch as one unit with {@link Queue.enqueueGraph}. The steps are checked as the queue checks
+   * each kind of work, and copied (later changes to the caller's objects do not reach the graph).
+   * The cuda driver builds and instantiates a CUDA graph of user kernels, memsets and copies; the
+   * host driver runs the steps one after another.
+   * @throws {UnsupportedError} on a driver without graphs (hsa), or for a kernel the driver cannot put in a graph (cuda: the built-in kernels).
+   * @throws {ArgumentError} for steps that are not a non-empty array of valid steps.
+   * @throws {DriverError} when the driver fails to build the graph.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  createGraph(steps: readonly GraphStep[]): KernelGraph {
+    this.#core.assertLive(component, 'Agent.createGraph()');
+    const { driver } = this.#core;
+    if (!this.#core.graphs) throw this.#graphsUnsupported(`the ${driver} driver runs no graphs`, 'Launch the steps one by one on a queue, or use the host or cuda driver');
+    const scope = { component: 'graph', memory: this.#core.memory, agentId: this.id };
+    const frees = this.#core.memory.frees;
+    const { packed, steps: copies } = packGraphSteps(scope, this.#core, steps);
+    const made = this.#core.native.createGraph(this.id, packed);
+    if ('code' in made) {
+      if (made.code === 'unsupported') throw this.#graphsUnsupported(`the ${driver} driver cannot make this graph: ${made.message}`, 'Launch the steps one by one on a queue instead');
+      throw new DriverError({
+        packageName: 'native',
+        component: 'graph',
+        driver,
+        agentId: this.id,
+        operation: 'create-graph',
+        code: made.code,
+        message: nativeMessage('graph', `the ${driver} driver failed to build a graph of ${packed.length} steps on agent ${this.id}: ${made.message}`, 'Check the steps; launch them one by one to find the one at fault'),
+      });
+    }
+    return new KernelGraph(this, copies, made, frees);
+  }
+
+  #graphsUnsupported(what: string, fix: string): UnsupportedError {
+    return new UnsupportedError({ packageName: 'native', component: 'graph', driver: this.#core.driver, feature: 'graphs', message: nativeMessage('graph', what, fix) });
   }
 
   /**

@@ -8,6 +8,7 @@ export { openRuntime } from './open-runtime.js';
 export { Runtime } from './runtime.js';
 export { Agent } from './agent.js';
 export { Queue } from './queue.js';
+export { KernelGraph } from './kernel-graph.js';
 export { TimingEvent } from './timing-event.js';
 export { Checkpoints, CheckpointSession } from './checkpoint.js';
 export { planCuptiMetrics, Profilers, ProfilerSession } from './profiler.js';
@@ -48,6 +49,7 @@ export type {
   DriverName,
   FaultOperation,
   FaultSpec,
+  GraphStep,
   HostDriverOptions,
   HostLinkInfo,
   KernelArguments,

@@ -7,6 +7,8 @@ import { nativeMessage } from './errors/native-message.js';
 import { OutOfMemoryError } from './errors/out-of-memory-error.js';
 import { UnsupportedError } from './errors/unsupported-error.js';
 import { FrozenOptionsMemo } from './frozen-options-memo.js';
+import { packGraphSteps } from './graph-steps.js';
+import { KernelGraph, nativeGraphOf } from './kernel-graph.js';
 import { packKernelLaunch } from './kernel-launch.js';
 import type { AllocationState } from './memory-registry.js';
 import type { NativeOperationError, NativeQueue } from './native-binding.js';
@@ -23,7 +25,7 @@ import type {
 } from './runtime-types.js';
 import { StreamOrderedAllocation, streamOrderedStates } from './stream-ordered-allocation.js';
 import { nativeEventOf, TimingEvent } from './timing-event.js';
-import { argumentError, formatAddress, requireByteCount, requireLiveRange, requirePageBytes } from './validate.js';
+import { argumentError, describeValue, formatAddress, requireByteCount, requireLiveRange, requirePageBytes } from './validate.js';
 
 const component = 'queue';
 const nativeQueues = new WeakMap<Queue, NativeQueue>();
@@ -168,6 +170,28 @@ export class Queue implements AsyncDisposable {
     const packed = packKernelLaunch(this.#scope, this.#core, kernel, args, launch);
     if (packed.kind === 'user') this.#native.enqueueUserKernel(packed.kernel, packed.shape, packed.args, packed.buffer);
     else this.#native.enqueueKernel(packed.kernel, packed.args);
+    this.#counted();
+  }
+
+  /**
+   * Launches a graph of this queue's agent ({@link Agent.createGraph}) as one work operation (one
+   * `kernel` operation for fault injection and {@link workEnqueued}): its steps run in order.
+   * When memory was freed since the graph was made, its steps are checked again.
+   * @throws {ArgumentError} when `graph` is not a KernelGraph of this queue's agent, or a step now reaches memory that was freed.
+   * @throws {DisposedError} when the queue, the runtime or the graph was disposed.
+   */
+  enqueueGraph(graph: KernelGraph): void {
+    this.#assertLive('enqueueGraph()');
+    if (!(graph instanceof KernelGraph) || graph.agent !== this.agent) {
+      const what = graph instanceof KernelGraph ? `the graph belongs to agent ${graph.agent.id} of ${graph.agent.runtime === this.agent.runtime ? 'this' : 'another'} runtime, not agent ${this.agent.id}` : `graph is ${describeValue(graph)}, not a KernelGraph`;
+      throw argumentError(component, 'graph', what, "Make the graph with agent.createGraph() of this queue's agent");
+    }
+    const state = nativeGraphOf(graph);
+    if (state.frees !== this.#core.memory.frees) {
+      packGraphSteps(this.#scope, this.#core, graph.steps);
+      state.frees = this.#core.memory.frees;
+    }
+    this.#native.enqueueGraph(state.native);
     this.#counted();
   }
 

@@ -17,8 +17,8 @@ export interface Decline {
   readonly reason: string;
 }
 
-/** The decline a request's flags or arguments call for before any snapshot is planned, if any. */
-export function declineBeforePreparing(request: DispatchRequest, resolution: ArgumentResolution): Decline | undefined {
+/** The decline a request's flags or arguments call for before any snapshot is planned, if any (a graph launch's request names its graph as `kernel`). */
+export function declineBeforePreparing(request: Pick<DispatchRequest, 'kernel' | 'crossDevice' | 'graph'>, resolution: ArgumentResolution): Decline | undefined {
   if (request.graph === true) {
     return { code: 'graph', reason: `kernel ${request.kernel.name} is a graph launch, and graph launches are not replayed yet` };
   }

@@ -1,8 +1,9 @@
+import type { KernelLaunch } from '@kreplay/native';
 import type { Snapshot } from '@kreplay/snapshot';
 import { assembleResult } from './assemble-result.js';
 import { captureFailed } from './decline.js';
 import { dispatchClaim, rangesMayHaveWritten } from './dispatch-claim.js';
-import type { DispatchRequest } from './dispatch-request.js';
+import { isGraphRequest, type EngineDispatchRequest } from './dispatch-request.js';
 import type { DispatchResult } from './dispatch-result.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 import type { HashBufferPool } from './hash-buffer-pool.js';
@@ -30,9 +31,11 @@ export interface EngineContext extends ResolvedEngineOptions {
  * @throws {ReplayPluginError} when a strategy or pass-provider hook throws.
  * @throws {ArgumentError} when the tracker refuses the kernel's arguments.
  */
-export async function runDispatch(engine: EngineContext, request: DispatchRequest): Promise<DispatchResult> {
+export async function runDispatch(engine: EngineContext, request: EngineDispatchRequest): Promise<DispatchResult> {
   const clock = new HostClock();
-  const { queue, kernel, args, launch } = request;
+  const { queue } = request;
+  const graph = isGraphRequest(request) ? request.graph : undefined;
+  const launch = graph === undefined ? (request as { launch?: KernelLaunch }).launch : undefined;
   const agent = queue.agent;
   const strategy: PluginIdentity = { kind: 'strategy', name: engine.strategy.name };
   const notes: string[] = [];
@@ -49,7 +52,7 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
       quiesceMs = await quiesceAgent(agent, notes);
     }
     const prepared = prepareDispatch(engine, request);
-    const { passesRequested, resolution } = prepared;
+    const { passesRequested, resolution, kernel, args } = prepared;
     let decline = prepared.decline;
     snapshot = prepared.snapshot;
     if (snapshot !== undefined && engine.verify !== 'off') {
@@ -57,14 +60,14 @@ export async function runDispatch(engine: EngineContext, request: DispatchReques
     }
     const claim = dispatchClaim(queue.id, resolution, decline, snapshot, plan?.ranges ?? []);
     held ??= engine.lock.tryAcquire(claim) ?? (await engine.lock.acquire(claim));
-    const target = { queue, kernel, args, launch, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings, clock };
+    const target = { queue, kernel, args, launch, graph, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings, clock };
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);
       const verification = plan && engine.verify !== 'off' ? { mode: engine.verify, plan } : undefined;
       // Every field listed: in Node 20 an object literal that begins with a spread and then adds
       // properties measured 5-12 us, on the path between two windows.
       const { provider, buffers, phaseTimings } = target;
-      window = await runReplayWindow({ queue, kernel, args, launch, provider, buffers, phaseTimings, clock, passCount: passesRequested, snapshot, strategy, verification, notes });
+      window = await runReplayWindow({ queue, kernel, args, launch, graph, provider, buffers, phaseTimings, clock, passCount: passesRequested, snapshot, strategy, verification, notes });
       if (window.kind === 'capture-failed') decline = captureFailed(strategy.name, window.error);
     }
     let once: RunOnceOutcome | undefined;

@@ -1,4 +1,4 @@
-import type { KernelArguments, KernelDescriptor, KernelLaunch, Queue } from '@kreplay/native';
+import type { KernelArguments, KernelDescriptor, KernelGraph, KernelLaunch, Queue } from '@kreplay/native';
 import type { Snapshot } from '@kreplay/snapshot';
 import type { HashBufferPool } from './hash-buffer-pool.js';
 import type { HostClock } from './host-clock.js';
@@ -15,6 +15,8 @@ export interface PassTarget {
   readonly args: KernelArguments;
   /** A user kernel's launch shape. */
   readonly launch?: KernelLaunch | undefined;
+  /** A graph launch: each pass launches the graph (and `kernel` only names it). */
+  readonly graph?: KernelGraph | undefined;
   readonly provider: PassProvider;
   /** Where the window's verification hashes get their host buffers. */
   readonly buffers: HashBufferPool;
@@ -34,12 +36,13 @@ export interface ReplayWindow extends PassTarget {
   readonly notes: string[];
 }
 
-/** The phase of pass `pass`: beginPass, the kernel, endPass. */
+/** The phase of pass `pass`: beginPass, the kernel (or the graph), endPass. */
 export function passPhase(target: PassTarget, pass: number): WindowPhase {
   const provider: PluginIdentity = { kind: 'pass provider', name: target.provider.name };
   return phase('pass', pass, () => {
     runPluginHook(provider, 'beginPass', () => target.provider.beginPass(pass, target.queue));
-    if (target.launch === undefined) target.queue.enqueueKernel(target.kernel, target.args);
+    if (target.graph !== undefined) target.queue.enqueueGraph(target.graph);
+    else if (target.launch === undefined) target.queue.enqueueKernel(target.kernel, target.args);
     else target.queue.enqueueKernel(target.kernel, target.args, target.launch);
     runPluginHook(provider, 'endPass', () => target.provider.endPass(pass, target.queue));
   });

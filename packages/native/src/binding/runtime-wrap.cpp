@@ -8,6 +8,7 @@
 #include "binding/convert.hpp"
 #include "binding/profiler-wrap.hpp"
 #include "binding/promise-worker.hpp"
+#include "binding/graph-wrap.hpp"
 #include "binding/queue-wrap.hpp"
 
 namespace kreplay::binding {
@@ -53,6 +54,7 @@ Napi::Function RuntimeWrap::define(Napi::Env env) {
           InstanceMethod<&RuntimeWrap::injectFault>("injectFault"),
           InstanceMethod<&RuntimeWrap::clearFaults>("clearFaults"),
           InstanceMethod<&RuntimeWrap::createQueue>("createQueue"),
+          InstanceMethod<&RuntimeWrap::createGraph>("createGraph"),
           InstanceMethod<&RuntimeWrap::loadKernel>("loadKernel"),
           InstanceMethod<&RuntimeWrap::allocateAt>("allocateAt"),
           InstanceMethod<&RuntimeWrap::allocateHostAt>("allocateHostAt"),
@@ -97,6 +99,7 @@ Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
   object.Set("checkpoints", driver_->offersCheckpoints());
   object.Set("fixedAddresses", driver_->offersFixedAddresses());
   object.Set("profiler", driver_->offersProfiler());
+  object.Set("graphs", driver_->runsGraphs());
   return object;
 }
 
@@ -187,6 +190,27 @@ Napi::Value RuntimeWrap::createQueue(const Napi::CallbackInfo& info) {
   requireArguments(info, 1);
   auto queue = driverCall(info.Env(), [&] { return driver_->createQueue(agentOf(info[0])); });
   return QueueWrap::wrap(info.Env(), {std::move(queue), completions_});
+}
+
+// createGraph(agent, steps: graph steps, see toGraphSteps) -> NativeGraph | { code, message }: the
+// driver's graph of the steps, or why it could not make it.
+Napi::Value RuntimeWrap::createGraph(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  const Napi::Env env = info.Env();
+  std::vector<GraphStep> steps = toGraphSteps(info[1]);
+  try {
+    return GraphWrap::wrap(env, driver_->createGraph(agentOf(info[0]), std::move(steps)));
+  } catch (const OperationFailure& failure) {
+    Napi::Object object = Napi::Object::New(env);
+    object.Set("code", failure.code());
+    object.Set("message", failure.what());
+    return object;
+  } catch (const std::exception& error) {
+    Napi::Object object = Napi::Object::New(env);
+    object.Set("code", "internal");
+    object.Set("message", error.what());
+    return object;
+  }
 }
 
 // loadKernel(image: Uint8Array, name, parameterBytes: Uint8Array) -> Promise<number | { code, message }>:
