@@ -133,6 +133,18 @@ export type CaptureWork =
   | { readonly kind: 'allocation'; readonly address: number; readonly bytes: number; readonly memoryKind: CaptureMemoryKind }
   | { readonly kind: 'free'; readonly address: number };
 
+/** Where a launch captured inside a CUDA graph launch sits in it (format version 2; FORMAT.md). */
+export interface CaptureGraphNode {
+  /** The graph's handle, e.g. `0x5581c0a0`. */
+  readonly graph: string;
+  /** The kernel node's handle. */
+  readonly node: string;
+  /** Its position in the topological order the capture ran the graph's nodes in, from 0. */
+  readonly nodeIndex: number;
+  /** Which of the program's graph launches it ran in, from 0, per process. */
+  readonly graphLaunch: number;
+}
+
 /** One complete captured launch. */
 export interface CaptureLaunch {
   /** Its position in the program's order of captured launches, from 0. */
@@ -160,6 +172,8 @@ export interface CaptureLaunch {
   readonly sequenceBreak: CaptureSequenceBreak | null;
   /** Version 2: the recorded work between the previous captured launch on its stream and this one (empty in version 1). */
   readonly workBefore: readonly CaptureWork[];
+  /** Version 2: present when the launch is a kernel node of a graph launch. */
+  readonly graph?: CaptureGraphNode;
 }
 
 /** A launch record that is in the folder but cannot be used, and why. */

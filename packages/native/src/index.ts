@@ -104,6 +104,7 @@ export type {
   CaptureCost,
   CaptureFolder,
   CaptureFormatVersion,
+  CaptureGraphNode,
   CaptureLaunch,
   CaptureLaunchAttribute,
   CaptureLaunchShape,

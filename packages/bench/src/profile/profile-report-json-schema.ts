@@ -61,6 +61,7 @@ export const profileReportJsonSchema = kreplayDocumentSchema({
     measure: { enum: ['kernel', 'dispatch'] },
     cacheControl: string,
     range: { type: ['integer', 'string'], minimum: 1 },
+    graphProfiling: { enum: ['node', 'graph'], description: 'capture: only: --graph-profiling, each kernel node of a captured graph launch its own result (node) or each captured graph launch one result (graph).' },
     passes: count,
     warmRuns: count,
     samples: positiveCount,
@@ -73,5 +74,5 @@ export const profileReportJsonSchema = kreplayDocumentSchema({
     conditions: { type: 'object', description: 'The measurement conditions the profile was taken under (cache control, clocks, warm runs).' },
     notes: arrayOf(string),
   },
-  optional: ['conditions', 'notes'],
+  optional: ['conditions', 'notes', 'graphProfiling'],
 });

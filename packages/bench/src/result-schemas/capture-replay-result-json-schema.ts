@@ -23,6 +23,7 @@ export const captureReplayResultJsonSchema = kreplayDocumentSchema({
     tier: string,
     passes: positiveCount,
     verify: { enum: ['off', 'restore', 'full'] },
+    graphProfiling: { enum: ['node', 'graph'], description: '--graph-profiling: kernel nodes of captured graph launches replayed as other launches (node) or each captured graph launch replayed as one graph (graph).' },
     launches: arrayOf(
       objectOf(
         { sequence: count, function: string, outcome: string, replayed: boolean, passes: count, bytesCopied: amount, bytesPrepared: amount, wallMs: amount, error: string, declineReason: string },
