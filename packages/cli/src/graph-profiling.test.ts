@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readCaptureFolder } from '@kreplay/native';
+import { writeTestCapture, type TestCaptureLaunch } from '@kreplay/native/test';
+import { captureUnits } from './capture-graph-units.js';
+import { planCaptureRanges } from './capture-ranges.js';
+import { capturedGraphName, capturedLaunchName, parseGraphProfiling } from './graph-profiling.js';
+import { runCli } from './run-cli.js';
+import { recordingIo } from './test-io.js';
+
+const root = mkdtempSync(join(tmpdir(), 'kreplay-graph-profiling-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function launch(name: string, extra: Partial<TestCaptureLaunch> = {}): TestCaptureLaunch {
+  return { function: name, module: new Uint8Array([1]), grid: [1, 1, 1], block: [1, 1, 1], parameters: new Uint8Array(0), memory: [], ...extra };
+}
+
+const node = (graph: string, nodeIndex: number, graphLaunch: number) => ({ graph: { graph, node: `0x${(0x900 + nodeIndex).toString(16)}`, nodeIndex, graphLaunch } });
+
+/** a, then graph 0xa0's launch 0 (nodes k0, k1), graph 0xa0's launch 1 (k0, k1) right after it, then b: one captured sequence. */
+async function graphFolder(name: string) {
+  return readCaptureFolder(
+    writeTestCapture(join(root, name), {
+      formatVersion: 2,
+      launches: [
+        launch('a'),
+        launch('k0', { ...node('0xa0', 0, 0), follows: 0 }),
+        launch('k1', { ...node('0xa0', 1, 0) }),
+        launch('k0', { ...node('0xa0', 0, 1), follows: null, sequenceBreak: 'graph-launch' }),
+        launch('k1', { ...node('0xa0', 1, 1) }),
+        launch('b'),
+      ],
+    }),
+  );
+}
+
+describe('--graph-profiling', () => {
+  it('takes node or graph, and nothing else', () => {
+    expect(parseGraphProfiling('node')).toBe('node');
+    expect(parseGraphProfiling('graph')).toBe('graph');
+    for (const text of ['', 'Graph', 'nodes', 'range']) expect(() => parseGraphProfiling(text)).toThrow(InvalidArgumentError);
+  });
+
+  it('names a kernel node by its graph, node and graph launch, and other launches by their function', async () => {
+    const folder = await graphFolder('names');
+    expect(folder.launches[1]!.graph).toEqual({ graph: '0xa0', node: '0x900', nodeIndex: 0, graphLaunch: 0 });
+    expect(folder.launches.map(capturedLaunchName)).toEqual([
+      'a',
+      'k0 [graph 0xa0 node 0, launch 0]',
+      'k1 [graph 0xa0 node 1, launch 0]',
+      'k0 [graph 0xa0 node 0, launch 1]',
+      'k1 [graph 0xa0 node 1, launch 1]',
+      'b',
+    ]);
+    expect(capturedGraphName(folder.launches[1]!.graph!, 2)).toBe('graph 0xa0, launch 0 (2 nodes)');
+  });
+
+  it('node: the planned ranges as they are; graph: each captured graph launch a unit of its own, the launches around it ranges', async () => {
+    const folder = await graphFolder('units');
+    const plan = planCaptureRanges(folder, 'auto');
+    const shape = (profiling: 'node' | 'graph') => captureUnits(plan.ranges, profiling).map((unit) => [unit.kind, unit.launches.map((each) => each.sequence)]);
+    expect(shape('node')).toEqual([['range', [0, 1, 2]], ['range', [3, 4, 5]]]);
+    expect(shape('graph')).toEqual([
+      ['range', [0]],
+      ['graph', [1, 2]],
+      ['graph', [3, 4]],
+      ['range', [5]],
+    ]);
+  });
+
+  it('is refused (exit 2) when it is neither node nor graph, or there is no capture to apply it to', async () => {
+    for (const [args, message] of [
+      [['replay', '--capture', root, '--graph-profiling', 'nodes'], /"nodes" is not node or graph/],
+      [['replay', '--driver', 'host', '--graph-profiling', 'graph'], /--graph-profiling says how kernels captured inside CUDA graph launches are replayed, and there is no --capture/],
+      [['profile', '--driver', 'host', '--metrics', 'x', '--graph-profiling', 'node'], /--graph-profiling says how kernels captured inside CUDA graph launches are profiled, and the workload is scatter/],
+    ] as const) {
+      const io = recordingIo();
+      expect(await runCli([...args], io)).toBe(2);
+      expect(io.err()).toMatch(message);
+    }
+  });
+});
