@@ -19,7 +19,7 @@ import { profileDispatches, type ProfileRange, type ProfileRow } from '../profil
 import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
 import { captureRangeCap, type CaptureRangeChoice } from '../capture-ranges.js';
-import { defaultGraphProfiling, graphProfilingHelp, parseGraphProfiling, type GraphProfiling } from '../graph-profiling.js';
+import { defaultGraphProfiling, graphNodeOf, graphProfilingHelp, parseGraphProfiling, type GraphProfiling } from '../graph-profiling.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { conditionFlags, conditionsFromFlags, type ConditionFlags } from '../profile-condition-flags.js';
 import { withLaunchShapes } from '../profile-launch-shapes.js';
@@ -206,10 +206,21 @@ function printedProfile(report: ProfileReport, options: ProfileOptions): string 
   return describeProfile(report, { units: options.printUnits ?? 'auto', page: options.page });
 }
 
-/** The profile of a capture with each row's launch: its shape (grid, block), kernel and resources. */
+/**
+ * The profile of a capture with each row's launch: its shape (grid, block), kernel and resources.
+ * With `--graph-profiling graph` a graph launch's row (named by its first node's sequence) is a whole
+ * graph, and has no one launch's shape: the rows of graph nodes are left as they are.
+ */
 async function withCaptured(report: ProfileReport, folder: CaptureFolder): Promise<ProfileReport> {
-  const shaped = withLaunchShapes(report, folder);
-  return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, folder) };
+  const inGraphs = report.graphProfiling === 'graph' ? folder.launches.filter((launch) => graphNodeOf(launch) !== undefined) : [];
+  if (inGraphs.length === 0) {
+    const shaped = withLaunchShapes(report, folder);
+    return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, folder) };
+  }
+  const wholeGraphs = new Set(inGraphs.map((launch) => launch.sequence));
+  const others = { ...folder, launches: folder.launches.filter((launch) => !wholeGraphs.has(launch.sequence)) };
+  const shaped = withLaunchShapes(report, others);
+  return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, others) };
 }
 
 async function profileCaptureReport(spec: string, folder: CaptureFolder, choice: MetricChoice, options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
