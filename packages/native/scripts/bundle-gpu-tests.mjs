@@ -44,6 +44,8 @@ for (const program of ['capture-fixture-program.cu', 'capture-sequences-program.
   copyFileSync(join(packageRoot, 'test', 'gpu', 'capture', program), join(output, program));
 }
 copyFileSync(join(packageRoot, 'test', 'capture-fixtures', 'axpy.cu'), join(output, 'axpy.cu'));
+// cuda-graphs.test.ts builds it with g++ beside the bundle.
+copyFileSync(join(packageRoot, 'test', 'gpu', 'cuda-graphs-program.cpp'), join(output, 'cuda-graphs-program.cpp'));
 const captureLibrary = join(packageRoot, 'build', 'Release', 'libkreplay-capture.so');
 if (existsSync(captureLibrary)) copyFileSync(captureLibrary, join(output, 'libkreplay-capture.so'));
 console.log(`bundled ${testFiles.length} test files, measure-cuda, measure-cupti-checkpoint and check-cuda-device-fault into ${relative(process.cwd(), output) || '.'}`);

@@ -2,8 +2,8 @@
 // "device memory" is host memory, streams that are worker threads running their work in order,
 // events with host timestamps, and modules whose kernels are the driver's own .cu kernels compiled
 // for the CPU (fake-kernels.cpp). It implements exactly the entry points the driver resolves; the
-// virtual memory calls, host registration, globals and cuLaunchKernelEx are in fake-vmm.cpp and
-// below.
+// virtual memory calls and host registration are in fake-vmm.cpp, graphs and stream capture in
+// fake-graphs.cpp (work on a capturing stream becomes a node there instead of running).
 // Build: scripts/build-fake-cuda.sh; use: KREPLAY_CUDA_LIBRARY=build/fake-cuda/libcuda.so.1.
 #include <algorithm>
 #include <chrono>
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "fake-fibers.hpp"
+#include "fake-graphs.hpp"
 #include "fake-kernels.hpp"
 #include "fake-streams.hpp"
 
@@ -58,6 +59,7 @@ CUresult allocateDevice(CUdeviceptr* pointer, std::size_t bytes) {
 }
 
 CUresult freeDevice(CUdeviceptr pointer) {
+  if (kreplay_fake::isGraphAllocation(pointer)) return kSuccess;  // freed with its graph
   std::lock_guard<std::mutex> lock(memoryMutex);
   const auto found = deviceBlocks.find(pointer);
   if (found == deviceBlocks.end()) return kInvalidValue;
@@ -68,6 +70,23 @@ CUresult freeDevice(CUdeviceptr pointer) {
 }
 
 }  // namespace
+
+namespace kreplay_fake {
+
+CUresult allocateDeviceMemory(CUdeviceptr* pointer, std::size_t bytes) {
+  return allocateDevice(pointer, bytes);
+}
+CUresult freeDeviceMemory(CUdeviceptr pointer) {
+  std::lock_guard<std::mutex> lock(memoryMutex);
+  const auto found = deviceBlocks.find(pointer);
+  if (found == deviceBlocks.end()) return kInvalidValue;
+  deviceUsed -= found->second;
+  deviceBlocks.erase(found);
+  std::free(reinterpret_cast<void*>(pointer));
+  return kSuccess;
+}
+
+}  // namespace kreplay_fake
 
 struct CUctx_st {
   int device = 0;
@@ -86,10 +105,6 @@ struct CUmod_st {
   ~CUmod_st() {
     for (auto& entry : globals) std::free(entry.second.first);
   }
-};
-
-struct CUfunc_st {
-  const kreplay_fake::FakeKernel* kernel;
 };
 
 namespace {
@@ -134,6 +149,10 @@ CUresult cuGetErrorName(CUresult error, const char** name) {
                                                         {600, "CUDA_ERROR_NOT_READY"},
                                                         {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"},
                                                         {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"},
+                                                        {900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
+                                                        {901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"},
+                                                        {908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"},
+                                                        {910, "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE"},
                                                         {912, "CUDA_ERROR_INVALID_CLUSTER_SIZE"},
                                                         {999, "CUDA_ERROR_UNKNOWN"}};
   const auto found = names.find(error);
@@ -216,10 +235,13 @@ CUresult cuMemAlloc_v2(CUdeviceptr* pointer, std::size_t bytes) {
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
   return freeDevice(pointer);
 }
-CUresult cuMemAllocAsync(CUdeviceptr* pointer, std::size_t bytes, CUstream_st*) {
+CUresult cuMemAllocAsync(CUdeviceptr* pointer, std::size_t bytes, CUstream_st* stream) {
+  CUresult result = kSuccess;
+  if (kreplay_fake::captureAllocation(stream, pointer, bytes, result)) return result;
   return allocateDevice(pointer, bytes);
 }
 CUresult cuMemFreeAsync(CUdeviceptr pointer, CUstream_st* stream) {
+  if (kreplay_fake::captureFree(stream, pointer)) return kSuccess;
   runOn(stream, [pointer] { freeDevice(pointer); });
   return kSuccess;
 }
@@ -239,11 +261,13 @@ CUresult cuMemcpy(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes
   return kSuccess;
 }
 CUresult cuMemcpyAsync(CUdeviceptr destination, CUdeviceptr source, std::size_t bytes, CUstream_st* stream) {
+  if (kreplay_fake::captureCopy(stream, destination, source, bytes)) return kSuccess;
   runOn(stream, [=] { cuMemcpy(destination, source, bytes); });
   return kSuccess;
 }
 CUresult cuMemsetD8Async(CUdeviceptr destination, unsigned char value, std::size_t count,
                          CUstream_st* stream) {
+  if (kreplay_fake::captureMemset(stream, destination, value, 1, count)) return kSuccess;
   runOn(stream, [=] { std::memset(reinterpret_cast<void*>(destination), value, count); });
   return kSuccess;
 }
@@ -269,10 +293,12 @@ CUresult cuCtxSynchronize() {
   return kSuccess;
 }
 CUresult cuStreamSynchronize(CUstream_st* stream) {
+  if (kreplay_fake::invalidateCaptureOnSynchronize(stream)) return 900;  // CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED
   if (stream) stream->drain();
   return kSuccess;
 }
 CUresult cuStreamWaitEvent(CUstream_st* stream, CUevent_st* event, unsigned) {
+  if (kreplay_fake::captureEventWait(stream, event)) return kSuccess;
   std::uint64_t generation;
   {
     std::lock_guard<std::mutex> lock(event->mutex);
@@ -291,6 +317,8 @@ CUresult cuEventDestroy_v2(CUevent_st* event) {
   return kSuccess;
 }
 CUresult cuEventRecord(CUevent_st* event, CUstream_st* stream) {
+  if (kreplay_fake::captureEventRecord(stream, event)) return kSuccess;
+  event->capture = 0;
   std::uint64_t generation;
   {
     std::lock_guard<std::mutex> lock(event->mutex);
@@ -364,15 +392,14 @@ CUresult cuFuncSetAttribute(CUfunc_st*, int, int) {
 
 }  // extern "C"
 
-namespace {
+namespace kreplay_fake {
 
 /**
  * The parameter values of a launch: from `parameters` (one pointer per parameter), or from the
  * buffer `extra` passes (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE), laid out as the C ABI lays out the
  * kernel's parameters. Empty (with `valid` false) when the buffer has the wrong size.
  */
-std::vector<std::vector<unsigned char>> launchValues(const kreplay_fake::FakeKernel& kernel, void** parameters,
-                                                     void** extra, bool& valid) {
+ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void** extra, bool& valid) {
   std::vector<std::vector<unsigned char>> values;
   valid = true;
   const unsigned char* buffer = nullptr;
@@ -409,17 +436,26 @@ std::vector<std::vector<unsigned char>> launchValues(const kreplay_fake::FakeKer
   return values;
 }
 
-CUresult launch(CUfunc_st* function, kreplay_fake::Dim3 grid, kreplay_fake::Dim3 block, CUstream_st* stream,
-                void** parameters, void** extra) {
+void runKernel(const FakeKernel& kernel, const ParameterValues& values, Dim3 grid, Dim3 block) {
+  const std::function<void()> body = [&] { kernel.run(values); };
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) runBlock(body, {x, y, z}, block, grid);
+}
+
+}  // namespace kreplay_fake
+
+namespace {
+
+CUresult launch(CUfunc_st* function, kreplay_fake::Dim3 grid, kreplay_fake::Dim3 block, unsigned sharedBytes,
+                CUstream_st* stream, void** parameters, void** extra) {
   const kreplay_fake::FakeKernel* kernel = function->kernel;
   bool valid = false;
-  std::vector<std::vector<unsigned char>> values = launchValues(*kernel, parameters, extra, valid);
+  kreplay_fake::ParameterValues values = kreplay_fake::launchValues(*kernel, parameters, extra, valid);
   if (!valid) return kInvalidValue;
+  if (kreplay_fake::captureKernel(stream, function, grid, block, sharedBytes, values)) return kSuccess;
   runOn(stream, [kernel, values = std::move(values), grid, block] {
-    const std::function<void()> body = [&] { kernel->run(values); };
-    for (unsigned z = 0; z < grid.z; ++z)
-      for (unsigned y = 0; y < grid.y; ++y)
-        for (unsigned x = 0; x < grid.x; ++x) kreplay_fake::runBlock(body, {x, y, z}, block, grid);
+    kreplay_fake::runKernel(*kernel, values, grid, block);
   });
   return kSuccess;
 }
@@ -447,9 +483,9 @@ struct LaunchConfig {
 extern "C" {
 
 CUresult cuLaunchKernel(CUfunc_st* function, unsigned gridX, unsigned gridY, unsigned gridZ, unsigned blockX,
-                        unsigned blockY, unsigned blockZ, unsigned, CUstream_st* stream, void** parameters,
+                        unsigned blockY, unsigned blockZ, unsigned sharedBytes, CUstream_st* stream, void** parameters,
                         void** extra) {
-  return launch(function, {gridX, gridY, gridZ}, {blockX, blockY, blockZ}, stream, parameters, extra);
+  return launch(function, {gridX, gridY, gridZ}, {blockX, blockY, blockZ}, sharedBytes, stream, parameters, extra);
 }
 
 // Clusters, as CUDA checks them: each dimension divides the grid's, at most 8 blocks in all. The
@@ -465,7 +501,8 @@ CUresult cuLaunchKernelEx(const LaunchConfig* config, CUfunc_st* function, void*
       return kInvalidClusterSize;
   }
   return launch(function, {config->gridDimX, config->gridDimY, config->gridDimZ},
-                {config->blockDimX, config->blockDimY, config->blockDimZ}, config->hStream, parameters, extra);
+                {config->blockDimX, config->blockDimY, config->blockDimZ}, config->sharedMemBytes, config->hStream,
+                parameters, extra);
 }
 
 }  // extern "C"

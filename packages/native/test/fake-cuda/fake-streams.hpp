@@ -9,6 +9,9 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
+
+struct CUgraphNode_st;
 
 inline std::uint64_t nowNanoseconds() {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -22,6 +25,10 @@ struct CUstream_st {
   std::deque<std::function<void()>> work;
   bool busy = false;
   bool stopping = false;
+  // Stream capture (fake-graphs.cpp): the capture this stream takes part in (0: none) and the nodes
+  // its next captured work depends on.
+  std::uint64_t capture = 0;
+  std::vector<CUgraphNode_st*> captureDependencies;
   std::thread worker;
 
   CUstream_st() : worker([this] { loop(); }) {}
@@ -75,6 +82,9 @@ struct CUevent_st {
   std::uint64_t recorded = 0;
   std::uint64_t completed = 0;
   std::uint64_t time = 0;
+  // Recorded on a capturing stream: the capture and the nodes a wait on this event depends on.
+  std::uint64_t capture = 0;
+  std::vector<CUgraphNode_st*> captureDependencies;
 
   void complete(std::uint64_t generation) {
     {
