@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceAllocation, GraphStep } from '@kreplay/native';
 import { dirtyPagesStrategy, fullStrategy, writeSetStrategy, type DispatchContext, type SnapshotStrategy, type Staging } from '@kreplay/snapshot';
-import { expectSameBytes } from '@kreplay/snapshot/test';
+import { expectSameBytes, restoreNothingStrategy } from '@kreplay/snapshot/test';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import { allocateWith, openHostSetup, randomBytes, randomFloatBytes, readAll, type HostSetup } from './test-support/host-setup.js';
@@ -58,6 +58,17 @@ describe('graph launches through the engine, on the host driver', () => {
       for (const allocation of [...replayed, ...once]) allocation.free();
     });
   }
+
+  it('finds the passes differ when nothing is restored between them: the graph\'s steps are not idempotent', async () => {
+    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: restoreNothingStrategy(writeSetStrategy()), passes: fixedPasses(3), verify: 'full' });
+    const allocations = await buffers(5);
+    await using queue = setup.agent.createQueue();
+    using graph = setup.agent.createGraph(steps(allocations));
+    const result = await engine.dispatch({ queue, graph });
+    expect(result.verification.status).toBe('mismatch');
+    expect(result.verified).toBe(false);
+    for (const allocation of allocations) allocation.free();
+  });
 
   it('hands the strategy what every step may write: kernels by their arguments, memsets and copies by their destinations', async () => {
     const strategy = preparedWith(writeSetStrategy());

@@ -2,7 +2,7 @@ import type { Snapshot } from '@kreplay/snapshot';
 import type { ArgumentResolution } from '@kreplay/tracker';
 import { checkPreparation } from './check-preparation.js';
 import { declineBeforePreparing, snapshotDeclined, type Decline } from './decline.js';
-import { isGraphRequest, type EngineDispatchRequest } from './dispatch-request.js';
+import { isGraphRequest, type DispatchRequest, type EngineDispatchRequest } from './dispatch-request.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 import { graphUnit } from './graph-dispatch.js';
 import type { KernelArguments, KernelDescriptor } from '@kreplay/native';
@@ -43,7 +43,7 @@ export function prepareDispatch(engine: ResolvedEngineOptions, request: EngineDi
   const kernel = graph?.kernel ?? (request as { kernel: KernelDescriptor }).kernel;
   const args = graph?.args ?? (request as { args: KernelArguments }).args;
   const resolution = graph?.resolution ?? engine.tracker.resolveArguments(agent.id, kernel, args);
-  const decline = declineBeforePreparing(graph === undefined ? request : { kernel, crossDevice: request.crossDevice }, resolution);
+  const decline = declineBeforePreparing(graph === undefined ? (request as DispatchRequest) : { kernel, crossDevice: request.crossDevice }, resolution);
   if (decline !== undefined || passesRequested === 1) return { kernel, args, passesRequested, resolution, decline, snapshot: undefined };
   const context = { runtime: engine.runtime, agent, queue, kernel, args, tracker: engine.tracker, resolution, staging: engine.staging, ...(graph && { dispatches: graph.dispatches }) };
   const preparation = runPluginHook(strategy, 'prepare', () => checkPreparation(engine.strategy.prepare(context)));
