@@ -82,4 +82,11 @@ describe('--graph-profiling', () => {
       expect(io.err()).toMatch(message);
     }
   });
+
+  it('graph with --measure kernel is refused (exit 2): a graph launch is measured as one workload', async () => {
+    const folder = await graphFolder('measure');
+    const io = recordingIo();
+    expect(await runCli(['profile', `capture:${folder.directory}`, '--metrics', 'gpu__time_duration.sum', '--graph-profiling', 'graph', '--measure', 'kernel'], io)).toBe(2);
+    expect(io.err()).toMatch(/--graph-profiling graph measures each captured graph launch as one workload, and --measure kernel measures each kernel alone/);
+  });
 });

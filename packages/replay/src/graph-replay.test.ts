@@ -59,6 +59,34 @@ describe('graph launches through the engine, on the host driver', () => {
     });
   }
 
+  it('random graphs of kernels, memsets and copies replay (dirty-pages, 3 passes) to the memory a plain launch of the graph leaves', async () => {
+    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: dirtyPagesStrategy(), passes: fixedPasses(3), verify: 'full' });
+    await using queue = setup.agent.createQueue();
+    for (let seed = 1; seed <= 8; seed += 1) {
+      const random = randomBytes(64, seed);
+      const replayed = await buffers(seed * 10);
+      const once = await buffers(seed * 10);
+      const make = (on: readonly DeviceAllocation[]): GraphStep[] =>
+        Array.from({ length: 3 + (seed % 4) }, (_, index): GraphStep => {
+          const [a, b, c] = on;
+          const choice = (random[index]! + seed) % 4;
+          const offset = 4096 * ((random[index + 8]! % 8));
+          if (choice === 0) return { kind: 'memset', address: b!.address + offset, bytes: 4096, value: random[index + 16]! };
+          if (choice === 1) return { kind: 'copy', source: [b, c][index % 2]!.address + offset, destination: a!.address + offset, bytes: 4096 };
+          if (choice === 2) return { kind: 'kernel', kernel: setup.runtime.kernels.stencil, args: { buffer: a!.address, count: 16384 } };
+          return { kind: 'kernel', kernel: setup.runtime.kernels.fill, args: { destination: b!.address + offset, bytes: 1024, value: seed } };
+        });
+      using graph = setup.agent.createGraph(make(replayed));
+      using plain = setup.agent.createGraph(make(once));
+      const result = await engine.dispatch({ queue, graph });
+      queue.enqueueGraph(plain);
+      await queue.synchronize();
+      expect(result, `seed ${seed}`).toMatchObject({ replayed: true, passes: 3, verified: true });
+      expectSameBytes(await readAll(setup.agent, replayed), await readAll(setup.agent, once));
+      for (const allocation of [...replayed, ...once]) allocation.free();
+    }
+  });
+
   it('finds the passes differ when nothing is restored between them: the graph\'s steps are not idempotent', async () => {
     await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: restoreNothingStrategy(writeSetStrategy()), passes: fixedPasses(3), verify: 'full' });
     const allocations = await buffers(5);
