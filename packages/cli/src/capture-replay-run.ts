@@ -251,7 +251,7 @@ async function replayRange(context: CaptureRangeContext, unit: CaptureUnit, rang
 /** The terminal form: the ranges, one line per launch, the counts, then each damaged record. Capture-supplied text is escaped ({@link terminalText}). */
 export function describeCaptureReplay(report: CaptureReplayReport): string {
   const lines = [
-    `${report.strategy} on ${report.driver} (${terminalText(report.device)}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}; ${describeRangeChoice(report.range, report.rangeLength)}; graph profiling ${report.graphProfiling}`,
+    `${report.strategy} on ${report.driver} (${terminalText(report.device)}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}; ${describeRangeChoice(report.range, report.rangeLength)}${report.graphProfiling === 'graph' || report.launches.some((row) => row.graph !== undefined) ? `; graph profiling ${report.graphProfiling}` : ''}`,
   ];
   for (const note of report.notes) lines.push(`  note: ${terminalText(note)}`);
   report.ranges.forEach((range, index) => {

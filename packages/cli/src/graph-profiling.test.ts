@@ -8,6 +8,7 @@ import { writeTestCapture, type TestCaptureLaunch } from '@kreplay/native/test';
 import { captureUnits } from './capture-graph-units.js';
 import { planCaptureRanges } from './capture-ranges.js';
 import { capturedGraphName, capturedLaunchName, parseGraphProfiling } from './graph-profiling.js';
+import { describeLaunchHeading } from './profile-details-page.js';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
 
@@ -56,6 +57,12 @@ describe('--graph-profiling', () => {
       'b',
     ]);
     expect(capturedGraphName(folder.launches[1]!.graph!, 2)).toBe('graph 0xa0, launch 0 (2 nodes)');
+  });
+
+  it('a profile row of a kernel node names it by graph and node in its heading, beside the name ncu prints', () => {
+    const row = { dispatch: 3, kernel: 'k0', range: null, replayed: true, passes: 1, wallMs: 1, bytesCopied: 0, metrics: null, grid: [2, 1, 1] as [number, number, number], block: [64, 1, 1] as [number, number, number] };
+    expect(describeLaunchHeading({ ...row, graph: { graph: '0xa0', node: '0x901', nodeIndex: 1, graphLaunch: 4 } }, 'sm_90')).toBe('  k0 [graph 0xa0 node 1, launch 4] (2, 1, 1)x(64, 1, 1), Device 0, CC 9.0');
+    expect(describeLaunchHeading(row, 'sm_90')).toBe('  k0 (2, 1, 1)x(64, 1, 1), Device 0, CC 9.0');
   });
 
   it('node: the planned ranges as they are; graph: each captured graph launch a unit of its own, the launches around it ranges', async () => {

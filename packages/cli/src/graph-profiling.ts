@@ -35,11 +35,21 @@ export function graphNodeOf(launch: CaptureLaunch): CaptureGraphNode | undefined
 
 /** A captured launch's name in results: its function, and for a graph's kernel node `[graph G node N, launch K]`. */
 export function capturedLaunchName(launch: CaptureLaunch): string {
-  const node = graphNodeOf(launch);
-  return node === undefined ? launch.function : `${launch.function} [graph ${node.graph} node ${node.nodeIndex}, launch ${node.graphLaunch}]`;
+  return `${launch.function}${graphNodeSuffix(graphNodeOf(launch))}`;
 }
 
 /** A captured graph launch's name in results: `graph G, launch K (N nodes)`. */
 export function capturedGraphName(node: CaptureGraphNode, nodes: number): string {
   return `graph ${node.graph}, launch ${node.graphLaunch} (${nodes} node${nodes === 1 ? '' : 's'})`;
+}
+
+/** `{ graph }` of a kernel node of a graph launch, for a result's row; nothing for another launch. */
+export function graphField(launch: CaptureLaunch): { readonly graph?: CaptureGraphNode } {
+  const node = graphNodeOf(launch);
+  return node === undefined ? {} : { graph: node };
+}
+
+/** ` [graph G node N, launch K]` after a kernel node's name in a table; empty for another launch. */
+export function graphNodeSuffix(node: CaptureGraphNode | undefined): string {
+  return node === undefined ? '' : ` [graph ${node.graph} node ${node.nodeIndex}, launch ${node.graphLaunch}]`;
 }

@@ -8,7 +8,7 @@ import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { dispatchCaptureRange, type CaptureRangeContext } from './capture-range-replay.js';
 import { captureUnits, dispatchCaptureGraph } from './capture-graph-units.js';
-import { capturedGraphName, capturedLaunchName, defaultGraphProfiling, type GraphProfiling } from './graph-profiling.js';
+import { capturedGraphName, defaultGraphProfiling, graphField, type GraphProfiling } from './graph-profiling.js';
 import { defaultCaptureRange, planCaptureRanges, type CaptureRangeChoice } from './capture-ranges.js';
 import { assembleCaptureRange, type CaptureRangeSample } from './profile-capture-range.js';
 import { profileRow, type CollectedMetrics, type ProfileRange, type ProfileRow } from './profile-dispatches.js';
@@ -85,7 +85,7 @@ export interface ProfiledCapture {
   readonly graphProfiling: GraphProfiling;
   /**
    * One row per captured launch, by sequence, `dispatch` being its sequence and `kernel` its function
-   * (a graph's kernel node: with `[graph G node N, launch K]`); with `--graph-profiling graph` one row
+   * (as ncu names it; a graph's kernel node has `graph`: its graph, node and graph launch); with `--graph-profiling graph` one row
    * per captured graph launch instead of its nodes' (`dispatch` its first node's sequence, `kernel` `graph G, launch K (N nodes)`).
    */
   readonly rows: readonly ProfileRow[];
@@ -128,7 +128,7 @@ export async function profileEachRange(
     } catch (error) {
       if (error instanceof UnsupportedError) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      for (const launch of launches) rows.push({ dispatch: launch.sequence, kernel: capturedLaunchName(launch), range: null, replayed: false, passes: 0, wallMs: 0, bytesCopied: 0, metrics: null, error: message });
+      for (const launch of launches) rows.push({ dispatch: launch.sequence, kernel: launch.function, ...graphField(launch), range: null, replayed: false, passes: 0, wallMs: 0, bytesCopied: 0, metrics: null, error: message });
     }
     onLaunch?.(rows.length);
   }
@@ -216,7 +216,7 @@ function profileAlone(replay: CaptureReplay, engine: ReplayEngine, queue: Queue,
     // Each sample starts from the launch's captured memory: prepare writes back what the last pass changed.
     const dispatch = await replay.prepare(launch);
     const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
-    return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: capturedLaunchName(launch) };
+    return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function, ...graphField(launch) };
   });
 }
 

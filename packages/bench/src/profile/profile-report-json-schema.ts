@@ -20,8 +20,9 @@ const row = objectOf(
     sampleMetrics: arrayOf(nullable('object', metricValues)),
     error: string,
     declineReason: string,
+    graph: objectOf({ graph: string, node: string, nodeIndex: count, graphLaunch: count }),
   },
-  ['kernel', 'grid', 'block', 'sampleMetrics', 'error', 'declineReason'],
+  ['kernel', 'grid', 'block', 'sampleMetrics', 'error', 'declineReason', 'graph'],
 );
 
 const range = objectOf(

@@ -26,8 +26,20 @@ export const captureReplayResultJsonSchema = kreplayDocumentSchema({
     graphProfiling: { enum: ['node', 'graph'], description: '--graph-profiling: kernel nodes of captured graph launches replayed as other launches (node) or each captured graph launch replayed as one graph (graph).' },
     launches: arrayOf(
       objectOf(
-        { sequence: count, function: string, outcome: string, replayed: boolean, passes: count, bytesCopied: amount, bytesPrepared: amount, wallMs: amount, error: string, declineReason: string },
-        ['error', 'declineReason'],
+        {
+          sequence: count,
+          function: string,
+          outcome: string,
+          replayed: boolean,
+          passes: count,
+          bytesCopied: amount,
+          bytesPrepared: amount,
+          wallMs: amount,
+          error: string,
+          declineReason: string,
+          graph: objectOf({ graph: string, node: string, nodeIndex: count, graphLaunch: count }),
+        },
+        ['error', 'declineReason', 'graph'],
       ),
     ),
     relocations: arrayOf({ type: 'object' }),
