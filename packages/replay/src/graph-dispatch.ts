@@ -48,7 +48,11 @@ export function validateGraphRequest(request: GraphDispatchRequest, runtime: Run
  * kernel's arguments reach; what each memset and copy writes).
  * @throws {ArgumentError} when the tracker refuses a kernel step's arguments.
  */
-export function graphUnit(tracker: Tracker, graph: KernelGraph): GraphUnit {
+export function graphUnit(tracker: Tracker, graph: KernelGraph): GraphUnit;
+/** Only the graph's name (`kernel`), without resolving anything. */
+export function graphUnit(tracker: undefined, graph: KernelGraph): Pick<GraphUnit, 'kernel'>;
+export function graphUnit(tracker: Tracker | undefined, graph: KernelGraph): GraphUnit | Pick<GraphUnit, 'kernel'> {
+  if (tracker === undefined) return { kernel: graphKernel(graph) };
   const agentId = graph.agent.id;
   const dispatches: GraphUnit['dispatches'][number][] = [];
   const writes: { source: number; destination: number; bytes: number }[] = [];

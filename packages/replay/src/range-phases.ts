@@ -2,23 +2,16 @@ import type { RangeDispatchRequest } from './range-request.js';
 import type { PassScope } from './pass-provider.js';
 import { runPluginHook, type PluginIdentity } from './run-plugin-hook.js';
 import { phase, type WindowPhase } from './window-phase.js';
-import type { PassTarget } from './window-phases.js';
-
-/** What a range's pass enqueues: the whole sequence, with the provider's hooks around each dispatch. */
-export interface RangeTarget extends PassTarget {
-  /** The range's dispatches, in order, all on `queue`, each with the copies enqueued before it. */
-  readonly dispatches: readonly RangeDispatchRequest[];
-  /** Handed to `beginPass`: how many dispatches each pass runs. */
-  readonly scope: PassScope;
-}
+import type { WindowTarget } from './window-phases.js';
 
 /**
- * The phase of pass `pass` of a range: beginPass, then per dispatch its copies before (one
- * enqueueCopy per segment), beginDispatch, its kernel, endDispatch, and endPass. One phase, so the
- * window's recovery and timing treat the sequence as one pass.
+ * The phase of pass `pass` of a range: beginPass (with `scope`: how many dispatches the pass
+ * runs), then per dispatch its copies before (one enqueueCopy per segment), beginDispatch, its
+ * kernel, endDispatch, and endPass. One phase, so the window's recovery and timing treat the
+ * sequence as one pass. The dispatches are in order, all on the target's queue.
  */
-export function rangePassPhase(target: RangeTarget, pass: number): WindowPhase {
-  const { provider, queue, dispatches, scope } = target;
+export function rangePassPhase(target: WindowTarget, dispatches: readonly RangeDispatchRequest[], scope: PassScope, pass: number): WindowPhase {
+  const { provider, queue } = target;
   const identity: PluginIdentity = { kind: 'pass provider', name: provider.name };
   return phase('pass', pass, () => {
     runPluginHook(identity, 'beginPass', () => provider.beginPass(pass, queue, scope));

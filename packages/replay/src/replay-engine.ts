@@ -1,16 +1,20 @@
 import { DisposedError } from '@kreplay/native';
 import { isGraphRequest, type EngineDispatchRequest } from './dispatch-request.js';
 import { validateGraphRequest } from './graph-dispatch.js';
+import { GraphUnit } from './graph-unit.js';
 import type { DispatchResult } from './dispatch-result.js';
 import { resolveEngineOptions, type ReplayEngineOptions } from './engine-options.js';
 import { HashBufferPool } from './hash-buffer-pool.js';
-import { acceptRange } from './prepare-range.js';
+import { acceptRange } from './accept-range.js';
+import { DispatchUnit } from './dispatch-unit.js';
+import type { EngineContext } from './engine-context.js';
 import { rangeDispatchRequests, type RangeRequest } from './range-request.js';
 import type { RangeResult } from './range-result.js';
-import { runDispatch, type EngineContext } from './run-dispatch.js';
-import { runRange } from './run-range.js';
+import { RangeUnit } from './range-unit.js';
+import { runWindow } from './run-window.js';
 import { leaseRuntimeWindowLocks } from './runtime-window-locks.js';
 import { validateRequest } from './validate-request.js';
+import type { WindowCollected, WindowReach, WindowUnit } from './window-unit.js';
 
 /** Replays dispatches: each through one replay window. */
 export interface ReplayEngine extends AsyncDisposable {
@@ -71,6 +75,16 @@ export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
   const { serializer } = locks;
   const inFlight = new Set<Promise<unknown>>();
   let disposing: Promise<void> | undefined;
+  /** Runs the unit's window after those queued before it on its queue; in flight until it settles. */
+  const schedule = <Reach extends WindowReach, Collected extends WindowCollected, Result extends DispatchResult>(
+    unit: WindowUnit<Reach, Collected, Result>,
+  ): Promise<Result> => {
+    const running = serializer.run(unit.queue.id, () => runWindow(context, unit));
+    inFlight.add(running);
+    const forget = () => inFlight.delete(running);
+    running.then(forget, forget);
+    return running;
+  };
 
   const engine: ReplayEngine = {
     dispatch(request) {
@@ -81,11 +95,7 @@ export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
       } catch (error) {
         return Promise.reject(error);
       }
-      const running = serializer.run(request.queue.id, () => runDispatch(context, request));
-      inFlight.add(running);
-      const forget = () => inFlight.delete(running);
-      running.then(forget, forget);
-      return running;
+      return schedule(isGraphRequest(request) ? new GraphUnit(request) : new DispatchUnit(request));
     },
     dispatchRange(request) {
       if (disposing !== undefined) return Promise.reject(disposedError());
@@ -95,11 +105,7 @@ export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
       } catch (error) {
         return Promise.reject(error);
       }
-      const running = serializer.run(request.queue.id, () => runRange(context, range));
-      inFlight.add(running);
-      const forget = () => inFlight.delete(running);
-      running.then(forget, forget);
-      return running;
+      return schedule(new RangeUnit(range));
     },
     dispose() {
       disposing ??= Promise.allSettled([...inFlight]).then(() => {

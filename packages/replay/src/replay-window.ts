@@ -17,8 +17,9 @@ export type WindowOutcome =
 const attemptsPerPhase = 2;
 
 /**
- * Runs one replay window: enqueues capture, passes and restores (and verification hashes), waits
- * once, and handles a failure the queue reports:
+ * Runs one replay window: enqueues capture, passes (`passOf` makes each: a single dispatch's
+ * kernel, or a range's whole sequence) and restores (and verification hashes), waits once, and
+ * handles a failure the queue reports:
  * - capture failed: returned as `capture-failed`;
  * - a restore failed: retried once, then the remaining passes run; failing again is a failure, after
  *   one more restore attempt to put memory back as it was before the dispatch;
@@ -27,20 +28,8 @@ const attemptsPerPhase = 2;
  * - finish failed: retried once, then a failure that leaves memory as the dispatch left it.
  * @throws {ReplayPluginError} when a strategy or pass-provider hook throws (the queue is drained first).
  */
-export async function runReplayWindow(window: ReplayWindow): Promise<WindowOutcome> {
-  return runPhasesWithRecovery(window, replayPhases(window));
-}
-
-/**
- * Runs the given phases of a window (from {@link replayPhases}) with the recovery of
- * {@link runReplayWindow}: a range's window, whose passes run a sequence of dispatches.
- * @throws {ReplayPluginError} when a strategy or pass-provider hook throws (the queue is drained first).
- */
-export async function runReplayPhases(window: ReplayWindow, phases: WindowPhase[]): Promise<WindowOutcome> {
-  return runPhasesWithRecovery(window, phases);
-}
-
-async function runPhasesWithRecovery(window: ReplayWindow, phases: WindowPhase[]): Promise<WindowOutcome> {
+export async function runReplayWindow(window: ReplayWindow, passOf: (pass: number) => WindowPhase): Promise<WindowOutcome> {
+  const phases = replayPhases(window, passOf);
   let from = 0;
   let earlierFailureForgiven = false;
   for (;;) {

@@ -2,7 +2,7 @@ import type { MemoryRange } from '@kreplay/native';
 import { summarizeError, type DispatchFailure } from './dispatch-failure.js';
 import { plainRange } from './memory-ranges.js';
 import { runPhases } from './phase-runner.js';
-import { passPhase, type PassTarget } from './window-phases.js';
+import type { WindowTarget } from './window-phases.js';
 import type { WindowPhase } from './window-phase.js';
 
 /** How a dispatch run once (declined, or one pass) went. */
@@ -12,13 +12,13 @@ export interface RunOnceOutcome {
 }
 
 /**
- * Runs the dispatch exactly once, as pass 1 (the provider's hooks around it), with no snapshot,
- * and waits once. When the kernel fails, memory is as the failed kernel left it: `mayHaveWritten`
- * is reported as not restored. `pass` is the phase of pass 1 when it is not {@link passPhase}'s (a range's).
+ * Runs the unit exactly once, as pass 1 (`pass`: the provider's hooks around the dispatch or the
+ * range's sequence), with no snapshot, and waits once. When a kernel fails, memory is as the failed
+ * kernel left it: `mayHaveWritten` is reported as not restored.
  * @throws {ReplayPluginError} when a pass-provider hook throws (the queue is drained first).
  */
-export async function runOnce(target: PassTarget, mayHaveWritten: readonly MemoryRange[], pass?: WindowPhase): Promise<RunOnceOutcome> {
-  const phases = [pass ?? passPhase(target, 1)];
+export async function runOnce(target: WindowTarget, mayHaveWritten: readonly MemoryRange[], pass: WindowPhase): Promise<RunOnceOutcome> {
+  const phases = [pass];
   const outcome = await runPhases(target.queue, phases, 0, target.phaseTimings, target.clock);
   if (outcome.kind === 'completed') return { phases };
   return {

@@ -1,5 +1,6 @@
-import type { KernelArguments, KernelDescriptor, KernelGraph, KernelLaunch, Queue } from '@kreplay/native';
+import type { Queue } from '@kreplay/native';
 import type { Snapshot } from '@kreplay/snapshot';
+import type { DispatchRequest } from './dispatch-request.js';
 import type { HashBufferPool } from './hash-buffer-pool.js';
 import type { HostClock } from './host-clock.js';
 import type { PassProvider } from './pass-provider.js';
@@ -8,15 +9,9 @@ import type { HashPoint, VerificationPlan } from './verification-plan.js';
 import type { VerifyMode } from './verification-report.js';
 import { phase, type WindowPhase } from './window-phase.js';
 
-/** What a pass enqueues: the provider's hooks around the kernel. */
-export interface PassTarget {
+/** Where a window's phases enqueue their work, and the engine's parts they use. */
+export interface WindowTarget {
   readonly queue: Queue;
-  readonly kernel: KernelDescriptor;
-  readonly args: KernelArguments;
-  /** A user kernel's launch shape. */
-  readonly launch?: KernelLaunch | undefined;
-  /** A graph launch: each pass launches the graph (and `kernel` only names it). */
-  readonly graph?: KernelGraph | undefined;
   readonly provider: PassProvider;
   /** Where the window's verification hashes get their host buffers. */
   readonly buffers: HashBufferPool;
@@ -27,7 +22,7 @@ export interface PassTarget {
 }
 
 /** Everything one replay window needs. */
-export interface ReplayWindow extends PassTarget {
+export interface ReplayWindow extends WindowTarget {
   readonly passCount: number;
   readonly snapshot: Snapshot;
   readonly strategy: PluginIdentity;
@@ -36,14 +31,13 @@ export interface ReplayWindow extends PassTarget {
   readonly notes: string[];
 }
 
-/** The phase of pass `pass`: beginPass, the kernel (or the graph), endPass. */
-export function passPhase(target: PassTarget, pass: number): WindowPhase {
+/** The phase of pass `pass` of a single dispatch: beginPass, its kernel, endPass. */
+export function passPhase(target: WindowTarget, dispatch: DispatchRequest, pass: number): WindowPhase {
   const provider: PluginIdentity = { kind: 'pass provider', name: target.provider.name };
   return phase('pass', pass, () => {
     runPluginHook(provider, 'beginPass', () => target.provider.beginPass(pass, target.queue));
-    if (target.graph !== undefined) target.queue.enqueueGraph(target.graph);
-    else if (target.launch === undefined) target.queue.enqueueKernel(target.kernel, target.args);
-    else target.queue.enqueueKernel(target.kernel, target.args, target.launch);
+    if (dispatch.launch === undefined) target.queue.enqueueKernel(dispatch.kernel, dispatch.args);
+    else target.queue.enqueueKernel(dispatch.kernel, dispatch.args, dispatch.launch);
     runPluginHook(provider, 'endPass', () => target.provider.endPass(pass, target.queue));
   });
 }
@@ -61,16 +55,16 @@ export function finishPhase(window: ReplayWindow): WindowPhase {
 /**
  * The whole window, in queue order: capture, [hash], then per pass: pass, [hash], and before the
  * next pass: restore, [hash]; finally finish. Hashes are taken when verification is on.
- * `passOf` makes the phase of a pass (a range's runs its whole sequence); default {@link passPhase}.
+ * `passOf` makes the phase of a pass (a single dispatch's kernel, or a range's whole sequence).
  */
-export function replayPhases(window: ReplayWindow, passOf?: (pass: number) => WindowPhase): WindowPhase[] {
+export function replayPhases(window: ReplayWindow, passOf: (pass: number) => WindowPhase): WindowPhase[] {
   const { verification, snapshot, strategy, passCount } = window;
   const hash = (point: HashPoint): WindowPhase[] =>
     verification ? [phase('hash', 0, () => verification.plan.enqueueHash(window.queue, point), point)] : [];
   const phases = [phase('capture', 0, () => runPluginHook(strategy, 'snapshot.capture', () => snapshot.capture()))];
   phases.push(...hash({ kind: 'baseline' }));
   for (let pass = 1; pass <= passCount; pass += 1) {
-    phases.push(passOf === undefined ? passPhase(window, pass) : passOf(pass));
+    phases.push(passOf(pass));
     if (verification?.mode === 'full') phases.push(...hash({ kind: 'pass', pass }));
     if (pass < passCount) phases.push(restorePhase(window, pass + 1), ...hash({ kind: 'restore', pass: pass + 1 }));
   }

@@ -1,41 +1,35 @@
-import type { KernelLaunch } from '@kreplay/native';
 import type { Snapshot } from '@kreplay/snapshot';
 import { assembleResult } from './assemble-result.js';
 import { captureFailed } from './decline.js';
 import { dispatchClaim, rangesMayHaveWritten } from './dispatch-claim.js';
-import { isGraphRequest, type EngineDispatchRequest } from './dispatch-request.js';
 import type { DispatchResult } from './dispatch-result.js';
-import type { ResolvedEngineOptions } from './engine-options.js';
-import type { HashBufferPool } from './hash-buffer-pool.js';
+import type { EngineContext } from './engine-context.js';
 import { HostClock } from './host-clock.js';
-import { collectPasses } from './collect-passes.js';
-import { prepareDispatch } from './prepare-dispatch.js';
+import { prepareWindow } from './prepare-window.js';
 import { quiesceAgent } from './quiesce.js';
-import type { HeldClaim, RangeLock } from './range-lock.js';
+import type { HeldClaim } from './range-lock.js';
 import { runOnce, type RunOnceOutcome } from './run-once.js';
 import { runPluginHook, type PluginIdentity } from './run-plugin-hook.js';
 import { runReplayWindow, type WindowOutcome } from './replay-window.js';
 import { hashTargets, VerificationPlan } from './verification-plan.js';
-import { hashPoints } from './window-phases.js';
-
-/** The engine's settings and shared state, as one dispatch sees them. */
-export interface EngineContext extends ResolvedEngineOptions {
-  readonly lock: RangeLock;
-  readonly hashBuffers: HashBufferPool;
-}
+import { hashPoints, type WindowTarget } from './window-phases.js';
+import type { WindowCollected, WindowReach, WindowUnit } from './window-unit.js';
 
 /**
- * One dispatch, start to end: quiesce, pass count, resolve arguments once, decline or prepare,
- * lock, the window (or one run), verification, account, release. Staging, the lock and the hash
- * buffers are given back whatever happens.
+ * One window, start to end, for a single dispatch or a range (the unit says which): quiesce, pass
+ * count, resolve once, decline or prepare (one snapshot of the whole unit), lock (what the unit may
+ * write, what the snapshot and verification read), the window whose passes each run the unit (or
+ * one run of it), verification, account, release. Staging, the lock and the hash buffers are given
+ * back whatever happens.
  * @throws {ReplayPluginError} when a strategy or pass-provider hook throws.
- * @throws {ArgumentError} when the tracker refuses the kernel's arguments.
+ * @throws {ArgumentError} when the tracker refuses the unit's arguments, or the unit cannot run at all.
  */
-export async function runDispatch(engine: EngineContext, request: EngineDispatchRequest): Promise<DispatchResult> {
+export async function runWindow<Reach extends WindowReach, Collected extends WindowCollected, Result extends DispatchResult>(
+  engine: EngineContext,
+  unit: WindowUnit<Reach, Collected, Result>,
+): Promise<Result> {
   const clock = new HostClock();
-  const { queue } = request;
-  const graph = isGraphRequest(request) ? request.graph : undefined;
-  const launch = graph === undefined ? (request as { launch?: KernelLaunch }).launch : undefined;
+  const { queue } = unit;
   const agent = queue.agent;
   const strategy: PluginIdentity = { kind: 'strategy', name: engine.strategy.name };
   const notes: string[] = [];
@@ -43,7 +37,7 @@ export async function runDispatch(engine: EngineContext, request: EngineDispatch
   let snapshot: Snapshot | undefined;
   let plan: VerificationPlan | undefined;
   let releaseError: unknown;
-  let result: DispatchResult;
+  let result: Result;
   let window: WindowOutcome | undefined;
   try {
     let quiesceMs = 0;
@@ -51,8 +45,8 @@ export async function runDispatch(engine: EngineContext, request: EngineDispatch
       held = await engine.lock.acquire({ queueId: queue.id, writes: 'everything', captures: 'everything' });
       quiesceMs = await quiesceAgent(agent, notes);
     }
-    const prepared = prepareDispatch(engine, request);
-    const { passesRequested, resolution, kernel, args } = prepared;
+    const prepared = prepareWindow(engine, unit);
+    const { passesRequested, resolution } = prepared;
     let decline = prepared.decline;
     snapshot = prepared.snapshot;
     if (snapshot !== undefined && engine.verify !== 'off') {
@@ -60,26 +54,27 @@ export async function runDispatch(engine: EngineContext, request: EngineDispatch
     }
     const claim = dispatchClaim(queue.id, resolution, decline, snapshot, plan?.ranges ?? []);
     held ??= engine.lock.tryAcquire(claim) ?? (await engine.lock.acquire(claim));
-    const target = { queue, kernel, args, launch, graph, provider: engine.passes, buffers: engine.hashBuffers, phaseTimings: engine.phaseTimings, clock };
+    const { passes: provider, hashBuffers: buffers, phaseTimings } = engine;
+    const target: WindowTarget = { queue, provider, buffers, phaseTimings, clock };
+    const passOf = (pass: number) => unit.passPhase(target, pass);
     if (snapshot !== undefined) {
       notes.push(...snapshot.notes);
       const verification = plan && engine.verify !== 'off' ? { mode: engine.verify, plan } : undefined;
       // Every field listed: in Node 20 an object literal that begins with a spread and then adds
       // properties measured 5-12 us, on the path between two windows.
-      const { provider, buffers, phaseTimings } = target;
-      window = await runReplayWindow({ queue, kernel, args, launch, graph, provider, buffers, phaseTimings, clock, passCount: passesRequested, snapshot, strategy, verification, notes });
+      window = await runReplayWindow({ queue, provider, buffers, phaseTimings, clock, passCount: passesRequested, snapshot, strategy, verification, notes }, passOf);
       if (window.kind === 'capture-failed') decline = captureFailed(strategy.name, window.error);
     }
     let once: RunOnceOutcome | undefined;
     if (window === undefined || window.kind === 'capture-failed') {
-      once = await runOnce(target, rangesMayHaveWritten(claim.writes, engine.tracker.allocations(agent.id)));
+      once = await runOnce(target, rangesMayHaveWritten(claim.writes, engine.tracker.allocations(agent.id)), passOf(1));
     }
     const captured = snapshot;
     const account = captured && runPluginHook(strategy, 'snapshot.account', () => captured.account());
-    const collected = collectPasses(engine.passes, queue, [...(window?.phases ?? []), ...(once?.phases ?? [])]);
-    result = assembleResult({
+    const collected = unit.collect(provider, queue, [...(window?.phases ?? []), ...(once?.phases ?? [])]);
+    const windowResult = assembleResult({
       strategyName: strategy.name,
-      kernel,
+      kernel: unit.kernel,
       mode: engine.verify,
       passesRequested,
       snapshot,
@@ -88,12 +83,13 @@ export async function runDispatch(engine: EngineContext, request: EngineDispatch
       once,
       decline,
       plan,
-      collected,
+      collected: collected.whole,
       quiesceMs,
       lockWaitMs: held.waitedMs,
       clock,
       notes,
     });
+    result = unit.shape(windowResult, collected);
   } finally {
     plan?.release();
     if (snapshot !== undefined) {
