@@ -40,7 +40,7 @@ for (const kernel of ['scale-floats.ptx', 'capture-fixture-axpy.ptx', 'capture-f
 }
 // The fixed-address test runs this in a fresh process; it finds it beside the bundle.
 await build({ ...commonBundleOptions, ignoreAnnotations: false, entryPoints: [join(packageRoot, 'test', 'gpu', 'fixed-address-child.ts')], outfile: join(output, 'fixed-address-child.mjs') });
-for (const program of ['capture-fixture-program.cu', 'capture-sequences-program.cu']) {
+for (const program of ['capture-fixture-program.cu', 'capture-sequences-program.cu', 'capture-graphs-program.cu']) {
   copyFileSync(join(packageRoot, 'test', 'gpu', 'capture', program), join(output, program));
 }
 copyFileSync(join(packageRoot, 'test', 'capture-fixtures', 'axpy.cu'), join(output, 'axpy.cu'));

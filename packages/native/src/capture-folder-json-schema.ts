@@ -49,6 +49,12 @@ const manifestVersion1 = {
       'texture-or-surface': count,
       'stream-capture': count,
       'no-parameter-metadata': count,
+      'graph-child-graph': count,
+      'graph-conditional-node': count,
+      'graph-host-node': count,
+      'graph-event-node': count,
+      'device-graph-launch': count,
+      collective: count,
     },
     additionalProperties: count,
   },
@@ -58,6 +64,7 @@ const manifestVersion1 = {
 const manifestOptional = {
   process: objectOf({ pid: count, parentPid: count }),
   selectionError: string,
+  graphLaunches: count,
 };
 
 const launchVersion1 = {
@@ -135,7 +142,7 @@ export const captureFolderJsonSchema = {
     }), manifestOptional),
     manifest: { oneOf: [ref('manifestVersion1'), ref('manifestVersion2')] },
     launchVersion1: objectOf({ ...launchVersion1, memory: arrayOf(objectOf(rangeVersion1)) }),
-    launchVersion2: objectOf({
+    launchVersion2: withOptional(objectOf({
       ...launchVersion1,
       formatVersion: { const: 2 },
       stream: ref('address'),
@@ -144,6 +151,9 @@ export const captureFolderJsonSchema = {
       sequenceBreak: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'null' }] },
       workBefore: arrayOf(ref('work')),
       memory: arrayOf(objectOf({ ...rangeVersion1, pageHashesBefore: arrayOf(ref('pageHash')) })),
+    }), {
+      // Optional: only kernel nodes of graph launches have it, and records written before graphs lack it.
+      graph: objectOf({ graph: ref('address'), node: ref('address'), nodeIndex: count, graphLaunch: count }),
     }),
     launch: { oneOf: [ref('launchVersion1'), ref('launchVersion2')] },
   },

@@ -6,7 +6,15 @@ export type NotCapturedReason =
   | 'managed-memory'
   | 'texture-or-surface'
   | 'stream-capture'
-  | 'no-parameter-metadata';
+  | 'no-parameter-metadata'
+  /** Graph launches holding a node that cannot be captured (the graph ran untouched), by the node's kind. */
+  | 'graph-child-graph'
+  | 'graph-conditional-node'
+  | 'graph-host-node'
+  | 'graph-event-node'
+  | 'device-graph-launch'
+  /** A kernel taking part in a collective (NCCL): never replayed alone. */
+  | 'collective';
 
 /** The reasons every manifest lists; the others are absent from folders written before them. */
 export type AlwaysCountedReason = 'graph-launch' | 'cooperative-launch' | 'multi-device-launch' | 'managed-memory' | 'texture-or-surface';
@@ -31,6 +39,8 @@ export type CaptureSequenceBreak =
   | 'other-stream-work'
   | 'host-write'
   | 'unrecorded-write'
+  /** The first captured kernel node of a graph launch. */
+  | 'graph-launch'
   | (string & {});
 
 /** What capturing cost the program (format version 2). */
@@ -72,6 +82,8 @@ export interface CaptureManifest {
   readonly sequenceBreaks?: Readonly<Record<string, number>>;
   /** Version 2: what capturing cost. */
   readonly cost?: CaptureCost;
+  /** Graph launches whose kernel nodes were captured; absent in folders written before graphs were captured. */
+  readonly graphLaunches?: number;
   /** The process captured (FORMAT.md, "Processes"); absent in folders written before sub-captures. */
   readonly process?: { readonly pid: number; readonly parentPid: number };
   /**
@@ -133,15 +145,15 @@ export type CaptureWork =
   | { readonly kind: 'allocation'; readonly address: number; readonly bytes: number; readonly memoryKind: CaptureMemoryKind }
   | { readonly kind: 'free'; readonly address: number };
 
-/** Where a launch captured inside a CUDA graph launch sits in it (format version 2; FORMAT.md). */
+/** Where a launch captured as a kernel node of a graph launch stands in it (format version 2). */
 export interface CaptureGraphNode {
-  /** The graph's handle, e.g. `0x5581c0a0`. */
+  /** The graph the executable graph was instantiated from (a handle, `0x...`). */
   readonly graph: string;
-  /** The kernel node's handle. */
+  /** The node in that graph (a handle, `0x...`). */
   readonly node: string;
-  /** Its position in the topological order the capture ran the graph's nodes in, from 0. */
+  /** Its place in the topological order the capture ran the graph's nodes in. */
   readonly nodeIndex: number;
-  /** Which of the program's graph launches it ran in, from 0, per process. */
+  /** Which of the program's graph launches it ran in, from 0. */
   readonly graphLaunch: number;
 }
 
@@ -172,8 +184,8 @@ export interface CaptureLaunch {
   readonly sequenceBreak: CaptureSequenceBreak | null;
   /** Version 2: the recorded work between the previous captured launch on its stream and this one (empty in version 1). */
   readonly workBefore: readonly CaptureWork[];
-  /** Version 2: present when the launch is a kernel node of a graph launch. */
-  readonly graph?: CaptureGraphNode;
+  /** A kernel node of a graph launch: where it stands in it; null for an ordinary launch (and in older records). */
+  readonly graph: CaptureGraphNode | null;
 }
 
 /** A launch record that is in the folder but cannot be used, and why. */

@@ -64,6 +64,12 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       'texture-or-surface': 0,
       'stream-capture': 0,
       'no-parameter-metadata': 0,
+      'graph-child-graph': 0,
+      'graph-conditional-node': 0,
+      'graph-host-node': 0,
+      'graph-event-node': 0,
+      'device-graph-launch': 0,
+      collective: 0,
     });
   });
 
@@ -81,7 +87,9 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       'host-write': 0,
       'unrecorded-write': 0,
       'capture-stopped': 0,
+      'graph-launch': 0,
     });
+    expect(manifest.graphLaunches).toBe(0);
     expect(manifest.cost).toMatchObject({ launches: 4, deviceBytesHashed: 0, bytesCopiedToHost: 0, blobsStored: 7 });
     expect(manifest.cost!.bytesStored).toBe(984 + 4 + 4 * 4096 + 4096);
     expect(manifest.cost!.wallSeconds).toBeGreaterThanOrEqual(0);
@@ -97,6 +105,21 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
     ]);
     expect(first!.memory[0]!.pageHashesBefore).toEqual([fill(10), fill(11), fill(10)].map(pageHash));
     expect(second!.memory[0]!.pageHashesBefore).toEqual([fill(11), fill(13)].map(pageHash));
+  });
+
+  it('a kernel node of a graph launch: its graph, node, place in the order run and graph launch; an ordinary launch has none', async () => {
+    const graphNode = { graph: '0x6000', node: '0x7f0000100', nodeIndex: 3, graphLaunch: 2 };
+    const copy = damagedCopy('graph-node', 'launches/00000001.json', (value) => {
+      value.graph = graphNode;
+    });
+    const manifestPath = join(copy, 'manifest.json');
+    writeFileSync(manifestPath, JSON.stringify({ ...JSON.parse(readFileSync(manifestPath, 'utf8')), graphLaunches: 1 }));
+    const folder = await readCaptureFolder(copy);
+    expect(folder.damaged).toEqual((await readCaptureFolder(capture)).damaged.map((damaged) => ({ ...damaged, reason: damaged.reason.replaceAll(capture, copy) })));
+    expect(folder.manifest.graphLaunches).toBe(1);
+    expect(folder.launches[1]!.graph).toEqual(graphNode);
+    expect(folder.launches[0]!.graph).toBeNull();
+    expect((await readCaptureFolder(capture)).launches.map((launch) => launch.graph)).toEqual([null, null]);
   });
 
   it('returns the complete launches, names the damaged ones and the launch left staged', async () => {
@@ -163,6 +186,8 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       ['work field', (value) => { value.workBefore = [{ kind: 'memset', stream: '0x0', address: '0x10', bytes: 4, value: 1, elementBytes: 3 }]; }, 'workBefore[0].elementBytes', /is 3, not one of 1, 2, 4/],
       ['work missing', (value) => { value.workBefore = [{ kind: 'copy', stream: '0x0', destination: '0x10', bytes: 4 }]; }, 'workBefore[0].source', /is missing/],
       ['version', (value) => { value.formatVersion = 1; }, 'formatVersion', /formatVersion is 1, but the manifest's is 2/],
+      ['graph node index', (value) => { value.graph = { graph: '0x6000', node: '0x100', nodeIndex: -1, graphLaunch: 0 }; }, 'graph.nodeIndex', /graph\.nodeIndex is -1, below 0/],
+      ['graph node', (value) => { value.graph = { graph: '0x6000', nodeIndex: 0, graphLaunch: 0 }; }, 'graph.node', /graph\.node is missing/],
     ];
     for (const [name, edit, field, reason] of cases) {
       const folder = await readCaptureFolder(damagedCopy(`schema-${name}`, 'launches/00000000.json', edit));
@@ -231,7 +256,7 @@ describe('readCaptureFolder on a folder of format version 1 (kept as the writer 
 
   it('a version 1 launch has the version 2 fields at their defaults', async () => {
     const [first] = (await readCaptureFolder(fixture)).launches;
-    expect(first).toMatchObject({ formatVersion: 1, stream: null, context: null, follows: null, sequenceBreak: null, workBefore: [], module: written.module });
+    expect(first).toMatchObject({ formatVersion: 1, stream: null, context: null, follows: null, sequenceBreak: null, workBefore: [], graph: null, module: written.module });
     expect(first!.memory[0]!.pagesBefore).toEqual([fill(10), fill(11), fill(10)].map(captureBlobId));
     expect(first!.memory[0]!.pageHashesAfter).toEqual([fill(11), fill(12), fill(11)].map(pageHash));
     expect(first!.memory[0]!.pageHashesBefore).toBeNull();

@@ -1,5 +1,5 @@
 import { captureBlobLength } from './capture-blob.js';
-import type { CaptureFormatVersion, CaptureGraphNode, CaptureLaunch, CaptureMemoryRange, CaptureWork, DamagedCaptureLaunch } from './capture-folder-types.js';
+import type { CaptureFormatVersion, CaptureLaunch, CaptureMemoryRange, CaptureWork, DamagedCaptureLaunch } from './capture-folder-types.js';
 import { captureJsonNestingProblem } from './capture-json-nesting.js';
 import { captureJsonProblem } from './validate-capture-json.js';
 
@@ -28,7 +28,7 @@ interface LaunchRecordJson {
   readonly follows?: number | null;
   readonly sequenceBreak?: string | null;
   readonly workBefore?: readonly WorkJson[];
-  readonly graph?: unknown;
+  readonly graph?: CaptureLaunch['graph'];
 }
 
 type Problem = { readonly field: string; readonly problem: string } | null;
@@ -136,17 +136,8 @@ function launchOf(file: string, sequence: number, record: LaunchRecordJson): Cap
     follows: version2 ? record.follows! : null,
     sequenceBreak: version2 ? record.sequenceBreak! : null,
     workBefore: version2 ? record.workBefore!.map(workOf) : [],
-    ...(version2 && graphNodeOf(record.graph)),
+    graph: record.graph ?? null,
   };
-}
-
-/** A record's `graph` field when it has the shape FORMAT.md gives it (a writer adds it to launches inside graph launches). */
-function graphNodeOf(value: unknown): { readonly graph: CaptureGraphNode } | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { graph, node, nodeIndex, graphLaunch } = value as Record<string, unknown>;
-  if (typeof graph !== 'string' || typeof node !== 'string') return undefined;
-  if (!Number.isSafeInteger(nodeIndex) || (nodeIndex as number) < 0 || !Number.isSafeInteger(graphLaunch) || (graphLaunch as number) < 0) return undefined;
-  return { graph: { graph, node, nodeIndex: nodeIndex as number, graphLaunch: graphLaunch as number } };
 }
 
 /**

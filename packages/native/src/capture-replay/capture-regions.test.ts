@@ -22,6 +22,7 @@ function launch(sequence: number, ranges: readonly [number, number, CaptureMemor
     follows: null,
     sequenceBreak: null,
     workBefore: [],
+    graph: null,
   };
 }
 

@@ -57,7 +57,8 @@ std::string workJson(const RecordedWork& work) {
 
 const char* const kSequenceBreakReasons[] = {"other-stream",      "uncaptured-launch", "host-function",
                                              "cross-stream-wait", "unbounded-write",   "other-stream-work",
-                                             "host-write",        "unrecorded-write",  "capture-stopped"};
+                                             "host-write",        "unrecorded-write",  "capture-stopped",
+                                             "graph-launch"};
 const std::size_t kSequenceBreakReasonCount = sizeof kSequenceBreakReasons / sizeof kSequenceBreakReasons[0];
 
 const char* workKindName(WorkKind kind) {
@@ -92,6 +93,17 @@ std::uint64_t RecordedWork::writtenBytes() const {
   return 0;
 }
 
+namespace {
+
+/** `,"graph":{...}` for a kernel node of a graph launch, else nothing (the field is optional). */
+std::string graphJson(const std::optional<GraphNodePlace>& graph) {
+  if (!graph) return "";
+  return ",\"graph\":{\"graph\":" + jsonAddress(graph->graph) + ",\"node\":" + jsonAddress(graph->node) +
+         ",\"nodeIndex\":" + number(graph->nodeIndex) + ",\"graphLaunch\":" + number(graph->graphLaunch) + "}";
+}
+
+}  // namespace
+
 std::string launchRecordJson(const RecordFields& fields) {
   const std::string memory = jsonList(fields.memory, [](const RecordedRange& range) {
     return "{\"base\":" + jsonAddress(range.base) + ",\"bytes\":" + number(range.bytes) + ",\"kind\":\"" +
@@ -122,7 +134,8 @@ std::string launchRecordJson(const RecordFields& fields) {
          ",\"stream\":" + jsonAddress(place.stream) + ",\"context\":" + jsonAddress(place.context) +
          ",\"follows\":" + (follows ? number(*place.follows) : std::string("null")) +
          ",\"sequenceBreak\":" + (follows ? std::string("null") : jsonString(place.sequenceBreak)) +
-         ",\"workBefore\":" + jsonList(place.workBefore, workJson) + ",\"memory\":" + memory + "}\n";
+         ",\"workBefore\":" + jsonList(place.workBefore, workJson) + graphJson(fields.graph) +
+         ",\"memory\":" + memory + "}\n";
 }
 
 }  // namespace kreplay::capture

@@ -34,6 +34,18 @@ const char* notCapturedReasonName(NotCapturedReason reason) {
       return "stream-capture";
     case NotCapturedReason::NoParameterMetadata:
       return "no-parameter-metadata";
+    case NotCapturedReason::GraphChildGraph:
+      return "graph-child-graph";
+    case NotCapturedReason::GraphConditionalNode:
+      return "graph-conditional-node";
+    case NotCapturedReason::GraphHostNode:
+      return "graph-host-node";
+    case NotCapturedReason::GraphEventNode:
+      return "graph-event-node";
+    case NotCapturedReason::DeviceGraphLaunch:
+      return "device-graph-launch";
+    case NotCapturedReason::Collective:
+      return "collective";
   }
   return "unknown";
 }
@@ -199,6 +211,7 @@ void CaptureWriter::countLaunchLocked(const std::string& sequenceBreak) {
   if (sequenceBreak.empty()) return;
   sequences_ += 1;
   if (sequenceBreak != "first-launch") sequenceBreaks_[sequenceBreak] += 1;
+  if (sequenceBreak == "graph-launch") graphLaunches_ += 1;
 }
 
 void CaptureWriter::launchCommitted(const std::string& sequenceBreak) {
@@ -263,7 +276,9 @@ void CaptureWriter::writeManifest() {
   for (const NotCapturedReason reason :
        {NotCapturedReason::GraphLaunch, NotCapturedReason::CooperativeLaunch, NotCapturedReason::MultiDeviceLaunch,
         NotCapturedReason::ManagedMemory, NotCapturedReason::TextureOrSurface, NotCapturedReason::StreamCapture,
-        NotCapturedReason::NoParameterMetadata}) {
+        NotCapturedReason::NoParameterMetadata, NotCapturedReason::GraphChildGraph,
+        NotCapturedReason::GraphConditionalNode, NotCapturedReason::GraphHostNode, NotCapturedReason::GraphEventNode,
+        NotCapturedReason::DeviceGraphLaunch, NotCapturedReason::Collective}) {
     const auto found = notCaptured_.find(reason);
     notCaptured.emplace_back(notCapturedReasonName(reason), found == notCaptured_.end() ? 0 : found->second);
   }
@@ -303,6 +318,7 @@ void CaptureWriter::writeManifest() {
       ",\"complete\":" + (complete_ ? "true" : "false") + ",\"notCaptured\":" + counts(notCaptured) + process +
       (selectionError_.empty() ? std::string() : ",\"selectionError\":" + jsonString(selectionError_)) +
       ",\"sequences\":" + std::to_string(sequences_) + ",\"sequenceBreaks\":" + counts(breaks) +
+      ",\"graphLaunches\":" + std::to_string(graphLaunches_) +
       ",\"cost\":" + costText + "}\n";
   const std::string temporary = directory_ + "/" + temporaryName("manifest.json");
   writeFile(temporary, reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), true);

@@ -37,6 +37,13 @@ enum class NotCapturedReason {
   TextureOrSurface,
   StreamCapture,        ///< launched on a stream being captured into a graph: it did not run
   NoParameterMetadata,  ///< no loaded module image describes the kernel's parameters
+  // A graph launch holding a node that cannot be captured (the graph runs untouched), by the node's kind.
+  GraphChildGraph,
+  GraphConditionalNode,
+  GraphHostNode,
+  GraphEventNode,  ///< event record or wait (across streams)
+  DeviceGraphLaunch,  ///< a graph that may launch graphs from the device
+  Collective,  ///< a kernel taking part in a collective (NCCL): never replayed alone
 };
 const char* notCapturedReasonName(NotCapturedReason reason);
 
@@ -134,6 +141,14 @@ struct RecordedRange {
 };
 
 /** Everything of a launch record, blob ids known: what launchRecordJson writes. */
+/** Where a launch captured as a kernel node of a graph launch stands in it (FORMAT.md `graph`). */
+struct GraphNodePlace {
+  std::uint64_t graph = 0;        ///< the graph the executable graph was instantiated from
+  std::uint64_t node = 0;         ///< the node in that graph
+  std::uint64_t nodeIndex = 0;    ///< in the topological order the capture ran the nodes in
+  std::uint64_t graphLaunch = 0;  ///< the program's graph launches, from 0, per process
+};
+
 struct RecordFields {
   std::uint64_t sequence = 0;
   std::string function;
@@ -144,6 +159,7 @@ struct RecordFields {
   std::uint64_t pageBytes = 65536;
   std::vector<RecordedRange> memory;
   SequencePlace place;
+  std::optional<GraphNodePlace> graph;  ///< a kernel node of a graph launch
 };
 
 /** The JSON text of a launch record, format version 2 (FORMAT.md), with a final newline. */
@@ -248,6 +264,7 @@ class CaptureWriter {
   std::map<NotCapturedReason, std::uint64_t> notCaptured_;
   std::map<std::string, std::uint64_t> sequenceBreaks_;
   std::uint64_t sequences_ = 0;
+  std::uint64_t graphLaunches_ = 0;  ///< sequences that start at a graph launch
   std::uint64_t launches_ = 0;
   std::uint64_t blobsStored_ = 0;
   std::uint64_t bytesStored_ = 0;

@@ -773,7 +773,8 @@ CUresult cuStreamEndCapture(CUstream_st* stream, CUgraph_st** graph) {
 }
 CUresult cuStreamIsCapturing(CUstream_st* stream, int* status) {
   std::lock_guard<std::mutex> lock(capturesMutex);
-  if (stream == nullptr || stream->capture == 0) *status = 0;  // CU_STREAM_CAPTURE_STATUS_NONE
+  // CU_STREAM_LEGACY (0x1) and CU_STREAM_PER_THREAD (0x2) never capture here.
+  if (reinterpret_cast<std::uintptr_t>(stream) <= 2 || stream->capture == 0) *status = 0;  // CU_STREAM_CAPTURE_STATUS_NONE
   else *status = captures.at(stream->capture).invalidated ? 2 : 1;  // INVALIDATED : ACTIVE
   return kSuccess;
 }

@@ -16,6 +16,7 @@ struct CUevent_st;
 
 struct CUfunc_st {
   const kreplay_fake::FakeKernel* kernel;
+  const char* name;
 };
 
 namespace kreplay_fake {

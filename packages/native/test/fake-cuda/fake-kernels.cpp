@@ -15,6 +15,13 @@
 #include "../capture-fixtures/block-sums.cu"
 // clang-format on
 
+// The kernel of the capture library's synthetic cubin (src/capture/test/synthetic-images.hpp), for
+// its tests that run over this fake: data[i] = data[i] * 2 + 1 for i < count.
+extern "C" __global__ void scale(float* data, int count) {
+  const unsigned long long index = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (index < static_cast<unsigned long long>(count)) data[index] = __fadd_rn(__fmul_rn(data[index], 2.0f), 1.0f);
+}
+
 namespace kreplay_fake {
 
 namespace {
@@ -65,6 +72,7 @@ const FakeKernel* findKernel(const std::string& name) {
       KREPLAY_FAKE_KERNEL(kreplay_test_scale_floats),
       KREPLAY_FAKE_KERNEL(kreplay_capture_fixture_axpy),
       KREPLAY_FAKE_KERNEL(kreplay_capture_fixture_block_sums),
+      KREPLAY_FAKE_KERNEL(scale),
 #undef KREPLAY_FAKE_KERNEL
   };
   const auto found = kernels.find(name);

@@ -381,12 +381,56 @@ CUresult cuModuleGetFunction(CUfunc_st** function, CUmod_st*, const char* name) 
   const kreplay_fake::FakeKernel* kernel = kreplay_fake::findKernel(name);
   if (!kernel) return kNotFound;
   std::lock_guard<std::mutex> lock(functionsMutex);
-  CUfunc_st& entry = functions[name];
+  const auto made = functions.try_emplace(name).first;
+  CUfunc_st& entry = made->second;
   entry.kernel = kernel;
+  entry.name = made->first.c_str();
   *function = &entry;
   return kSuccess;
 }
 CUresult cuFuncSetAttribute(CUfunc_st*, int, int) {
+  return kSuccess;
+}
+CUresult cuFuncGetName(const char** name, CUfunc_st* function) {
+  *name = function->name;
+  return kSuccess;
+}
+CUresult cuFuncGetModule(CUmod_st** module, CUfunc_st*) {
+  static CUmod_st* const unknown = nullptr;  // the fake does not keep which module a function came from
+  *module = unknown;
+  return kNotFound;
+}
+
+// What the capture library (src/capture/inject) asks of libcuda beyond the driver's calls.
+CUresult cuCtxGetCurrent(CUctx_st** context) {
+  *context = &theContext;
+  return kSuccess;
+}
+CUresult cuCtxGetDevice(int* device) {
+  *device = 0;
+  return kSuccess;
+}
+CUresult cuPointerGetAttribute(void*, int, CUdeviceptr) {
+  return kInvalidValue;  // the context of memory cannot be told
+}
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr destination, const void* source, std::size_t bytes, CUstream_st* stream) {
+  return cuMemcpyAsync(destination, reinterpret_cast<CUdeviceptr>(source), bytes, stream);
+}
+CUresult cuMemcpyDtoHAsync_v2(void* destination, CUdeviceptr source, std::size_t bytes, CUstream_st* stream) {
+  return cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(destination), source, bytes, stream);
+}
+CUresult cuMemsetD16Async(CUdeviceptr destination, unsigned short value, std::size_t count, CUstream_st* stream) {
+  if (kreplay_fake::captureMemset(stream, destination, value, 2, count)) return kSuccess;
+  runOn(stream, [=] {
+    for (std::size_t index = 0; index < count; ++index) std::memcpy(reinterpret_cast<void*>(destination + 2 * index), &value, 2);
+  });
+  return kSuccess;
+}
+CUresult cuMemsetD32Async(CUdeviceptr destination, unsigned value, std::size_t count, CUstream_st* stream) {
+  if (kreplay_fake::captureMemset(stream, destination, value, 4, count)) return kSuccess;
+  runOn(stream, [=] {
+    for (std::size_t index = 0; index < count; ++index) std::memcpy(reinterpret_cast<void*>(destination + 4 * index), &value, 4);
+  });
   return kSuccess;
 }
 

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "capture/inject/capture-session.hpp"
+#include "capture/inject/graph-launch.hpp"
 #include "capture/inject/parameter-buffer.hpp"
 
 namespace kreplay::capture {
@@ -34,6 +35,7 @@ struct PendingLaunch {
   std::uintptr_t context = 0;
   std::vector<LaunchRange> ranges;
   SequencePlace place;
+  std::optional<GraphNodePlace> graph;
 };
 
 void PendingLaunchDeleter::operator()(PendingLaunch* pending) const {
@@ -74,8 +76,14 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     notCaptured(NotCapturedReason::MultiDeviceLaunch, request.function, "a multi-device launch");
     return nullptr;
   }
-  if (selection_.exhausted() || !selection_.matches(request.function) ||
-      !selection_.select(request.function)) {
+  if (isCollectiveKernel(request.function)) {
+    notCaptured(NotCapturedReason::Collective, request.function,
+                "it takes part in a collective (NCCL), which is never replayed alone");
+    return nullptr;
+  }
+  if (request.selected ? !*request.selected
+                       : selection_.exhausted() || !selection_.matches(request.function) ||
+                             !selection_.select(request.function)) {
     return nullptr;
   }
   if (request.kind == LaunchKind::Cooperative) {
@@ -152,6 +160,7 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     deviceDescribed_ = true;
   }
   pending->context = request.context;
+  pending->graph = graphNode_;
   snapshotBefore(*pending, request, moduleGlobals(*definition, module));
   pending->lock = std::move(lock);
   return pending;
@@ -173,6 +182,10 @@ void CaptureSession::snapshotBefore(PendingLaunch& pending, const LaunchRequest&
   }
   pending.place = decideSequence(previous_, request.stream, request.context, work, hashes, kCapturePageBytes);
   pending.place.workBefore = work.work;
+  if (graphNode_ && graphStarts_) {  // a graph launch's first captured node starts a sequence
+    pending.place.follows.reset();
+    pending.place.sequenceBreak = "graph-launch";
+  }
 
   LoadedModule& module = *pending.module;
   if (!module.blob) {
@@ -220,6 +233,7 @@ void CaptureSession::record(PendingLaunch& pending) {
   fields.parameters = pending.parameters.slots;
   fields.pageBytes = kCapturePageBytes;
   fields.place = std::move(pending.place);
+  fields.graph = pending.graph;
   record.module = pending.module->blob;
   for (LaunchRange& launch : pending.ranges) {
     TrackedRange& range = *launch.range;

@@ -214,6 +214,7 @@ void CaptureSession::memsetIssued(std::uintptr_t stream, std::uint64_t address, 
                                   std::uint32_t value, std::uint32_t elementBytes) {
   if (bytes == 0) return;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (capturingStreams_.count(stream) != 0) return;  // captured into a graph: it did not run
   RecordedWork work;
   work.kind = WorkKind::Memset;
   work.stream = stream;
@@ -229,6 +230,7 @@ void CaptureSession::copyIssued(std::uintptr_t stream, std::uint64_t destination
                                 std::uint64_t bytes) {
   if (bytes == 0) return;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (capturingStreams_.count(stream) != 0) return;  // captured into a graph: it did not run
   RecordedWork work;
   work.stream = stream;
   work.bytes = bytes;

@@ -49,7 +49,12 @@ struct LaunchRequest {
   void* const* extra = nullptr;
   std::uintptr_t stream = 0;
   std::uintptr_t context = 0;  ///< the context it was launched in (0: unknown)
+  /** A kernel node of a graph launch: whether the selection chose it, decided for the whole graph first. */
+  std::optional<bool> selected;
 };
+
+struct GraphLaunchRequest;  // graph-launch.hpp
+class GraphNodeRunner;
 
 /** A launch captured before it ran, waiting for afterLaunch. */
 struct PendingLaunch;
@@ -111,6 +116,15 @@ class CaptureSession {
   PendingLaunchHandle beforeLaunch(const LaunchRequest& request);
   /** After the launch: when it was launched, synchronizes, hashes every range and writes the record. */
   void afterLaunch(PendingLaunchHandle pending, bool launched);
+  /**
+   * Before the program's graph launch (capture-session-graph.cpp): when the graph holds a selected
+   * kernel node and nothing the capture cannot run alone, runs its nodes one at a time in topological
+   * order through `runner` (kernel nodes captured as launches), then puts back the memory they could
+   * reach, so that the program's own launch, which runs next, starts from the memory it would have had.
+   * Else counts why not (or nothing, when no kernel node is selected) and leaves the graph untouched.
+   * Never throws.
+   */
+  void graphLaunch(const GraphLaunchRequest& request, GraphNodeRunner& runner);
   /** Waits until every launch captured so far is in the folder; a writer failure stops capturing. */
   void flush();
   /**
@@ -142,6 +156,9 @@ class CaptureSession {
   /** The module handle of a function, learning which loaded module it is when the driver loads it now. */
   std::uintptr_t functionModule(std::uintptr_t functionHandle);
   void sayOnce(const std::string& key, const std::string& message);
+  /** Why a graph cannot run node by node (a count per node that cannot), or nothing. */
+  bool graphNodesRunAlone(const GraphLaunchRequest& request);
+  void runGraphNodes(const GraphLaunchRequest& request, const std::vector<bool>& selected, GraphNodeRunner& runner);
 
   // Recursive: a module the driver loads lazily while the session asks about a function reports itself
   // (moduleLoaded) on the same thread, inside the session's call.
@@ -172,6 +189,9 @@ class CaptureSession {
   BetweenLaunchWork work_;
   std::optional<PreviousLaunch> previous_;
   std::uint64_t nextSequence_ = 0;
+  std::uint64_t graphLaunches_ = 0;         ///< the program's graph launches so far
+  std::optional<GraphNodePlace> graphNode_;  ///< while a graph's kernel node runs
+  bool graphStarts_ = false;                 ///< the kernel node being captured is its graph launch's first
   /** The process capturing: a child forked from it has no writer threads, so it neither captures nor waits. */
   long owner_;
   bool inOwner() const;

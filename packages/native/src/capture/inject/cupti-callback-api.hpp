@@ -53,6 +53,16 @@ constexpr CallbackId cuLaunchCooperativeKernel_ptsz = 478;
 constexpr CallbackId cuLaunchCooperativeKernelMultiDevice = 480;
 constexpr CallbackId cuGraphLaunch = 514;
 constexpr CallbackId cuGraphLaunch_ptsz = 515;
+constexpr CallbackId cuGraphInstantiate = 513;
+constexpr CallbackId cuGraphExecDestroy = 516;
+constexpr CallbackId cuGraphExecKernelNodeSetParams = 538;
+constexpr CallbackId cuGraphExecUpdate = 561;
+constexpr CallbackId cuGraphInstantiate_v2 = 578;
+constexpr CallbackId cuGraphInstantiateWithFlags = 643;
+constexpr CallbackId cuGraphInstantiateWithParams = 656;
+constexpr CallbackId cuGraphInstantiateWithParams_ptsz = 657;
+constexpr CallbackId cuGraphExecKernelNodeSetParams_v2 = 692;
+constexpr CallbackId cuGraphExecUpdate_v2 = 696;
 constexpr CallbackId cuModuleLoad = 18;
 constexpr CallbackId cuModuleLoadData = 19;
 constexpr CallbackId cuModuleLoadDataEx = 20;
@@ -313,6 +323,16 @@ struct ObjectCreateParams {  // cuTexObjectCreate, cuSurfObjectCreate (the first
 struct ModuleLoadParams {  // cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary (the
                            // first field)
   CUmodule* module;
+};
+struct GraphInstantiateParams {  // cuGraphInstantiate* (the first fields; WithFlags adds flags, WithParams a struct)
+  void** phGraphExec;
+  void* hGraph;
+  const void* third;
+};
+struct GraphExecParams {  // cuGraphExecKernelNodeSetParams*, cuGraphExecUpdate*, cuGraphExecDestroy, cuGraphLaunch*
+  void* hGraphExec;
+  void* second;  ///< the node, the graph, or the stream
+  const void* third;
 };
 struct StreamCaptureParams {  // cuStreamBeginCapture*, cuStreamEndCapture* (the first field)
   CUstream hStream;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "capture/inject/capture-session.hpp"
+#include "capture/inject/cuda-graphs.hpp"
 #include "capture/inject/cuda-memory-access.hpp"
 #include "capture/inject/cupti-callback-api.hpp"
 #include "capture/inject/driver-call-translation.hpp"
@@ -28,6 +29,7 @@ using namespace cupti;
 DynamicLibrary* cuptiLibrary = nullptr;
 CudaMemoryAccess* device = nullptr;
 CaptureSession* session = nullptr;
+CudaGraphs* graphs = nullptr;
 
 // The library's own driver calls (synchronize, copies) raise driver callbacks too: they are not the
 // program's. Resource callbacks (a module loaded lazily because the session asked about a function)
@@ -37,7 +39,55 @@ thread_local PendingLaunchHandle pendingLaunch;
 // Modules the driver loaded on this thread during the current cuModuleLoad* call.
 thread_local std::vector<std::uint32_t> modulesLoadedHere;
 
+/** Executable graphs as the program makes, changes and launches them (cuda-graphs.hpp). True when it was one. */
+bool onGraphCall(CallbackId id, const CallbackData& data) {
+  const auto* exec = static_cast<const GraphExecParams*>(data.functionParams);
+  const auto handle = [](const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); };
+  const bool succeeded = data.callbackSite == kApiExit && *static_cast<const CUresult*>(data.functionReturnValue) == 0;
+  switch (id) {
+    case cbid::cuGraphLaunch:
+    case cbid::cuGraphLaunch_ptsz: {
+      if (data.callbackSite != kApiEnter) return true;
+      const auto request =
+          graphs->describe(handle(exec->hGraphExec), handle(exec->second), reinterpret_cast<std::uintptr_t>(data.context));
+      if (request) session->graphLaunch(*request, *graphs);
+      else session->beforeLaunch(launchRequest(id, data.functionParams, data.symbolName));  // counted
+      return true;
+    }
+    case cbid::cuGraphInstantiate:
+    case cbid::cuGraphInstantiate_v2:
+    case cbid::cuGraphInstantiateWithFlags:
+    case cbid::cuGraphInstantiateWithParams:
+    case cbid::cuGraphInstantiateWithParams_ptsz: {
+      if (!succeeded) return true;
+      const auto* p = static_cast<const GraphInstantiateParams*>(data.functionParams);
+      unsigned long long flags = 0;
+      if (id == cbid::cuGraphInstantiateWithFlags) flags = reinterpret_cast<unsigned long long>(p->third);
+      if (id == cbid::cuGraphInstantiateWithParams || id == cbid::cuGraphInstantiateWithParams_ptsz)
+        flags = *static_cast<const unsigned long long*>(p->third);
+      graphs->instantiated(handle(*p->phGraphExec), handle(p->hGraph), flags);
+      return true;
+    }
+    case cbid::cuGraphExecKernelNodeSetParams:
+    case cbid::cuGraphExecKernelNodeSetParams_v2:
+      if (succeeded)
+        graphs->kernelNodeSet(handle(exec->hGraphExec), handle(exec->second), exec->third,
+                              id == cbid::cuGraphExecKernelNodeSetParams_v2);
+      return true;
+    case cbid::cuGraphExecUpdate:
+    case cbid::cuGraphExecUpdate_v2:
+      if (succeeded) graphs->updated(handle(exec->hGraphExec), handle(exec->second));
+      return true;
+    case cbid::cuGraphExecDestroy:
+      if (data.callbackSite == kApiEnter) graphs->destroyed(handle(exec->hGraphExec));
+      return true;
+    default:
+      return false;
+  }
+}
+
 void onDriverCall(CallbackId id, const CallbackData& data) {
+  if (graphs != nullptr && graphs->available() && onGraphCall(id, data)) return;
   if (isLaunch(id)) {
     if (data.callbackSite == kApiEnter) {
       LaunchRequest request = launchRequest(id, data.functionParams, data.symbolName);
@@ -148,6 +198,7 @@ int initialize() {
       return 0;
     }
     device = new CudaMemoryAccess();
+    graphs = new CudaGraphs();
     // Claimed only now that the capture can run, so that a library that cannot start leaves no folder.
     folder = claimProcessFolder(options.directory, getpid());
     options.directory = folder;
@@ -171,6 +222,16 @@ int initialize() {
                                       cbid::cuLaunchCooperativeKernelMultiDevice,
                                       cbid::cuGraphLaunch,
                                       cbid::cuGraphLaunch_ptsz,
+                                      cbid::cuGraphInstantiate,
+                                      cbid::cuGraphInstantiate_v2,
+                                      cbid::cuGraphInstantiateWithFlags,
+                                      cbid::cuGraphInstantiateWithParams,
+                                      cbid::cuGraphInstantiateWithParams_ptsz,
+                                      cbid::cuGraphExecKernelNodeSetParams,
+                                      cbid::cuGraphExecKernelNodeSetParams_v2,
+                                      cbid::cuGraphExecUpdate,
+                                      cbid::cuGraphExecUpdate_v2,
+                                      cbid::cuGraphExecDestroy,
                                       cbid::cuMemAlloc_v2,
                                       cbid::cuMemAllocPitch_v2,
                                       cbid::cuMemFree_v2,

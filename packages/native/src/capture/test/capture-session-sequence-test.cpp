@@ -114,7 +114,7 @@ TEST("capture sequences: each reason a launch starts a new captured sequence, an
   const std::string manifest = readFile(fixture.directory + "/manifest.json");
   CHECK(contains(manifest, "\"sequences\":11,\"sequenceBreaks\":{\"other-stream\":2,\"uncaptured-launch\":1,"
                         "\"host-function\":1,\"cross-stream-wait\":1,\"unbounded-write\":1,\"other-stream-work\":1,"
-                        "\"host-write\":1,\"unrecorded-write\":1,\"capture-stopped\":1}"));
+                        "\"host-write\":1,\"unrecorded-write\":1,\"capture-stopped\":1,\"graph-launch\":0}"));
   CHECK(contains(manifest, "\"launches\":15,\"programWaitSeconds\":"));
   CHECK(contains(manifest, "\"complete\":true"));
 }

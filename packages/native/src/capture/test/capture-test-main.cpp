@@ -9,6 +9,8 @@
 //   kreplay-capture-test --measure-sha256 [MiB]   the SHA-256 rate of both codes on this CPU
 //   kreplay-capture-test --drive-injection <library> <fake libcupti.so>   the CUPTI glue end to end
 //     over fake-cupti (drive-injection.cpp)
+//   kreplay-capture-test --drive-graph-injection <library> <fake libcupti.so> <fake libcuda.so.1>   the glue on
+//     CUDA graphs, over fake-cupti and the fake libcuda (drive-graph-injection.cpp)
 //   kreplay-capture-test --inject <library>   dlopens the capture library and calls its
 //     InitializeInjection as libcuda would; prints "InitializeInjection returned <n>"
 #include <dlfcn.h>
@@ -17,6 +19,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "capture/test/drive-graph-injection.hpp"
 #include "capture/test/drive-injection.hpp"
 #include "capture/test/measure-sha256.hpp"
 #include "capture/test/write-random-capture.hpp"
@@ -47,6 +50,8 @@ int main(int argc, char** argv) {
     return kreplay::capture::test::measureSha256(argc == 3 ? std::strtoull(argv[2], nullptr, 10) : 512, std::cout);
   if (argc == 4 && std::strcmp(argv[1], "--drive-injection") == 0)
     return kreplay::capture::test::driveInjection(argv[2], argv[3], std::cout);
+  if (argc == 5 && std::strcmp(argv[1], "--drive-graph-injection") == 0)
+    return kreplay::capture::test::driveGraphInjection(argv[2], argv[3], argv[4], std::cout);
   if (argc == 3 && std::strcmp(argv[1], "--inject") == 0) {
     void* library = ::dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
