@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { captureReplayResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
+import { captureLibraryPath, readCaptureFolder } from '@kreplay/native';
 import type { CaptureWork } from '@kreplay/native';
 import { captureFixtureAxpyParameters, writeTestCapture, type TestCaptureLaunch } from '@kreplay/native/test';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,11 +12,17 @@ import type { CaptureReplayReport } from './capture-replay-run.js';
 
 // `kreplay replay --capture` of kernels captured inside a CUDA graph launch, end to end in a spawned
 // kreplay over native's fake libcuda: per node (the default), named by graph and node; and with
-// --graph-profiling graph, the graph launch's nodes made one CUDA graph (on a fake libcuda with graphs).
+// --graph-profiling graph, each captured graph launch's nodes made one CUDA graph, replayed as one
+// workload. Captures written here (a graph launch's nodes as records), and one a program makes with
+// the capture library injected (native's kreplay-capture-test --drive-graph-injection).
 const nativeDirectory = fileURLToPath(new URL('../../native/', import.meta.url));
 const fakeCuda = join(nativeDirectory, 'build/fake-cuda/libcuda.so.1');
 if (!existsSync(fakeCuda)) spawnSync(join(nativeDirectory, 'scripts/build-fake-cuda.sh'), { stdio: 'ignore', timeout: 300_000 });
 const fakeRunsGraphs = existsSync(fakeCuda) && readFileSync(fakeCuda).includes('cuGraphInstantiateWithFlags');
+const built = (path: string) => join(nativeDirectory, 'build', path);
+const driveProgram = built('tests/kreplay-capture-test');
+const fakeCupti = built('tests/fake-cupti/libcupti.so');
+const driveBuilt = fakeRunsGraphs && [driveProgram, fakeCupti, built('Release/libkreplay-capture.so')].every((path) => existsSync(path));
 const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const ptx = readFileSync(join(nativeDirectory, 'test/gpu/kernels/capture-fixture-axpy.ptx'));
 const root = mkdtempSync(join(tmpdir(), 'kreplay-replay-graphs-'));
@@ -104,5 +111,28 @@ describe.skipIf(!existsSync(fakeCuda))('kreplay replay --capture of kernels capt
     expect(report.ranges).toHaveLength(1);
     expect(report.ranges[0]).toMatchObject({ launches: [1, 2, 3], graph: { graph: '0x7a00', graphLaunch: 0 }, replayed: true, passes: 3, verification: 'verified' });
     expect(report.ranges[0]!.bytesBefore).toBeGreaterThan(0);
+  }, 240_000);
+
+  it.skipIf(!driveBuilt)('graph: a program\'s captured graph launches (two graphs, built node by node and by stream capture, each launched three times) each replayed as one graph; every node reproduced', async () => {
+    const directory = join(root, 'driven');
+    const { KREPLAY_CAPTURE_DIR: _dir, KREPLAY_CAPTURE_KERNEL_NAME: _name, ...rest } = process.env;
+    const driven = spawnSync(driveProgram, ['--drive-graph-injection', captureLibraryPath(), fakeCupti, fakeCuda], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...rest, KREPLAY_CAPTURE_DIR: directory, KREPLAY_CUPTI_LIBRARY_DIR: join(fakeCupti, '..'), KREPLAY_CUDA_LIBRARY: fakeCuda, KREPLAY_CAPTURE_EVERY_LAUNCH: '1' },
+    });
+    expect(driven.status, `${driven.stdout}${driven.stderr}`).toBe(0);
+    const capture = await readCaptureFolder(directory);
+    const nodes = capture.launches.filter((launch) => launch.graph !== null);
+    const graphLaunches = new Set(nodes.map((launch) => `${launch.graph!.graph} ${launch.graph!.graphLaunch}`));
+    const { code, stdout, stderr } = await replay(directory, ['--graph-profiling', 'graph']);
+    expect(code, stderr).toBe(0);
+    const report = JSON.parse(stdout) as CaptureReplayReport;
+    expect(jsonSchemaProblem(captureReplayResultJsonSchema, report)).toBeNull();
+    expect(report).toMatchObject({ graphProfiling: 'graph', reproduced: capture.launches.length, mismatched: [], failed: [] });
+    const graphRanges = report.ranges.filter((range) => range.graph !== undefined);
+    expect(graphRanges).toHaveLength(graphLaunches.size);
+    expect(graphRanges.every((range) => range.replayed && range.verification === 'verified')).toBe(true);
+    expect(graphRanges.flatMap((range) => range.launches).sort((a, b) => a - b)).toEqual(nodes.map((launch) => launch.sequence));
   }, 240_000);
 });
