@@ -1,4 +1,5 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTestCapture } from '@kreplay/native/test';
@@ -88,6 +89,12 @@ describe('kreplay profile', () => {
     const ptx = join(directory, 'k.ptx');
     await writeFile(ptx, '// not compiled before the driver opens\n');
     await writeFile(join(directory, 'args.json'), '[{"name": "data", "type": "pointer",');
+    // A FIFO would block a plain read forever; the huge file is sparse (nothing is written).
+    const fifo = join(directory, 'fifo.ptx');
+    execFileSync('mkfifo', [fifo]);
+    const huge = join(directory, 'huge.fatbin');
+    await writeFile(huge, '');
+    await truncate(huge, 2 ** 30 + 1);
     const metrics = ['--metrics', 'gpu__time_duration.sum'];
     for (const [args, pattern] of [
       [['--input-share', 'abc'], /^error: option '--input-share <f>' argument 'abc' is invalid\. "abc" is not a share in \[0, 1\]\./],
@@ -97,7 +104,10 @@ describe('kreplay profile', () => {
       [['sideways'], /^kreplay: \[cli\] \[profile\] unknown workload "sideways"; use scatter, ptx:<file>:<kernel> or capture:<dir>\./],
       [['ptx:nothing'], /^kreplay: \[cli\] \[profile\] "ptx:nothing" is not ptx:<file>:<kernel>\./],
       [[`ptx:${ptx}:scale`], /^kreplay: \[cli\] \[profile\] a ptx workload needs --grid and --block\./],
-      [[`ptx:${join(directory, 'missing.ptx')}:scale`, '--grid', '1', '--block', '32'], /^kreplay: \[cli\] \[profile\] ptx:.*missing\.ptx:scale: .*missing\.ptx cannot be read \(ENOENT\)\./],
+      [[`ptx:${join(directory, 'missing.ptx')}:scale`, '--grid', '1', '--block', '32'], /^kreplay: \[cli\] \[profile\] ptx:.*missing\.ptx:scale: .*missing\.ptx is missing\./],
+      [[`ptx:${directory}:scale`, '--grid', '1', '--block', '32'], /^kreplay: \[cli\] \[profile\] ptx:.*:scale: .* is a directory, not a regular file\./],
+      [[`ptx:${fifo}:scale`, '--grid', '1', '--block', '32'], /^kreplay: \[cli\] \[profile\] ptx:.*fifo\.ptx:scale: .*fifo\.ptx is a FIFO, not a regular file\./],
+      [[`ptx:${huge}:scale`, '--grid', '1', '--block', '32'], /^kreplay: \[cli\] \[profile\] ptx:.*huge\.fatbin:scale: .*huge\.fatbin is 1073741825 bytes, more than the 1073741824 this reader takes\./],
       [[`ptx:${ptx}:scale`, '--grid', '1', '--block', '32', '--args', join(directory, 'args.json')], /^kreplay: \[cli\] \[profile\] --args .*args\.json: is not JSON/],
       [[`ptx:${ptx}:scale`, '--grid', '1', '--block', '32', '--args', join(directory, 'none.json')], /^kreplay: \[cli\] \[profile\] --args .*none\.json: cannot be read \(ENOENT\)/],
       [[`ptx:${ptx}:scale`, '--grid', '1', '--block', '32', '--input-share', '0.1'], /^kreplay: \[cli\] \[profile\] --input-share only applies with the scatter workload\./],

@@ -1,6 +1,6 @@
-import { accessSync, constants, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { ArgumentError } from '@kreplay/native';
+import { ArgumentError, readKernelModuleFile } from '@kreplay/native';
 import { createScatterWorkload, validateScatterWorkloadOptions } from '@kreplay/bench';
 import type { ScatterWorkloadOptions } from '@kreplay/bench';
 import type { CaptureFolder } from '@kreplay/native';
@@ -76,12 +76,15 @@ export async function scatterProfileWorkload(agent: Agent, options: ScatterProfi
   };
 }
 
-/** `ptx:<file>:<kernel>` with declared arguments: pointers get fresh allocations of their size, filled with a pattern. */
-export async function ptxProfileWorkload(agent: Agent, spec: string, declared: readonly DeclaredArgument[], launch: KernelLaunch): Promise<ProfileWorkload> {
+/**
+ * `ptx:<file>:<kernel>` with declared arguments: pointers get fresh allocations of their size, filled
+ * with a pattern. `module` is the file's content, read when the workload was planned.
+ */
+export async function ptxProfileWorkload(agent: Agent, spec: string, module: Uint8Array, declared: readonly DeclaredArgument[], launch: KernelLaunch): Promise<ProfileWorkload> {
   const [, path, name] = /^ptx:(.+):([^:]+)$/.exec(spec) ?? [];
   if (path === undefined || name === undefined) throw new InvalidArgumentError(`"${spec}" is not ptx:<file>:<kernel>.`);
   const parameters: KernelParameter[] = declared.map(({ name: parameter, type, access }) => ({ name: parameter, type, ...(access && { access }) }));
-  const kernel = await agent.runtime.loadKernel({ path, name, parameters });
+  const kernel = await agent.runtime.loadKernel({ image: module, name, parameters });
   const allocations: DeviceAllocation[] = [];
   const args: Record<string, number> = {};
   const queue = agent.createQueue();
@@ -123,7 +126,8 @@ export type ProfileWorkloadPlan =
   | { readonly kind: 'scatter'; readonly options: ScatterProfileOptions }
   /** `capture:<dir>`: every launch of a capture folder, read when planned. */
   | { readonly kind: 'capture'; readonly folder: CaptureFolder }
-  | { readonly kind: 'ptx'; readonly spec: string; readonly declared: readonly DeclaredArgument[]; readonly launch: KernelLaunch };
+  /** `ptx:<file>:<kernel>`: `module` is the file's content, read (as a regular file of a bounded size) when planned. */
+  | { readonly kind: 'ptx'; readonly spec: string; readonly module: Uint8Array; readonly declared: readonly DeclaredArgument[]; readonly launch: KernelLaunch };
 
 const scatterFlags: Readonly<Record<string, keyof ProfileWorkloadOptions>> = { '--footprint': 'footprint', '--write-fraction': 'writeFraction', '--input-share': 'inputShare' };
 const ptxFlags = ['--arg', '--args', '--grid', '--block'];
@@ -162,18 +166,17 @@ function declaredArguments(options: ProfileWorkloadOptions): readonly DeclaredAr
   }
 }
 
-function ptxPlan(spec: string, options: ProfileWorkloadOptions, given: (flag: string) => boolean): ProfileWorkloadPlan {
+async function ptxPlan(spec: string, options: ProfileWorkloadOptions, given: (flag: string) => boolean): Promise<ProfileWorkloadPlan> {
   const misplaced = Object.keys(scatterFlags).find(given);
   if (misplaced !== undefined) throw usage(`${misplaced} only applies with the scatter workload`);
   const [, path] = /^ptx:(.+):([^:]+)$/.exec(spec) ?? [];
   if (path === undefined) throw usage(`"${spec}" is not ptx:<file>:<kernel>`);
   if (options.grid === undefined || options.block === undefined) throw usage('a ptx workload needs --grid and --block');
-  try {
-    accessSync(path, constants.R_OK);
-  } catch (error) {
-    throw usage(`${spec}: ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  return { kind: 'ptx', spec, declared: declaredArguments(options), launch: { grid: options.grid, block: options.block } };
+  const declared = declaredArguments(options);
+  // Read now, once: a directory, a FIFO (which would block), a device or a huge file is a usage error before any driver opens.
+  const read = await readKernelModuleFile(path);
+  if ('problem' in read) throw usage(`${spec}: ${path} ${read.problem}`);
+  return { kind: 'ptx', spec, module: read.bytes, declared, launch: { grid: options.grid, block: options.block } };
 }
 
 /**
@@ -202,5 +205,5 @@ async function capturePlan(spec: string, given: (flag: string) => boolean): Prom
 /** Makes a planned scatter or ptx workload on `agent`: its memory, filled, and its dispatches. */
 export function createProfileWorkload(agent: Agent, plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>): Promise<ProfileWorkload> {
   if (plan.kind === 'scatter') return scatterProfileWorkload(agent, plan.options);
-  return ptxProfileWorkload(agent, plan.spec, plan.declared, plan.launch);
+  return ptxProfileWorkload(agent, plan.spec, plan.module, plan.declared, plan.launch);
 }

@@ -18,6 +18,8 @@ export interface SpawnCliOptions {
   readonly closeStdout?: 'at-start' | 'after-first-output';
   /** Called with all its stderr so far whenever more arrives; may signal the child. */
   readonly onStderr?: (stderr: string, child: ChildProcess) => void;
+  /** Its environment (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface SpawnCliOptions {
  * it to end.
  */
 export async function spawnCli(args: readonly string[], options: SpawnCliOptions = {}): Promise<SpawnedCliResult> {
-  const child = spawn(process.execPath, [binPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [binPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env });
   let stdout = '';
   let stderr = '';
   if (options.closeStdout === 'at-start') child.stdout.destroy();

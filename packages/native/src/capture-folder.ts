@@ -10,6 +10,7 @@ import { CaptureFormatError } from './errors/capture-format-error.js';
 import { nativeMessage } from './errors/native-message.js';
 import { readRegularFile } from './file-input/read-regular-file.js';
 import { moduleParameterLayouts, parameterBufferProblem, type KernelParameterLayout } from './kernel-parameter-layout.js';
+import { jsonFieldProblemText } from './json-schema-problem.js';
 import { captureJsonProblem } from './validate-capture-json.js';
 
 /** Options of {@link readCaptureFolder}. */
@@ -50,7 +51,7 @@ async function readManifest(directory: string): Promise<CaptureManifest> {
   }
   const problem = captureJsonProblem('manifest', header?.formatVersion === 1 ? 1 : NEWEST_VERSION, value);
   if (problem) {
-    throw formatError('manifest.json', `${directory}/manifest.json: ${problem.field || 'the manifest'} ${problem.problem}`, 'Pass a folder written by `kreplay capture`, or capture the program again', problem.field);
+    throw formatError('manifest.json', `${directory}/manifest.json: ${jsonFieldProblemText(problem, 'the manifest')}`, 'Pass a folder written by `kreplay capture`, or capture the program again', problem.field);
   }
   return value as CaptureManifest;
 }

@@ -1,6 +1,7 @@
 import { captureBlobLength } from './capture-blob.js';
 import type { CaptureFormatVersion, CaptureLaunch, CaptureMemoryRange, CaptureWork, DamagedCaptureLaunch } from './capture-folder-types.js';
 import { captureJsonNestingProblem } from './capture-json-nesting.js';
+import { jsonFieldProblemText } from './json-schema-problem.js';
 import { captureJsonProblem } from './validate-capture-json.js';
 
 /** A work item as the schema describes it (addresses as hex strings). */
@@ -165,7 +166,7 @@ export function parseLaunchRecord(
     return damaged('formatVersion', `${file}: formatVersion is ${recordVersion}, but the manifest's is ${version}`);
   }
   const schemaProblem = captureJsonProblem('launch', version, value);
-  if (schemaProblem) return damaged(schemaProblem.field, `${file}: ${schemaProblem.field || 'the record'} ${schemaProblem.problem}`);
+  if (schemaProblem) return damaged(schemaProblem.field, `${file}: ${jsonFieldProblemText(schemaProblem, 'the record')}`);
   const record = value as LaunchRecordJson;
   const relation = relationProblem(record, sequence);
   if (relation) return damaged(relation.field, `${file}: ${relation.field} ${relation.problem}`);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,6 +48,25 @@ describe('capture folders of several processes', () => {
       message: `[native] [capture] ${top} holds the captures of 3 processes: ${join(top, 'processes', '4100')}, ${join(top, 'processes', '4200')}, ${join(top, 'processes', '4300')}, each a capture folder of its own. Pass one of them, e.g. ${join(top, 'processes', '4100')}.`,
     });
     expect((await readCaptureFolder(join(top, 'processes', '4200'))).launches.map((launch) => launch.function)).toEqual(['gemm']);
+  });
+
+  it('reads the one process that captured launches when the others finished with none, and refuses when two did', async () => {
+    const top = join(root, 'one-with-launches');
+    writeTestCapture(join(top, 'processes', '4100'), { launches: [] });
+    writeTestCapture(join(top, 'processes', '4200'), oneLaunch('gemm'));
+    writeTestCapture(join(top, 'processes', '4300'), { launches: [] });
+    expect((await readCaptureFolder(top)).directory).toBe(join(top, 'processes', '4200'));
+    writeTestCapture(join(top, 'processes', '4400'), oneLaunch('axpy'));
+    await expect(readCaptureFolder(top)).rejects.toMatchObject({ name: 'CaptureFormatError', file: 'processes' });
+  });
+
+  it('does not take an empty process as finished while its capture is incomplete', async () => {
+    const top = join(root, 'one-unfinished');
+    writeTestCapture(join(top, 'processes', '4100'), oneLaunch('axpy'));
+    const unfinished = writeTestCapture(join(top, 'processes', '4200'), { launches: [] });
+    const manifest = JSON.parse(readFileSync(join(unfinished, 'manifest.json'), 'utf8'));
+    writeFileSync(join(unfinished, 'manifest.json'), JSON.stringify({ ...manifest, complete: false }));
+    await expect(readCaptureFolder(top)).rejects.toMatchObject({ name: 'CaptureFormatError', file: 'processes' });
   });
 
   it('reads a folder with its capture at the top (written before sub-captures) as before', async () => {

@@ -97,7 +97,10 @@ export type { KernelNameBase, KernelNames } from './capture-kernel-name.js';
 export { captureBlobId, captureBlobPath } from './capture-blob.js';
 export { captureFolderJsonSchema, captureFolderSchemaId } from './capture-folder-json-schema.js';
 export { jsonPointerAsPath, shortJson } from './json-field-path.js';
+export { describeJsonSchemaError, jsonFieldProblemText, jsonSchemaFieldProblem } from './json-schema-problem.js';
+export type { JsonFieldProblem } from './json-schema-problem.js';
 export { readRegularFile } from './file-input/read-regular-file.js';
+export { kernelModuleMaxBytes, readKernelModuleFile } from './kernel-module-file.js';
 export type { ReadRegularFileOptions, RefusedFile, RegularFileRead, UnreadableFileReason } from './file-input/read-regular-file.js';
 export { jsonNestingBeyond } from './file-input/json-nesting.js';
 export type {

@@ -3,11 +3,10 @@
  * it returns, each tied to the runtime that loaded it, and their modules' globals.
  * @internal
  */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { DriverError } from './errors/driver-error.js';
 import { nativeMessage } from './errors/native-message.js';
 import { UnsupportedError } from './errors/unsupported-error.js';
+import { readKernelModuleFile } from './kernel-module-file.js';
 import { moduleParameterLayouts } from './kernel-parameter-layout.js';
 import { parameterBytes, requireKernelParameters, requireParametersCoverModule } from './kernel-parameters.js';
 import type { RuntimeCore } from './runtime-core.js';
@@ -61,11 +60,9 @@ async function moduleImage(options: Record<string, unknown>): Promise<{ readonly
   const given = options['image'];
   if (given instanceof Uint8Array) return { image: given.slice(), source: `a module image of ${given.byteLength} bytes` };
   const path = options['path'] as string;
-  try {
-    return { image: await readFile(resolve(path)), source: path };
-  } catch (error) {
-    throw argumentError(component, 'options.path', `the module file ${path} cannot be read (${(error as Error).message})`, 'Pass the path of a .ptx, .cubin or .fatbin file');
-  }
+  const read = await readKernelModuleFile(path);
+  if ('problem' in read) throw argumentError(component, 'options.path', `the module file ${path} ${read.problem}`, 'Pass the path of a .ptx, .cubin or .fatbin file');
+  return { image: read.bytes, source: path };
 }
 
 /**

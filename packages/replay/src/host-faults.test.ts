@@ -1,19 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceAllocation } from '@kreplay/native';
-import { dirtyPagesStrategy, fullStrategy, type Staging } from '@kreplay/snapshot';
+import { dirtyPagesStrategy, fullStrategy } from '@kreplay/snapshot';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import { expectSameBytes } from '@kreplay/snapshot/test';
-import { allocateWith, openHostSetup, randomBytes, readAll, runDirectly, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, randomBytes, readAll, runDirectly, useHostSetup } from './test-support/host-setup.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
+const setup = useHostSetup();
 afterEach(() => setup.runtime.clearFaults());
-afterAll(() => setup.dispose());
 
 const bufferBytes = 128 * 1024;
 const scatterArgs = (buffer: DeviceAllocation) => ({ buffer: buffer.address, bytes: buffer.bytes, pageBytes: 4096, fraction: 0.5, seed: 77, source: buffer.address, sourceBytes: 0 });
@@ -25,7 +19,7 @@ const scatterArgs = (buffer: DeviceAllocation) => ({ buffer: buffer.address, byt
  */
 async function dispatchWithCopyFault(after: number, count: number) {
   const strategy = fullStrategy({ tier: 'device' });
-  const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3) });
+  const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3) });
   const original = randomBytes(bufferBytes, after * 10 + count);
   const buffer = await allocateWith(setup.agent, original);
   const once = await allocateWith(setup.agent, original);
@@ -48,7 +42,7 @@ describe('device failures in the window (host driver)', () => {
     expect(result).toMatchObject({ replayed: false, declineCode: 'capture-failed', passes: 1 });
     expect(result.declineReason).toMatch(/injected-fault|inject/);
     expectSameBytes(memory, oneRun);
-    expect(staging.usage().leasedBytes).toBe(0);
+    expect(setup.staging.usage().leasedBytes).toBe(0);
   });
 
   it('a restore that fails once is retried, and the window completes', async () => {
@@ -63,12 +57,12 @@ describe('device failures in the window (host driver)', () => {
     const { result, memory, original } = await dispatchWithCopyFault(1, 2);
     expect(result.failure).toMatchObject({ phase: 'restore', pass: 2, attempts: 2, memory: 'pre-dispatch' });
     expectSameBytes(memory, original);
-    expect(staging.usage().leasedBytes).toBe(0);
+    expect(setup.staging.usage().leasedBytes).toBe(0);
   });
 
   it('dirty-pages learns the written pages again when the restore that learns them is retried', async () => {
     const strategy = dirtyPagesStrategy({ tier: 'device', pageBytes: 4096 });
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3), verify: 'full' });
     const original = randomBytes(bufferBytes, 5);
     const buffer = await allocateWith(setup.agent, original);
     const once = await allocateWith(setup.agent, original);
@@ -100,7 +94,7 @@ describe('device failures in the window (host driver)', () => {
     const { result } = await dispatchWithCopyFault(2, 3);
     expect(result.failure).toMatchObject({ phase: 'restore', pass: 3, memory: 'unknown' });
     expect(result.failure!.rangesNotRestored.length).toBeGreaterThan(0);
-    expect(staging.usage().leasedBytes).toBe(0);
+    expect(setup.staging.usage().leasedBytes).toBe(0);
   });
 
   it('10^4 small dispatches with faults injected now and then leak nothing', async () => {

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { dirtyPagesStrategy, fullStrategy, writeSetStrategy, type StagingTierChoice, type Staging } from '@kreplay/snapshot';
+import { dirtyPagesStrategy, fullStrategy, writeSetStrategy, type StagingTierChoice } from '@kreplay/snapshot';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import { expectSameBytes } from '@kreplay/snapshot/test';
-import { allocateWith, openHostSetup, randomFloatBytes, readAll, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, randomFloatBytes, readAll, useHostSetup } from './test-support/host-setup.js';
 import { launchOf, layoutArbitrary, scenarioArbitrary } from './test-support/kernel-scenarios.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
-afterAll(() => setup.dispose());
+const setup = useHostSetup();
 
 const strategies = { full: fullStrategy, 'write-set': writeSetStrategy, 'dirty-pages': dirtyPagesStrategy } as const;
 const tiers: StagingTierChoice[] = ['device', 'host-pinned', 'host-pageable', 'auto'];
@@ -34,7 +28,7 @@ describe('replay properties (host driver)', () => {
     await fc.assert(
       fc.asyncProperty(caseArbitrary, async ({ sizes, scenario, passes, strategy: name, tier, seed }) => {
         const strategy = strategies[name]({ tier });
-        const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(passes), verify: 'full' });
+        const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(passes), verify: 'full' });
         const data = sizes.map((bytes, index) => randomFloatBytes(bytes / 4, seed + index));
         const replayed = await Promise.all(data.map((bytes) => allocateWith(setup.agent, bytes)));
         const once = await Promise.all(data.map((bytes) => allocateWith(setup.agent, bytes)));
@@ -59,7 +53,7 @@ describe('replay properties (host driver)', () => {
           strategy.dispose?.();
           for (const allocation of [...replayed, ...once]) allocation.free();
         }
-        expect(staging.usage().leasedBytes).toBe(0);
+        expect(setup.staging.usage().leasedBytes).toBe(0);
       }),
       { numRuns: 200 },
     );

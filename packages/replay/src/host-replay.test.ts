@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeviceAllocation } from '@kreplay/native';
-import { fullStrategy, writeSetStrategy, dirtyPagesStrategy, type SnapshotStrategy, type Staging } from '@kreplay/snapshot';
+import { fullStrategy, writeSetStrategy, dirtyPagesStrategy, type SnapshotStrategy } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import type { VerifyMode } from './verification-report.js';
 import { expectSameBytes } from '@kreplay/snapshot/test';
-import { allocateWith, openHostSetup, randomBytes, randomFloatBytes, readAll, runDirectly, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, randomBytes, randomFloatBytes, readAll, runDirectly, useHostSetup } from './test-support/host-setup.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
-afterAll(() => setup.dispose());
+const setup = useHostSetup();
 
 /** Two identical sets of buffers: one the engine replays on, one the kernel runs on once. */
 async function twinBuffers(sizes: readonly number[], seed: number): Promise<[DeviceAllocation[], DeviceAllocation[]]> {
@@ -46,7 +40,7 @@ describe('replay on the host driver', () => {
   for (const [name, make] of [['full', fullStrategy], ['write-set', writeSetStrategy], ['dirty-pages', dirtyPagesStrategy]] as const) {
     it(`${name}: scatterWrite replayed with 4 passes leaves memory bit-identical to one run`, async () => {
       const strategy = make();
-      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(4), verify: 'full' });
+      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(4), verify: 'full' });
       const [[buffer, source], [onceBuffer, onceSource]] = await twinBuffers([256 * 1024, 4096], 1);
       const queue = setup.agent.createQueue();
       for (let dispatch = 0; dispatch < 3; dispatch += 1) {
@@ -67,7 +61,7 @@ describe('replay on the host driver', () => {
 
   it('with one pass, snapshots nothing at all', async () => {
     const strategy = counting(fullStrategy());
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(1), verify: 'full' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(1), verify: 'full' });
     const [[buffer, source], [onceBuffer, onceSource]] = await twinBuffers([64 * 1024, 1024], 2);
     const queue = setup.agent.createQueue();
     const result = await engine.dispatch({ queue, kernel: setup.runtime.kernels.scatterWrite, args: scatterArgs(buffer!, source!) });
@@ -82,7 +76,7 @@ describe('replay on the host driver', () => {
 
   for (const verify of ['off', 'restore', 'full'] as VerifyMode[]) {
     it(`verify ${verify} reports what it checked`, async () => {
-      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: writeSetStrategy(), passes: fixedPasses(3), verify });
+      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: writeSetStrategy(), passes: fixedPasses(3), verify });
       const [[buffer, source]] = await twinBuffers([128 * 1024, 64], 3);
       const queue = setup.agent.createQueue();
       const result = await engine.dispatch({ queue, kernel: setup.runtime.kernels.scatterWrite, args: scatterArgs(buffer!, source!) });
@@ -101,7 +95,7 @@ describe('replay on the host driver', () => {
   for (const [name, make] of [['full', fullStrategy], ['write-set', writeSetStrategy], ['dirty-pages', dirtyPagesStrategy]] as const) {
     it(`${name}: verifies a kernel that writes a pinned host buffer through arguments it cannot bound`, async () => {
       const strategy = make();
-      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full' });
+      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3), verify: 'full' });
       using host = setup.runtime.allocateHost(80 * 1024, { pinned: true });
       host.view().set(randomBytes(host.bytes, 11));
       // The built-in fill, its destination declared indirect (as a captured launch's parameter buffer is).
@@ -118,7 +112,7 @@ describe('replay on the host driver', () => {
   }
 
   it('reports the accumulate kernel nondeterministic under full verification', async () => {
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: writeSetStrategy(), passes: fixedPasses(5), verify: 'full' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: writeSetStrategy(), passes: fixedPasses(5), verify: 'full' });
     const count = 1 << 18;
     const input = await allocateWith(setup.agent, randomFloatBytes(count, 4));
     const output = await allocateWith(setup.agent, new Uint8Array(64));
@@ -150,7 +144,7 @@ describe('declines on the host driver run the dispatch exactly once', () => {
   for (const [name, flags, code] of cases) {
     it(name, async () => {
       const strategy = counting(fullStrategy());
-      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3) });
+      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3) });
       const [[buffer, source], [onceBuffer, onceSource]] = await twinBuffers([64 * 1024, 512], 5);
       const queue = setup.agent.createQueue();
       const result = await engine.dispatch({ queue, kernel: setup.runtime.kernels.scatterWrite, args: scatterArgs(buffer!, source!), ...flags });
@@ -167,7 +161,7 @@ describe('declines on the host driver run the dispatch exactly once', () => {
   it('a dispatch whose pointer is in no tracked allocation', async () => {
     const untracked = await allocateWith(setup.agent, randomBytes(4096, 6));
     const tracker = createTracker(setup.runtime);
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker, staging, strategy: fullStrategy(), passes: fixedPasses(3) });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker, staging: setup.staging, strategy: fullStrategy(), passes: fixedPasses(3) });
     const queue = setup.agent.createQueue();
     const once = await allocateWith(setup.agent, randomBytes(4096, 6));
     const args = (target: DeviceAllocation) => ({ buffer: target.address, bytes: 4096, pageBytes: 256, fraction: 1, seed: 9, source: target.address, sourceBytes: 0 });
@@ -201,7 +195,7 @@ describe('declines on the host driver run the dispatch exactly once', () => {
 
   it('with phaseTimings off, enqueues no events of its own and still replays exactly', async () => {
     const strategy = dirtyPagesStrategy({ tier: 'device' });
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full', phaseTimings: false });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3), verify: 'full', phaseTimings: false });
     const [[buffer, source], [onceBuffer, onceSource]] = await twinBuffers([64 * 1024, 4096], 7);
     const queue = setup.agent.createQueue();
     const result = await engine.dispatch({ queue, kernel: setup.runtime.kernels.scatterWrite, args: scatterArgs(buffer!, source!) });
@@ -210,6 +204,6 @@ describe('declines on the host driver run the dispatch exactly once', () => {
     expect(result.timings).toMatchObject({ captureMs: null, passMs: [], restoreMs: [] });
     expectSameBytes(await readAll(setup.agent, [buffer!, source!]), await readAll(setup.agent, [onceBuffer!, onceSource!]));
     await engine.dispose();
-    await expect(async () => createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(2), phaseTimings: 'yes' as never })).rejects.toThrow(/phaseTimings/);
+    await expect(async () => createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(2), phaseTimings: 'yes' as never })).rejects.toThrow(/phaseTimings/);
   });
 });

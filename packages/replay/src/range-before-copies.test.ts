@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArgumentError, type DeviceAllocation, type Queue } from '@kreplay/native';
-import { fullStrategy, writeSetStrategy, type DispatchContext, type SnapshotStrategy, type Staging } from '@kreplay/snapshot';
+import { fullStrategy, writeSetStrategy, type DispatchContext, type SnapshotStrategy } from '@kreplay/snapshot';
 import { expectSameBytes } from '@kreplay/snapshot/test';
 import { createTracker } from '@kreplay/tracker';
 import { fixedPasses } from './fixed-passes.js';
 import { createReplayEngine } from './replay-engine.js';
 import type { RangeDispatch } from './range-request.js';
-import { allocateWith, openHostSetup, randomFloatBytes, readAll, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, randomFloatBytes, readAll, useHostSetup } from './test-support/host-setup.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
-afterAll(() => setup.dispose());
+const setup = useHostSetup();
 
 const count = 4096;
 
@@ -57,7 +51,7 @@ function recordingStrategy(strategy: SnapshotStrategy): SnapshotStrategy & { con
 describe('copies before the dispatches of a range (host driver)', () => {
   it('run before their dispatch in every pass; the memory they write is captured and restored, and afterwards is as one plain run', async () => {
     const strategy = recordingStrategy(writeSetStrategy());
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3), verify: 'full' });
     const replayed = await buffers(1);
     const plain = await buffers(1);
     setup.tracker.tag(replayed[3]!.address, 'excluded');
@@ -83,7 +77,7 @@ describe('copies before the dispatches of a range (host driver)', () => {
   });
 
   it('a declined range runs its copies once too', async () => {
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy(), passes: fixedPasses(3) });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy(), passes: fixedPasses(3) });
     const replayed = await buffers(2);
     const plain = await buffers(2);
     const queue = setup.agent.createQueue();
@@ -118,7 +112,7 @@ describe('copies before the dispatches of a range (host driver)', () => {
   });
 
   it('refuses copies that are not segments', async () => {
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy(), passes: fixedPasses(2) });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy(), passes: fixedPasses(2) });
     const replayed = await buffers(4);
     const queue = setup.agent.createQueue();
     const [fill, stencil] = sequence(replayed);

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ArgumentError, type DeviceAllocation, type KernelArguments, type KernelDescriptor, type Queue } from '@kreplay/native';
-import { fullStrategy, writeSetStrategy, type DispatchContext, type SnapshotStrategy, type Staging } from '@kreplay/snapshot';
+import { fullStrategy, writeSetStrategy, type DispatchContext, type SnapshotStrategy } from '@kreplay/snapshot';
 import { expectSameBytes } from '@kreplay/snapshot/test';
 import { createTracker } from '@kreplay/tracker';
 import { fixedPasses } from './fixed-passes.js';
@@ -8,16 +8,10 @@ import { passProviderSpecificationVersion, type PassProvider } from './pass-prov
 import { createReplayEngine } from './replay-engine.js';
 import { leaseRuntimeWindowLocks } from './runtime-window-locks.js';
 import type { RangeDispatch } from './range-request.js';
-import { allocateWith, openHostSetup, randomFloatBytes, readAll, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, openHostSetup, randomFloatBytes, readAll, useHostSetup } from './test-support/host-setup.js';
 import { timingPasses } from './timing-passes.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
-afterAll(() => setup.dispose());
+const setup = useHostSetup();
 
 const count = 4096;
 
@@ -61,7 +55,7 @@ function freeAll(...allocations: DeviceAllocation[][]): void {
 describe('range replay on the host driver', () => {
   it('captures once, runs the sequence in every pass, and leaves memory as one plain run', async () => {
     const strategy = recordingStrategy(writeSetStrategy());
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3), verify: 'full' });
     const [replayed, plain] = await twins(1);
     const queue = setup.agent.createQueue();
     const result = await engine.dispatchRange({ queue, dispatches: sequence(replayed) });
@@ -97,7 +91,7 @@ describe('range replay on the host driver', () => {
       collect: () => calls.push('collect'),
       collectRange: (_queue, completed, dispatches) => Array.from({ length: dispatches }, (_, index) => ({ index, completed })),
     };
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy(), passes });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy(), passes });
     const [replayed] = await twins(2);
     const queue = setup.agent.createQueue();
     const result = await engine.dispatchRange({ queue, dispatches: sequence(replayed).slice(0, 2) });
@@ -122,7 +116,7 @@ describe('range replay on the host driver', () => {
       endPass() {},
       collect: (_queue, completed) => ({ completed }),
     };
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy(), passes });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy(), passes });
     const [replayed] = await twins(3);
     const queue = setup.agent.createQueue();
     const [fill, stencil] = sequence(replayed);
@@ -138,7 +132,7 @@ describe('range replay on the host driver', () => {
   });
 
   it('timingPasses reports device time per dispatch per pass', async () => {
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy(), passes: timingPasses(3) });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy(), passes: timingPasses(3) });
     const [replayed] = await twins(4);
     const queue = setup.agent.createQueue();
     const result = await engine.dispatchRange({ queue, dispatches: sequence(replayed) });
@@ -155,7 +149,7 @@ describe('range replay on the host driver', () => {
 
 describe('range requests the engine refuses', () => {
   it('rejects dispatches on another queue, and an empty range', async () => {
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy(), passes: fixedPasses(2) });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy(), passes: fixedPasses(2) });
     const [replayed] = await twins(5);
     const queue = setup.agent.createQueue();
     const other = setup.agent.createQueue();
@@ -164,7 +158,7 @@ describe('range requests the engine refuses', () => {
     await expect(engine.dispatchRange({ queue, dispatches: [{ ...fill!, queue }, { ...stencil!, queue: other }] })).rejects.toThrow(/dispatch 1 of the range names queue .* a range runs on one queue/);
     await expect(engine.dispatchRange({ queue, dispatches: [] })).rejects.toThrow(/non-empty array/);
     const broken = { ...fixedPasses(2), collectRange: 'per dispatch' } as unknown as PassProvider;
-    expect(() => createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy(), passes: broken })).toThrow(/is not a pass provider/);
+    expect(() => createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy(), passes: broken })).toThrow(/is not a pass provider/);
     await Promise.all([queue.dispose(), other.dispose()]);
     await engine.dispose();
     freeAll(replayed);
@@ -178,7 +172,7 @@ describe('declined ranges run the sequence exactly once', () => {
   ] as const) {
     it(name, async () => {
       const strategy = recordingStrategy(fullStrategy());
-      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(3), verify: 'full' });
+      const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(3), verify: 'full' });
       const [replayed, plain] = await twins(6);
       const queue = setup.agent.createQueue();
       const dispatches = sequence(replayed);
@@ -254,7 +248,7 @@ describe('declined ranges run the sequence exactly once', () => {
 
   it('refuses a range when memory a dispatch reaches was freed after it was requested', async () => {
     const strategy = recordingStrategy(fullStrategy());
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(2), quiesce: 'agent' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(2), quiesce: 'agent' });
     const [buffers] = await twins(10);
     const queue = setup.agent.createQueue();
     const range = engine.dispatchRange({ queue, dispatches: sequence(buffers) });
@@ -286,7 +280,7 @@ describe('declined ranges run the sequence exactly once', () => {
 
 describe('a device failure inside a range (host driver)', () => {
   it('a kernel failing in the middle of pass 2 leaves memory as before the range, and says so', async () => {
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: fullStrategy({ tier: 'device' }), passes: fixedPasses(3) });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: fullStrategy({ tier: 'device' }), passes: fixedPasses(3) });
     const [replayed, untouched] = await twins(11);
     const queue = setup.agent.createQueue();
     // Pass 1 runs kernels 0-2; the fifth kernel is dispatch 1 of pass 2.

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fullStrategy, type Staging } from '@kreplay/snapshot';
+import { describe, expect, it } from 'vitest';
+import { fullStrategy } from '@kreplay/snapshot';
 import type { QuiesceMode } from './engine-options.js';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import { passProviderSpecificationVersion, type PassProvider } from './pass-provider.js';
 import { runtimeWindowLockUsers } from './runtime-window-locks.js';
 import { fakeRequest, fakeSetup } from './test-support/fake-setup.js';
-import { openHostSetup, type HostSetup } from './test-support/host-setup.js';
+import { useHostSetup } from './test-support/host-setup.js';
 import { testStrategy } from './test-support/test-strategy.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
-afterAll(() => setup.dispose());
+const setup = useHostSetup();
 
 const allocationBytes = 8 * 2 ** 20;
 const halfBytes = allocationBytes / 2;
@@ -34,7 +28,7 @@ describe('two replay engines on one runtime (host driver)', () => {
     async (quiesce) => {
       const strategies = [fullStrategy({ tier: 'device' }), fullStrategy({ tier: 'device' })];
       const engines = strategies.map((strategy) =>
-        createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(6), verify: 'full', quiesce }),
+        createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(6), verify: 'full', quiesce }),
       );
       const allocation = setup.agent.allocate(allocationBytes);
       const queues = [setup.agent.createQueue(), setup.agent.createQueue()];
@@ -65,7 +59,7 @@ describe('two replay engines on one runtime (host driver)', () => {
         for (const strategy of strategies) strategy.dispose?.();
         allocation.free();
       }
-      expect(staging.usage().leasedBytes).toBe(0);
+      expect(setup.staging.usage().leasedBytes).toBe(0);
     },
     60_000,
   );

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { KernelArguments, KernelDescriptor } from '@kreplay/native';
-import { dirtyPagesStrategy, fullStrategy, writeSetStrategy, type Staging } from '@kreplay/snapshot';
+import { dirtyPagesStrategy, fullStrategy, writeSetStrategy } from '@kreplay/snapshot';
 import { expectSameBytes } from '@kreplay/snapshot/test';
 import type { QuiesceMode } from './engine-options.js';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import type { VerifyMode } from './verification-report.js';
-import { allocateWith, openHostSetup, randomFloatBytes, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, randomFloatBytes, useHostSetup } from './test-support/host-setup.js';
+import { regionWriterArbitrary, regionWriterLaunch } from './test-support/region-writers.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
-afterAll(() => setup.dispose());
+const setup = useHostSetup();
 
 const strategies = { full: fullStrategy, 'write-set': writeSetStrategy, 'dirty-pages': dirtyPagesStrategy } as const;
 
@@ -28,16 +22,7 @@ const engineArbitrary = fc.record({
 });
 
 /** A writer of one queue's own slot: which engine dispatches it, and which kernel it runs there. */
-const writerArbitrary = (engines: number) =>
-  fc.record({
-    engine: fc.nat(engines - 1),
-    kernel: fc.constantFrom('fill' as const, 'scatterWrite' as const, 'stencil' as const),
-    start: fc.double({ min: 0, max: 1, noNaN: true }),
-    length: fc.double({ min: 0, max: 1, noNaN: true }),
-    value: fc.nat(0xffff_ffff),
-    fraction: fc.double({ min: 0, max: 1, noNaN: true }),
-    seed: fc.nat(),
-  });
+const writerArbitrary = (engines: number) => fc.record({ engine: fc.nat(engines - 1), writer: regionWriterArbitrary });
 
 const caseArbitrary = fc.integer({ min: 2, max: 3 }).chain((engineCount) =>
   fc.record({
@@ -49,24 +34,6 @@ const caseArbitrary = fc.integer({ min: 2, max: 3 }).chain((engineCount) =>
   }),
 );
 
-type Writer = ReturnType<typeof writerArbitrary> extends fc.Arbitrary<infer T> ? T : never;
-
-/** The launch of `writer` over the slot at `slotAddress`: it writes nothing outside the slot. */
-function writerLaunch(writer: Writer, slotAddress: number, slotBytes: number): { kernel: KernelDescriptor; args: KernelArguments } {
-  const kernels = setup.runtime.kernels;
-  const words = slotBytes / 4;
-  if (writer.kernel === 'fill') {
-    const startWord = Math.min(words - 1, Math.floor(writer.start * words));
-    const lengthWords = Math.floor(writer.length * (words - startWord));
-    return { kernel: kernels.fill, args: { destination: slotAddress + startWord * 4, bytes: lengthWords * 4, value: writer.value } };
-  }
-  if (writer.kernel === 'scatterWrite') {
-    const args = { buffer: slotAddress, bytes: slotBytes, pageBytes: 4096, fraction: writer.fraction, seed: writer.seed, source: slotAddress, sourceBytes: 0 };
-    return { kernel: kernels.scatterWrite, args };
-  }
-  return { kernel: kernels.stencil, args: { buffer: slotAddress, count: words } };
-}
-
 describe('several engines and queues on one runtime (host driver)', () => {
   it('writers of disjoint slots of one allocation, through random engines: memory ends as a plain run leaves it, and every dispatch verifies', async () => {
     await fc.assert(
@@ -76,7 +43,7 @@ describe('several engines and queues on one runtime (host driver)', () => {
           createReplayEngine({
             runtime: setup.runtime,
             tracker: setup.tracker,
-            staging,
+            staging: setup.staging,
             strategy: owned[index]!,
             passes: fixedPasses(spec.passes),
             quiesce: spec.quiesce,
@@ -93,8 +60,8 @@ describe('several engines and queues on one runtime (host driver)', () => {
           for (const round of rounds) {
             const results = await Promise.all(
               slots.map((bytes, slot) => {
-                const writer = round[slot]!;
-                return engines[writer.engine]!.dispatch({ queue: queues[slot]!, ...writerLaunch(writer, replayed.address + offsets[slot]!, bytes) });
+                const { engine, writer } = round[slot]!;
+                return engines[engine]!.dispatch({ queue: queues[slot]!, ...regionWriterLaunch(setup.runtime, writer, replayed.address + offsets[slot]!, bytes) });
               }),
             );
             results.forEach((result, slot) => {
@@ -108,7 +75,7 @@ describe('several engines and queues on one runtime (host driver)', () => {
           const direct = queues[0]!;
           for (const round of rounds) {
             slots.forEach((bytes, slot) => {
-              const { kernel, args } = writerLaunch(round[slot]!, plain.address + offsets[slot]!, bytes);
+              const { kernel, args } = regionWriterLaunch(setup.runtime, round[slot]!.writer, plain.address + offsets[slot]!, bytes);
               direct.enqueueKernel(kernel, args);
             });
           }
@@ -121,7 +88,7 @@ describe('several engines and queues on one runtime (host driver)', () => {
           replayed.free();
           plain.free();
         }
-        expect(staging.usage().leasedBytes).toBe(0);
+        expect(setup.staging.usage().leasedBytes).toBe(0);
       }),
       { numRuns: 40 },
     );

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { DeviceAllocation, KernelArguments, KernelDescriptor } from '@kreplay/native';
+import type { DeviceAllocation } from '@kreplay/native';
 import { dirtyPagesStrategy, fullStrategy, writeSetStrategy } from '@kreplay/snapshot';
 import { expectSameBytes } from '@kreplay/snapshot/test';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import { allocateWith, openHostSetup, randomFloatBytes, type HostSetup } from './test-support/host-setup.js';
+import { regionWriterArbitrary, regionWriterLaunch, type RegionWriter } from './test-support/region-writers.js';
 
 const strategies = {
   full: () => fullStrategy({ tier: 'auto' }),
@@ -14,16 +15,7 @@ const strategies = {
   'dirty-pages (64 KiB pages, every allocation)': () => dirtyPagesStrategy({ tier: 'auto', candidates: 'all' }),
 } as const;
 
-const writerArbitrary = fc.record({
-  target: fc.nat(),
-  kernel: fc.constantFrom('fill' as const, 'scatterWrite' as const, 'stencil' as const),
-  start: fc.double({ min: 0, max: 1, noNaN: true }),
-  length: fc.double({ min: 0, max: 1, noNaN: true }),
-  value: fc.nat(0xffff_ffff),
-  fraction: fc.double({ min: 0, max: 1, noNaN: true }),
-  seed: fc.nat(),
-});
-type Writer = typeof writerArbitrary extends fc.Arbitrary<infer T> ? T : never;
+const writerArbitrary = fc.record({ target: fc.nat(), writer: regionWriterArbitrary });
 
 const caseArbitrary = fc.record({
   strategy: fc.constantFrom(...(Object.keys(strategies) as (keyof typeof strategies)[])),
@@ -36,20 +28,7 @@ const caseArbitrary = fc.record({
 });
 
 /** The launch of `writer` over `target`: it writes nothing outside it. */
-function writerLaunch(setup: HostSetup, writer: Writer, target: DeviceAllocation): { kernel: KernelDescriptor; args: KernelArguments } {
-  const kernels = setup.runtime.kernels;
-  const words = target.bytes / 4;
-  if (writer.kernel === 'fill') {
-    const startWord = Math.min(words - 1, Math.floor(writer.start * words));
-    const lengthWords = Math.floor(writer.length * (words - startWord));
-    return { kernel: kernels.fill, args: { destination: target.address + startWord * 4, bytes: lengthWords * 4, value: writer.value } };
-  }
-  if (writer.kernel === 'scatterWrite') {
-    const args = { buffer: target.address, bytes: target.bytes, pageBytes: 4096, fraction: writer.fraction, seed: writer.seed, source: target.address, sourceBytes: 0 };
-    return { kernel: kernels.scatterWrite, args };
-  }
-  return { kernel: kernels.stencil, args: { buffer: target.address, count: words } };
-}
+const writerLaunch = (setup: HostSetup, { writer }: { readonly writer: RegionWriter }, target: DeviceAllocation) => regionWriterLaunch(setup.runtime, writer, target.address, target.bytes);
 
 describe('snapshots across the device and pinned host tiers (host driver)', () => {
   it('several dispatches in a row around the tier boundary: every dispatch verifies, and memory ends as a plain run leaves it', async () => {

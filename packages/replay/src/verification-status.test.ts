@@ -1,20 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DeviceAllocation } from '@kreplay/native';
 import { fullStrategy, type SnapshotStrategy, type Staging } from '@kreplay/snapshot';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
 import type { VerifyMode } from './verification-report.js';
-import { allocateWith, openHostSetup, randomBytes, randomFloatBytes, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, randomBytes, randomFloatBytes, useHostSetup } from './test-support/host-setup.js';
 import { restoreNothingStrategy } from '@kreplay/snapshot/test';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
+const setup = useHostSetup();
 afterEach(() => setup.runtime.clearFaults());
-afterAll(() => setup.dispose());
 
 const scatterArgs = (buffer: DeviceAllocation) => ({ buffer: buffer.address, bytes: buffer.bytes, pageBytes: 4096, fraction: 0.5, seed: 11, source: buffer.address, sourceBytes: 0 });
 
@@ -23,7 +17,7 @@ async function dispatchScatter(options: { strategy?: SnapshotStrategy; staging?:
   const engine = createReplayEngine({
     runtime: setup.runtime,
     tracker: setup.tracker,
-    staging: options.staging ?? staging,
+    staging: options.staging ?? setup.staging,
     strategy,
     passes: fixedPasses(options.passes ?? 3),
     verify: options.verify ?? 'full',
@@ -78,7 +72,7 @@ describe('what verification reports (host driver)', () => {
     const input = await allocateWith(setup.agent, randomFloatBytes(count, 5));
     const output = setup.agent.allocate(4);
     const strategy = fullStrategy({ tier: 'device' });
-    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(8), verify: 'full' });
+    const engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(8), verify: 'full' });
     const queue = setup.agent.createQueue();
     try {
       let seen = false;

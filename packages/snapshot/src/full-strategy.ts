@@ -1,9 +1,7 @@
 import type { DisposableSnapshotStrategy } from './snapshot-strategy.js';
-import { snapshotSpecificationVersion } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
 import { allAllocationRanges } from './candidate-ranges.js';
-import { prepareCopySnapshot } from './copy-snapshot.js';
-import { validateTierChoice } from './validate-strategy-options.js';
+import { copyStrategy } from './copy-strategy.js';
 
 /** Options of {@link fullStrategy}. */
 export interface FullStrategyOptions {
@@ -20,12 +18,5 @@ export interface FullStrategyOptions {
  * @throws ArgumentError when an option is invalid.
  */
 export function fullStrategy(options: FullStrategyOptions = {}): DisposableSnapshotStrategy {
-  const tier = validateTierChoice(options.tier ?? 'auto', 'full');
-  return {
-    specificationVersion: snapshotSpecificationVersion,
-    name: 'full',
-    dispose() {},
-    [Symbol.dispose]() {},
-    prepare: (dispatch) => prepareCopySnapshot(dispatch, allAllocationRanges(dispatch), tier, []),
-  };
+  return copyStrategy('full', options.tier, (dispatch) => ({ ranges: allAllocationRanges(dispatch), notes: [] }));
 }

@@ -1,9 +1,7 @@
 import type { DisposableSnapshotStrategy } from './snapshot-strategy.js';
-import { snapshotSpecificationVersion } from './snapshot-strategy.js';
 import type { StagingTierChoice } from './staging-types.js';
 import { allAllocationRanges, writableRanges } from './candidate-ranges.js';
-import { prepareCopySnapshot } from './copy-snapshot.js';
-import { validateTierChoice } from './validate-strategy-options.js';
+import { copyStrategy } from './copy-strategy.js';
 
 /** Options of {@link writeSetStrategy}. */
 export interface WriteSetStrategyOptions {
@@ -20,17 +18,9 @@ export interface WriteSetStrategyOptions {
  * @throws ArgumentError when an option is invalid.
  */
 export function writeSetStrategy(options: WriteSetStrategyOptions = {}): DisposableSnapshotStrategy {
-  const tier = validateTierChoice(options.tier ?? 'auto', 'write-set');
-  return {
-    specificationVersion: snapshotSpecificationVersion,
-    name: 'write-set',
-    dispose() {},
-    [Symbol.dispose]() {},
-    prepare(dispatch) {
-      const ranges = writableRanges(dispatch.resolution);
-      if (ranges) return prepareCopySnapshot(dispatch, ranges, tier, []);
-      const note = `write-set fell back to full: ${dispatch.resolution.reasons.join('; ') || 'arguments not bounded'}`;
-      return prepareCopySnapshot(dispatch, allAllocationRanges(dispatch), tier, [note]);
-    },
-  };
+  return copyStrategy('write-set', options.tier, (dispatch) => {
+    const ranges = writableRanges(dispatch.resolution);
+    if (ranges) return { ranges, notes: [] };
+    return { ranges: allAllocationRanges(dispatch), notes: [`write-set fell back to full: ${dispatch.resolution.reasons.join('; ') || 'arguments not bounded'}`] };
+  });
 }

@@ -169,23 +169,8 @@ export function resolveKernelArguments(
     reach(record, accessBits(parameter.access), address, end, parameter.name);
   }
 
-  const reached = Array.from(reaches.values(), toReachedAllocation);
-  reached.sort((a, b) => a.allocation.address - b.allocation.address);
-  return Object.freeze({
-    reached: Object.freeze(reached),
-    bounded,
-    reasons: Object.freeze(reasons),
-    unresolved: Object.freeze(unresolved),
-  });
-}
-
-function toReachedAllocation(reach: Reach): ReachedAllocation {
-  return Object.freeze({
-    allocation: reach.record.allocation,
-    access: accessFromBits(reach.bits),
-    parameters: Object.freeze(reach.parameters),
-    range: Object.freeze({ address: reach.start, bytes: reach.end - reach.start }),
-  });
+  const reached = Array.from(reaches.values(), (reach) => frozenReached({ ...reach, allocation: reach.record.allocation }));
+  return frozenResolution(reached, bounded, reasons, unresolved);
 }
 
 function describeAllocation(allocation: TrackedAllocation): string {
@@ -251,4 +236,40 @@ function requireArguments(kernel: KernelDescriptor, args: KernelArguments): void
       'Pass the launch arguments by parameter name, e.g. { a: buffer.address, count: 1024 }',
     );
   }
+}
+
+/** What is known of one reached allocation while a resolution is built: the access bits, the range and the parameters. */
+export interface ReachedParts {
+  readonly allocation: TrackedAllocation;
+  readonly bits: number;
+  readonly start: number;
+  readonly end: number;
+  readonly parameters: readonly string[];
+}
+
+/**
+ * A reached allocation, frozen: reached over [start, end) with the access of `bits`, by `parameters`.
+ * @internal
+ */
+export function frozenReached({ allocation, bits, start, end, parameters }: ReachedParts): ReachedAllocation {
+  return Object.freeze({
+    allocation,
+    access: accessFromBits(bits),
+    parameters: Object.freeze([...parameters]),
+    range: Object.freeze({ address: start, bytes: end - start }),
+  });
+}
+
+/**
+ * A resolution, frozen like every one the tracker hands out: its reached allocations sorted by address.
+ * @internal
+ */
+export function frozenResolution(reached: ReachedAllocation[], bounded: boolean, reasons: string[], unresolved: UnresolvedPointer[]): ArgumentResolution {
+  reached.sort((a, b) => a.allocation.address - b.allocation.address);
+  return Object.freeze({
+    reached: Object.freeze(reached),
+    bounded,
+    reasons: Object.freeze(reasons),
+    unresolved: Object.freeze(unresolved),
+  });
 }

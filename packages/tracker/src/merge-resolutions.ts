@@ -1,4 +1,5 @@
 import { accessBits, accessFromBits } from './access.js';
+import { frozenReached, frozenResolution } from './argument-resolution.js';
 import type { ArgumentResolution, ReachedAllocation, UnresolvedPointer } from './argument-resolution.js';
 
 interface Merging {
@@ -55,26 +56,14 @@ function merge(resolutions: readonly ArgumentResolution[]): ArgumentResolution {
       for (const name of reached.parameters) if (!merging.parameters.includes(name)) merging.parameters.push(name);
     }
   }
-  const reached = Array.from(byAllocation.values(), toReached).sort((a, b) => a.allocation.address - b.allocation.address);
-  return Object.freeze({
-    reached: Object.freeze(reached),
-    bounded,
-    reasons: Object.freeze(reasons),
-    unresolved: Object.freeze(unresolved),
-  });
+  return frozenResolution(Array.from(byAllocation.values(), toReached), bounded, reasons, unresolved);
 }
 
 function toReached(merging: Merging): ReachedAllocation {
   const { first, bits, start, end, parameters } = merging;
-  const access = accessFromBits(bits);
-  const unchanged = access === first.access && start === first.range.address && end - start === first.range.bytes && parameters.length === first.parameters.length;
+  const unchanged = accessFromBits(bits) === first.access && start === first.range.address && end - start === first.range.bytes && parameters.length === first.parameters.length;
   if (unchanged && Object.isFrozen(first)) return first;
-  return Object.freeze({
-    allocation: first.allocation,
-    access,
-    parameters: Object.freeze(parameters),
-    range: Object.freeze({ address: start, bytes: end - start }),
-  });
+  return frozenReached({ allocation: first.allocation, bits, start, end, parameters });
 }
 
 function sameParts(left: readonly ArgumentResolution[], right: readonly ArgumentResolution[]): boolean {

@@ -35,7 +35,13 @@ kreplay=(node "$bundle/kreplay.mjs")
 mkdir -p "$out"
 : > "$out/timings.txt"
 seconds() { date +%s.%N; }
-limit() { if [ -n "${STEP_TIMEOUT:-}" ]; then timeout "$STEP_TIMEOUT" "$@"; else "$@"; fi; }
+# STEP_TIMEOUT bounds a command with timeout(1), and a shell function (ncu_values) through its own
+# NCU_TIMEOUT, since timeout(1) cannot run a function.
+limit() {
+  if [ -z "${STEP_TIMEOUT:-}" ]; then "$@"
+  elif declare -F "$1" > /dev/null; then NCU_TIMEOUT=${NCU_TIMEOUT:-$STEP_TIMEOUT} "$@"
+  else timeout "$STEP_TIMEOUT" "$@"; fi
+}
 timed() { # label command... (stdout and stderr as the caller redirects them)
   local label=$1 start end status=0
   shift

@@ -2,6 +2,10 @@
  * User kernels on the cuda driver: loading a committed PTX module, launching it with a grid, its
  * 4- and 8-byte parameters, and the errors of loading and launching. Skips without a CUDA device.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArgumentError, DriverError, openRuntime, type Runtime } from '../../src/index.js';
@@ -87,5 +91,20 @@ describe.skipIf(!cuda.available)(`cuda user kernels${cuda.available ? '' : ` (${
     await expect(runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters], path: `${modulePath}.missing` })).rejects.toBeInstanceOf(
       ArgumentError,
     );
+  });
+
+  it('refuses a module path that is a directory or a FIFO without reading from it (a FIFO would block)', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'kreplay-module-'));
+    try {
+      const fifo = join(folder, 'module.ptx');
+      execFileSync('mkfifo', [fifo]);
+      for (const [path, problem] of [[folder, /is a directory, not a regular file/], [fifo, /is a FIFO, not a regular file/]] as const) {
+        const refusal = runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters], path });
+        await expect(refusal).rejects.toBeInstanceOf(ArgumentError);
+        await expect(refusal).rejects.toMatchObject({ argument: 'options.path', message: expect.stringMatching(problem) });
+      }
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { openRuntime, type Agent, type DeviceAllocation, type Queue, type Runtime } from '@kreplay/native';
 import { createStaging, type Staging, type StagingOptions } from '@kreplay/snapshot';
 import { createTracker, type Tracker } from '@kreplay/tracker';
+import { afterAll, beforeAll } from 'vitest';
 
 /** A host-driver runtime with its tracker, for integration tests. */
 export interface HostSetup {
@@ -29,6 +30,67 @@ export async function openHostSetup(agents = 1): Promise<HostSetup> {
       for (const staging of stagings) staging.dispose();
       tracker.dispose();
       await runtime.dispose();
+    },
+  };
+}
+
+/** A test file's host set-up and its staging, as {@link useHostSetup} hands them out. */
+export interface HostTestSetup extends Omit<HostSetup, 'dispose'> {
+  readonly staging: Staging;
+}
+
+/**
+ * The host set-up of the tests of a file (or a describe block): opened before the first of them,
+ * with one staging, and disposed after the last. Its fields are there only while those tests run.
+ */
+export function useHostSetup(agents = 1): HostTestSetup {
+  let opened: { readonly setup: HostSetup; readonly staging: Staging } | undefined;
+  beforeAll(async () => {
+    const setup = await openHostSetup(agents);
+    opened = { setup, staging: setup.createStaging() };
+  });
+  afterAll(async () => {
+    await opened?.setup.dispose();
+    opened = undefined;
+  });
+  const current = () => {
+    if (opened === undefined) throw new Error('useHostSetup: the host set-up is open only while the tests of the block that called useHostSetup run');
+    return opened;
+  };
+  return {
+    get runtime() {
+      return current().setup.runtime;
+    },
+    get agent() {
+      return current().setup.agent;
+    },
+    get tracker() {
+      return current().setup.tracker;
+    },
+    get staging() {
+      return current().staging;
+    },
+    createStaging: (options) => current().setup.createStaging(options),
+  };
+}
+
+/**
+ * A second host runtime for the tests of a file, opened before them and disposed after them: where
+ * a sequence runs once, plainly, to compare with what the replayed one leaves.
+ */
+export function usePlainHostRuntime(): { readonly runtime: Runtime } {
+  let runtime: Runtime | undefined;
+  beforeAll(async () => {
+    runtime = await openRuntime({ driver: 'host', host: { agents: 1, deviceMemoryBytes: 64 * 2 ** 20, threads: 2 } });
+  });
+  afterAll(async () => {
+    await runtime?.dispose();
+    runtime = undefined;
+  });
+  return {
+    get runtime() {
+      if (runtime === undefined) throw new Error('usePlainHostRuntime: the runtime is open only while the tests of the block that called it run');
+      return runtime;
     },
   };
 }

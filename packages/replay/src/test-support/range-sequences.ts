@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import type { Agent, CopySegment, DeviceAllocation, KernelArguments, KernelDescriptor, Queue, Runtime } from '@kreplay/native';
+import type { Tracker } from '@kreplay/tracker';
+import { expect } from 'vitest';
 import { passProviderSpecificationVersion, type PassProvider } from '../pass-provider.js';
 
 /** Bytes of a hash page in these tests (allocations are whole pages). */
@@ -193,4 +195,75 @@ export function renderCopies(buffers: readonly DeviceAllocation[], source: Devic
     destination: buffers[target.buffer]!.address + target.element * 4,
     bytes: target.count * 4,
   }));
+}
+
+/** The source of a case's copies: the same values on every runtime. */
+export async function allocateCopySource(agent: Agent, testCase: SequenceWithCopiesCase, values: (bytes: number, seed: number) => Uint8Array): Promise<DeviceAllocation> {
+  const source = agent.allocate(sourcePages * testPageBytes);
+  await agent.write(source.address, values(sourcePages * testPageBytes, testCase.seed + 101));
+  return source;
+}
+
+/** What a sequence leaves when it runs once without replay: its memory after, and its buffers' hashes before each step. */
+export interface PlainSequenceRun {
+  readonly bytes: Uint8Array[];
+  readonly inputs: BigUint64Array;
+}
+
+/**
+ * Runs `testCase` once on the first agent of `runtime`, without replay: before each step its copies
+ * (for a case with copies), then the hashes of its buffers, then its kernel.
+ */
+export async function runSequencePlainly(runtime: Runtime, testCase: SequenceCase | SequenceWithCopiesCase, values: (bytes: number, seed: number) => Uint8Array): Promise<PlainSequenceRun> {
+  const agent = runtime.agents[0]!;
+  const buffers = await allocateCase(agent, testCase, values);
+  const source = 'copies' in testCase ? await allocateCopySource(agent, testCase, values) : undefined;
+  const pagesPerSlot = buffers.reduce((total, buffer) => total + buffer.bytes / testPageBytes, 0);
+  const hashes = agent.allocate(testCase.steps.length * pagesPerSlot * 8);
+  const queue = agent.createQueue();
+  try {
+    testCase.steps.forEach((step, index) => {
+      if (source !== undefined && 'copies' in testCase) {
+        for (const segment of renderCopies(buffers, source, testCase.copies[index]!)) queue.enqueueCopy([segment]);
+      }
+      hashInto(queue, buffers, hashes, pagesPerSlot, index);
+      const { kernel, args } = renderStep(runtime, buffers, step);
+      queue.enqueueKernel(kernel, args);
+    });
+    await queue.synchronize();
+    const inputs = new BigUint64Array((await agent.read(hashes.address, hashes.bytes)).slice().buffer);
+    const bytes = await Promise.all(buffers.map((buffer) => agent.read(buffer.address, buffer.bytes)));
+    return { bytes, inputs };
+  } finally {
+    await queue.dispose();
+    for (const allocation of [...buffers, ...(source === undefined ? [] : [source]), hashes]) allocation.free();
+  }
+}
+
+/** A {@link hashingPasses} provider over a case's buffers, with the memory it hashes into (left out of every snapshot). */
+export interface HashedPasses {
+  readonly passes: PassProvider & { readonly pagesPerSlot: number };
+  readonly hashes: DeviceAllocation;
+}
+
+/** Allocates where {@link hashingPasses} hashes `buffers` for `passCount` passes of `dispatches`, tagged excluded on `tracker`. */
+export function allocateHashedPasses(agent: Agent, tracker: Tracker, passCount: number, buffers: readonly DeviceAllocation[], dispatches: number): HashedPasses {
+  const pagesPerSlot = buffers.reduce((total, buffer) => total + Math.ceil(buffer.bytes / testPageBytes), 0);
+  const hashes = agent.allocate(passCount * (dispatches + 1) * pagesPerSlot * 8);
+  tracker.tag(hashes.address, 'excluded');
+  return { passes: hashingPasses(passCount, buffers, hashes, dispatches), hashes };
+}
+
+/** Expects every pass of a range to start from the same memory, and each of its dispatches to see the input the plain run's saw. */
+export async function expectPlainInputsInEveryPass(agent: Agent, { passes, hashes }: HashedPasses, passCount: number, dispatches: number, plain: PlainSequenceRun): Promise<void> {
+  const { pagesPerSlot } = passes;
+  const taken = new BigUint64Array((await agent.read(hashes.address, hashes.bytes)).slice().buffer);
+  const slot = (pass: number, index: number) => Array.from(taken.subarray(((pass - 1) * (dispatches + 1) + index) * pagesPerSlot, ((pass - 1) * (dispatches + 1) + index + 1) * pagesPerSlot));
+  for (let pass = 1; pass <= passCount; pass += 1) {
+    expect(slot(pass, 0), `memory at the start of pass ${pass}`).toEqual(slot(1, 0));
+    for (let index = 0; index < dispatches; index += 1) {
+      const plainInput = Array.from(plain.inputs.subarray(index * pagesPerSlot, (index + 1) * pagesPerSlot));
+      expect(slot(pass, index + 1), `input of dispatch ${index} in pass ${pass}`).toEqual(plainInput);
+    }
+  }
 }

@@ -102,7 +102,7 @@ describe.skipIf(unavailable !== null || modulePath === undefined)(
         for (const launch of replay.launches) {
           const dispatch = await replay.prepare(launch);
           const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
-          expect(result.failure, `launch ${launch.sequence}`).toBeUndefined();
+          expect(result.failure, `launch ${launch.sequence}: ${JSON.stringify(result.failure?.error)}`).toBeUndefined();
           expect(result, `launch ${launch.sequence}`).toMatchObject({ replayed: true, passes: 3 });
           expect(result.verification, `launch ${launch.sequence}`).toMatchObject({
             status: 'verified',

@@ -14,35 +14,11 @@ HostQueue::~HostQueue() {
   shutdown();
 }
 
-bool HostQueue::push(Operation operation) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_) return false;
-    if (operation.work) operation.workIndex = submittedWork_++;
-    operations_.push_back(std::move(operation));
-    submitted_ += 1;
-  }
-  wake_.notify_one();
-  return true;
-}
-
 void HostQueue::workerLoop() {
-  for (;;) {
-    Operation operation;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !operations_.empty(); });
-      if (operations_.empty()) return;
-      operation = std::move(operations_.front());
-      operations_.pop_front();
-    }
-    execute(operation);
-    operation.run = nullptr;  // release what it captured before reporting progress
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      completed_ += 1;
-    }
-    progressed_.notify_all();
+  while (std::optional<Operation> operation = operations_.take()) {
+    execute(*operation);
+    operation.reset();  // release what it captured before reporting progress
+    operations_.completeOne();
   }
 }
 
@@ -137,7 +113,7 @@ void HostQueue::enqueueFree(std::uint64_t address) {
 
 std::shared_ptr<EventState> HostQueue::recordEvent() {
   auto event = std::make_shared<EventState>();
-  if (!push({OperationKind::Any, false, [event] { event->complete(); }})) event->complete();
+  if (!operations_.push({OperationKind::Any, false, [event] { event->complete(); }})) event->complete();
   return event;
 }
 
@@ -146,51 +122,33 @@ void HostQueue::enqueueWait(std::shared_ptr<EventState> event) {
 }
 
 void HostQueue::synchronize(SynchronizeCallback done) {
-  {
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (operations_.empty() && completed_ == submitted_) {
-      // Idle: the worker touches nothing until it takes new work under this lock, so answer now.
-      std::optional<OperationError> error = std::move(error_);
-      error_.reset();
-      lock.unlock();
-      done(std::move(error));
-      return;
-    }
+  // Idle: the worker touches nothing until it takes new work, which runIfIdle holds back, so answer now.
+  std::optional<OperationError> idleError;
+  if (operations_.runIfIdle([&] {
+        idleError = std::move(error_);
+        error_.reset();
+      })) {
+    done(std::move(idleError));
+    return;
   }
   auto callback = std::make_shared<SynchronizeCallback>(std::move(done));
-  const bool queued = push({OperationKind::Any, false, [this, callback] {
-                              std::optional<OperationError> error = std::move(error_);
-                              error_.reset();
-                              (*callback)(std::move(error));
-                            }});
+  const bool queued = operations_.push({OperationKind::Any, false, [this, callback] {
+                                          std::optional<OperationError> error = std::move(error_);
+                                          error_.reset();
+                                          (*callback)(std::move(error));
+                                        }});
   if (!queued) (*callback)(std::nullopt);
 }
 
-void HostQueue::waitForCompleted(std::uint64_t ticket) {
-  std::unique_lock<std::mutex> lock(mutex_);
-  progressed_.wait(lock, [&] { return completed_ >= ticket; });  // a stopping queue still drains
-}
-
 std::function<void()> HostQueue::fence() {
-  std::uint64_t ticket;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ticket = submitted_;
-  }
-  auto self = shared_from_this();
-  return [self, ticket] { self->waitForCompleted(ticket); };
+  return operations_.fence(shared_from_this());
 }
 
 void HostQueue::shutdown() {
   std::lock_guard<std::mutex> serialized(shutdownMutex_);
   if (!worker_.joinable()) return;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
+  operations_.stop();
   worker_.join();
-  progressed_.notify_all();
 }
 
 }  // namespace kreplay

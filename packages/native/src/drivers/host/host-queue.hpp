@@ -2,12 +2,11 @@
 // the shared thread pool. The first failure is sticky: later work is skipped until a synchronize.
 #pragma once
 
-#include <condition_variable>
-#include <deque>
 #include <mutex>
 #include <optional>
 #include <thread>
 
+#include "core/ordered-operations.hpp"
 #include "core/queue.hpp"
 #include "drivers/host/host-context.hpp"
 
@@ -35,7 +34,7 @@ class HostQueue : public Queue, public std::enable_shared_from_this<HostQueue> {
   void shutdown() override;
 
   /** Runs `run` when the queue reaches this point, even after a failure; false when the queue is stopped. */
-  bool enqueueControl(std::function<void()> run) { return push({OperationKind::Any, false, std::move(run)}); }
+  bool enqueueControl(std::function<void()> run) { return operations_.push({OperationKind::Any, false, std::move(run)}); }
 
  private:
   struct Operation {
@@ -43,26 +42,17 @@ class HostQueue : public Queue, public std::enable_shared_from_this<HostQueue> {
     bool work;  // work is skipped after a failure and counted by faults; control (events, frees, markers)
                 // always runs
     std::function<void()> run;
-    std::int64_t workIndex = -1;  // set by push() for work
+    std::int64_t workIndex = -1;  // numbered by operations_ for work
   };
 
-  bool push(Operation operation);
-  void pushWork(OperationKind kind, std::function<void()> run) { push({kind, true, std::move(run)}); }
+  void pushWork(OperationKind kind, std::function<void()> run) { operations_.push({kind, true, std::move(run)}); }
   void workerLoop();
   void execute(Operation& operation);
-  void waitForCompleted(std::uint64_t ticket);
 
   std::shared_ptr<HostContext> context_;
   std::uint32_t agent_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::condition_variable progressed_;
-  std::deque<Operation> operations_;
-  std::uint64_t submitted_ = 0;
-  std::int64_t submittedWork_ = 0;
-  std::uint64_t completed_ = 0;
-  bool stopping_ = false;
-  std::optional<OperationError> error_;  // touched by the worker thread only
+  OrderedOperations<Operation> operations_;
+  std::optional<OperationError> error_;  // the worker thread's, or a synchronize's while operations_ is idle
   std::mutex shutdownMutex_;
   std::thread worker_;
 };

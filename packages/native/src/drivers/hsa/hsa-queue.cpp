@@ -31,18 +31,6 @@ HsaQueue::~HsaQueue() {
   shutdown();
 }
 
-bool HsaQueue::push(Operation operation) {
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (stopping_) return false;
-    if (operation.work) operation.workIndex = submittedWork_++;
-    operations_.push_back(std::move(operation));
-    submitted_ += 1;
-  }
-  wake_.notify_one();
-  return true;
-}
-
 void HsaQueue::pushWork(OperationKind kind, std::function<Retirement()> submit) {
   push({kind, true, std::move(submit)});
 }
@@ -61,17 +49,9 @@ AddressTranslation HsaQueue::translation() const {
 }
 
 void HsaQueue::submitLoop() {
-  for (;;) {
-    Operation operation;
-    {
-      std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !operations_.empty(); });
-      if (operations_.empty()) return;
-      operation = std::move(operations_.front());
-      operations_.pop_front();
-    }
-    Retirement retirement = submitOne(operation);
-    operation.submit = nullptr;
+  while (std::optional<Operation> operation = operations_.take()) {
+    Retirement retirement = submitOne(*operation);
+    operation.reset();
     {
       std::lock_guard<std::mutex> lock(retireMutex_);
       retirements_.push_back(std::move(retirement));
@@ -133,11 +113,7 @@ void HsaQueue::retireLoop() {
       retirements_.pop_front();
     }
     retire(retirement);
-    {
-      std::lock_guard<std::mutex> lock(progressMutex_);
-      completed_ += 1;
-    }
-    progressed_.notify_all();
+    operations_.completeOne();
   }
 }
 
@@ -304,26 +280,13 @@ void HsaQueue::synchronize(SynchronizeCallback done) {
 }
 
 std::function<void()> HsaQueue::fence() {
-  std::uint64_t ticket;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    ticket = submitted_;
-  }
-  auto self = shared_from_this();
-  return [self, ticket] {
-    std::unique_lock<std::mutex> lock(self->progressMutex_);
-    self->progressed_.wait(lock, [&] { return self->completed_ >= ticket; });
-  };
+  return operations_.fence(shared_from_this());
 }
 
 void HsaQueue::shutdown() {
   std::lock_guard<std::mutex> serialized(shutdownMutex_);
   if (!submitter_.joinable()) return;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
+  operations_.stop();
   submitter_.join();
   {
     std::lock_guard<std::mutex> lock(retireMutex_);
@@ -331,7 +294,6 @@ void HsaQueue::shutdown() {
   }
   retireWake_.notify_all();
   retirer_.join();
-  progressed_.notify_all();
   dispatcher_.reset();  // destroys the HSA queue
 }
 

@@ -13,6 +13,7 @@
 #include <random>
 #include <thread>
 
+#include "core/ordered-operations.hpp"
 #include "core/queue.hpp"
 #include "drivers/hsa/hsa-context.hpp"
 #include "drivers/hsa/hsa-dispatcher.hpp"
@@ -56,10 +57,10 @@ class HsaQueue : public Queue, public std::enable_shared_from_this<HsaQueue> {
     OperationKind kind;
     bool work;  // skipped after a failure and counted by faults; control operations always run
     std::function<Retirement()> submit;
-    std::int64_t workIndex = -1;
+    std::int64_t workIndex = -1;  // numbered by operations_ for work
   };
 
-  bool push(Operation operation);
+  bool push(Operation operation) { return operations_.push(std::move(operation)); }
   void pushWork(OperationKind kind, std::function<Retirement()> submit);
   void submitLoop();
   void retireLoop();
@@ -75,14 +76,9 @@ class HsaQueue : public Queue, public std::enable_shared_from_this<HsaQueue> {
   std::shared_ptr<ChunkCache> staging_;
   std::unique_ptr<HsaDispatcher> dispatcher_;
 
-  std::mutex mutex_;  // operations_, stopping_, the counters
-  std::condition_variable wake_;
-  std::deque<Operation> operations_;
-  bool stopping_ = false;
-  std::uint64_t submitted_ = 0;
-  std::int64_t submittedWork_ = 0;
-  std::optional<OperationError> error_;  // the submit thread's
-  std::mt19937_64 random_;               // the submit thread's: accumulate's rotations
+  OrderedOperations<Operation> operations_;  // counted complete by the retire thread
+  std::optional<OperationError> error_;      // the submit thread's
+  std::mt19937_64 random_;                   // the submit thread's: accumulate's rotations
 
   std::mutex retireMutex_;
   std::condition_variable retireWake_;
@@ -90,10 +86,6 @@ class HsaQueue : public Queue, public std::enable_shared_from_this<HsaQueue> {
   bool submitDone_ = false;
   std::optional<OperationError> asyncError_;  // the retire thread's: a queue that broke while work ran
   std::vector<SignalReference> abandoned_;    // the retire thread's: signals a stopped queue left pending
-
-  std::mutex progressMutex_;
-  std::condition_variable progressed_;
-  std::uint64_t completed_ = 0;
 
   std::mutex shutdownMutex_;
   std::thread submitter_;
