@@ -168,13 +168,22 @@ void CudaGraphs::forget(Exec& exec) {
 void CudaGraphs::instantiated(std::uintptr_t handle, std::uintptr_t graph, unsigned long long flags) {
   if (!available_) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  Exec& exec = execs_[handle];
-  forget(exec);
+  if (const auto found = execs_.find(handle); found != execs_.end()) {
+    forget(found->second);
+    execs_.erase(found);  // until it is known again: a launch of it is then only counted
+  }
+  Exec exec;
   exec.graph = graph;
   exec.deviceLaunchable = (flags & kDeviceLaunchFlag) != 0;
   check(calls_->cuGraphClone(&exec.clone, reinterpret_cast<void*>(graph)), "cuGraphClone");
-  exec.originalNodes = nodesOf(reinterpret_cast<void*>(graph));
-  exec.cloneNodes = nodesOf(exec.clone);
+  try {
+    exec.originalNodes = nodesOf(reinterpret_cast<void*>(graph));
+    exec.cloneNodes = nodesOf(exec.clone);
+  } catch (...) {
+    forget(exec);
+    throw;
+  }
+  execs_[handle] = std::move(exec);
 }
 
 void CudaGraphs::kernelNodeSet(std::uintptr_t handle, std::uintptr_t node, const void* params, bool version2) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,8 +49,13 @@ bool onGraphCall(CallbackId id, const CallbackData& data) {
     case cbid::cuGraphLaunch:
     case cbid::cuGraphLaunch_ptsz: {
       if (data.callbackSite != kApiEnter) return true;
-      const auto request =
-          graphs->describe(handle(exec->hGraphExec), handle(exec->second), reinterpret_cast<std::uintptr_t>(data.context));
+      std::optional<GraphLaunchRequest> request;
+      try {
+        request = graphs->describe(handle(exec->hGraphExec), handle(exec->second),
+                                   reinterpret_cast<std::uintptr_t>(data.context));
+      } catch (const std::exception& error) {
+        std::cerr << "[kreplay capture] a graph launch could not be read (" << error.what() << "); it is counted, not captured\n";
+      }
       if (request) session->graphLaunch(*request, *graphs);
       else session->beforeLaunch(launchRequest(id, data.functionParams, data.symbolName));  // counted
       return true;

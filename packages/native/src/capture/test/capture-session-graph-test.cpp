@@ -4,6 +4,7 @@
 // as they are at each launch, nodes that keep a graph untouched counted by reason, collectives, the
 // selection counting kernel nodes like launches, and graph memory nodes as allocations.
 #include <cstring>
+#include <deque>
 #include <map>
 
 #include "capture/inject/graph-launch.hpp"
@@ -257,4 +258,62 @@ TEST("graph capture: graph memory nodes are tracked as device allocations, freed
   CHECK(contains(record, "{\"kind\":\"allocation\",\"address\":" + jsonAddress(address)));
   fixture.launch();  // the free node removed it
   CHECK(!contains(fixture.record(1), "\"memory\":[{\"base\":" + jsonAddress(address)));
+}
+
+TEST("graph capture: random graphs of kernel, memset and copy nodes are captured node by node, each node following the one before, and memory is put back") {
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto random = [&](std::uint64_t below) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state % below;
+  };
+  for (int round = 0; round < 6; ++round) {
+    SessionFixture fixture;
+    const std::uint64_t pages = 4, base = fixture.addRange(pages, static_cast<std::uint8_t>(round));
+    for (std::uint64_t page = 0; page < pages; ++page) SessionFixture::fillPage(base, page, static_cast<std::uint8_t>(page * 11 + round));
+    const std::size_t count = 3 + random(10);
+    std::deque<KernelArguments> arguments;
+    GraphLaunchRequest request;
+    request.graph = 0x6000 + static_cast<std::uint64_t>(round);
+    request.stream = 0x51;
+    std::size_t kernels = 0;
+    for (std::size_t index = 0; index < count; ++index) {
+      std::vector<std::size_t> dependencies;
+      for (std::size_t earlier = 0; earlier < index; ++earlier)
+        if (random(3) == 0) dependencies.push_back(earlier);
+      const std::uint64_t page = base + random(pages) * kPage;
+      const std::uint64_t kind = index == 0 ? 0 : random(3);
+      if (kind == 0) {
+        arguments.emplace_back();  // in place: its params point at its own fields
+        arguments.back().pointer = page;
+        arguments.back().value = static_cast<int>(1 + random(50));
+        request.nodes.push_back(kernelNode(0x100 + index, arguments.back(), dependencies));
+        kernels += 1;
+      } else if (kind == 1) {
+        request.nodes.push_back(workNode(0x100 + index, GraphNodeKind::Memset,
+                                         memsetWork(page, kPage, static_cast<std::uint32_t>(random(256))), dependencies));
+      } else {
+        request.nodes.push_back(workNode(0x100 + index, GraphNodeKind::Copy, copyWork(page, base + random(pages) * kPage, kPage),
+                                         dependencies));
+      }
+    }
+    HostGraphRunner runner;
+    const auto before = bytesAt(base, pages * kPage);
+    fixture.session->graphLaunch(request, runner);
+    CHECK(bytesAt(base, pages * kPage) == before);
+    CHECK_EQ(fixture.session->capturedLaunches(), kernels);
+    CHECK_EQ(runner.kernels, static_cast<int>(kernels));
+    const std::vector<std::size_t> order = graphTopologicalOrder(request.nodes);
+    CHECK_EQ(order.size(), count);
+    std::size_t sequence = 0;
+    for (std::size_t position = 0; position < order.size(); ++position) {
+      if (request.nodes[order[position]].kind != GraphNodeKind::Kernel) continue;
+      const std::string record = fixture.record(static_cast<int>(sequence));
+      CHECK(contains(record, ",\"nodeIndex\":" + std::to_string(position) + ",\"graphLaunch\":0}"));
+      CHECK(contains(record, sequence == 0 ? std::string("\"follows\":null,\"sequenceBreak\":\"graph-launch\"")
+                                           : "\"follows\":" + std::to_string(sequence - 1) + ",\"sequenceBreak\":null"));
+      sequence += 1;
+    }
+  }
 }
