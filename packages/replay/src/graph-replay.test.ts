@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DeviceAllocation, GraphStep } from '@kreplay/native';
-import { dirtyPagesStrategy, fullStrategy, writeSetStrategy, type DispatchContext, type SnapshotStrategy, type Staging } from '@kreplay/snapshot';
+import { dirtyPagesStrategy, fullStrategy, writeSetStrategy, type DispatchContext, type SnapshotStrategy } from '@kreplay/snapshot';
 import { expectSameBytes, restoreNothingStrategy } from '@kreplay/snapshot/test';
 import { createReplayEngine } from './replay-engine.js';
 import { fixedPasses } from './fixed-passes.js';
-import { allocateWith, openHostSetup, randomBytes, randomFloatBytes, readAll, type HostSetup } from './test-support/host-setup.js';
+import { allocateWith, openHostSetup, randomBytes, randomFloatBytes, readAll, useHostSetup } from './test-support/host-setup.js';
 
-let setup: HostSetup;
-let staging: Staging;
-beforeAll(async () => {
-  setup = await openHostSetup();
-  staging = setup.createStaging();
-});
-afterAll(() => setup.dispose());
+const setup = useHostSetup();
 
 /** Buffers a (floats, stencilled in place), b (written by a memset, a fill, and read by a copy into a) and c (only read). */
 async function buffers(seed: number): Promise<DeviceAllocation[]> {
@@ -40,7 +34,7 @@ describe('graph launches through the engine, on the host driver', () => {
   for (const [name, make] of [['full', fullStrategy], ['write-set', writeSetStrategy], ['dirty-pages', dirtyPagesStrategy]] as const) {
     it(`${name}: a graph replayed with 4 passes, restored between them, leaves the memory of one launch`, async () => {
       const strategy = make();
-      await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(4), verify: 'full' });
+      await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(4), verify: 'full' });
       const replayed = await buffers(7);
       const once = await buffers(7);
       await using queue = setup.agent.createQueue();
@@ -60,7 +54,7 @@ describe('graph launches through the engine, on the host driver', () => {
   }
 
   it('random graphs of kernels, memsets and copies replay (dirty-pages, 3 passes) to the memory a plain launch of the graph leaves', async () => {
-    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: dirtyPagesStrategy(), passes: fixedPasses(3), verify: 'full' });
+    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: dirtyPagesStrategy(), passes: fixedPasses(3), verify: 'full' });
     await using queue = setup.agent.createQueue();
     for (let seed = 1; seed <= 8; seed += 1) {
       const random = randomBytes(64, seed);
@@ -88,7 +82,7 @@ describe('graph launches through the engine, on the host driver', () => {
   });
 
   it('finds the passes differ when nothing is restored between them: the graph\'s steps are not idempotent', async () => {
-    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: restoreNothingStrategy(writeSetStrategy()), passes: fixedPasses(3), verify: 'full' });
+    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: restoreNothingStrategy(writeSetStrategy()), passes: fixedPasses(3), verify: 'full' });
     const allocations = await buffers(5);
     await using queue = setup.agent.createQueue();
     using graph = setup.agent.createGraph(steps(allocations));
@@ -100,7 +94,7 @@ describe('graph launches through the engine, on the host driver', () => {
 
   it('hands the strategy what every step may write: kernels by their arguments, memsets and copies by their destinations', async () => {
     const strategy = preparedWith(writeSetStrategy());
-    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy, passes: fixedPasses(2) });
+    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy, passes: fixedPasses(2) });
     const [a, b, c] = await buffers(11);
     await using queue = setup.agent.createQueue();
     using graph = setup.agent.createGraph(steps([a!, b!, c!]));
@@ -117,7 +111,7 @@ describe('graph launches through the engine, on the host driver', () => {
   });
 
   it('runs a graph marked cross-device once, unreplayed', async () => {
-    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging, strategy: writeSetStrategy(), passes: fixedPasses(3) });
+    await using engine = createReplayEngine({ runtime: setup.runtime, tracker: setup.tracker, staging: setup.staging, strategy: writeSetStrategy(), passes: fixedPasses(3) });
     const allocations = await buffers(3);
     await using queue = setup.agent.createQueue();
     using graph = setup.agent.createGraph(steps(allocations));
