@@ -1,10 +1,7 @@
 // Run by .ci/test-install.sh in a project that installed the packed packages with npm: imports every
-// package as a user would, runs a fill, a copy and a hash on the host driver, and says which
-// kreplay.node the native package loaded.
-import { execFileSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { openRuntime } from '@kreplay/native';
+// package as a user would (ESM), runs a fill, a copy and a hash on the host driver, and says which
+// kreplay.node the native package loaded. require-packages.cjs does the same through require().
+import { nativeAddonPath, openRuntime } from '@kreplay/native';
 import * as bench from '@kreplay/bench';
 import * as cli from '@kreplay/cli';
 import * as replay from '@kreplay/replay';
@@ -32,6 +29,4 @@ if (original.length !== 16 || original.some((hash, index) => hash !== copied[ind
 const version = runtime.versions.addon;
 await queue.dispose();
 await runtime.dispose();
-
-const probe = join(dirname(fileURLToPath(import.meta.resolve('@kreplay/native'))), 'binding-probe.js');
-console.log(`addon ${version} loaded from ${execFileSync(process.execPath, [probe], { encoding: 'utf8' }).trim()}`);
+console.log(`esm: addon ${version} loaded from ${nativeAddonPath()} (node ${process.version}, ${process.arch})`);

@@ -5,7 +5,10 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 
 export default defineConfig({
   entry: ['src/index.ts', 'src/bin.ts'],
-  format: ['esm'],
+  // ESM (.js, .d.ts) and CommonJS (.cjs, .d.cts, for require()); the `kreplay` command runs the ESM
+  // bin.js. `shims` gives the CommonJS build an import.meta.url.
+  format: ['esm', 'cjs'],
+  shims: true,
   target: 'node20',
   dts: { entry: 'src/index.ts', compilerOptions: { composite: false } },
   sourcemap: true,

@@ -4,7 +4,7 @@
 // beside it, which the native package finds "next to the bundle", and Chart.js's
 // UMD build (chart.umd.min.js), which HTML reports inline. Copy the folder to a machine with
 // Node.js >= 20.17 and run `node kreplay.mjs info`; nothing else is needed.
-// With --out DIR the two files are copied there too (e.g. --out ../../.device).
+// With --out DIR the files are copied there too (e.g. --out ../../.device).
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +14,10 @@ import { fileURLToPath } from 'node:url';
 const packageDirectory = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const addon = resolve(packageDirectory, '..', 'native', 'build', 'Release', 'kreplay.node');
 const captureLibrary = resolve(packageDirectory, '..', 'native', 'build', 'Release', 'libkreplay-capture.so');
-for (const file of [addon, captureLibrary]) {
+// --without-addon: kreplay.mjs and chart.umd.min.js alone, as the package ships them (its prepack);
+// `kreplay bench --slurm` adds the addon of the installing machine when it assembles a bundle.
+const withoutAddon = process.argv.includes('--without-addon');
+for (const file of withoutAddon ? [] : [addon, captureLibrary]) {
   if (!existsSync(file)) {
     console.error(`kreplay bundle: ${file} does not exist. Build it first: pnpm --filter @kreplay/native build.`);
     process.exit(1);
@@ -22,12 +25,14 @@ for (const file of [addon, captureLibrary]) {
 }
 execFileSync('npx', ['tsup', '--config', 'tsup.bundle.config.ts'], { cwd: packageDirectory, stdio: 'inherit' });
 const bundleDirectory = join(packageDirectory, 'bundle');
-copyFileSync(addon, join(bundleDirectory, 'kreplay.node'));
-copyFileSync(captureLibrary, join(bundleDirectory, 'libkreplay-capture.so'));
+if (!withoutAddon) {
+  copyFileSync(addon, join(bundleDirectory, 'kreplay.node'));
+  copyFileSync(captureLibrary, join(bundleDirectory, 'libkreplay-capture.so'));
+}
 const benchRequire = createRequire(resolve(packageDirectory, '..', 'bench', 'package.json'));
 const chartLibrary = join(dirname(benchRequire.resolve('chart.js')), 'chart.umd.min.js');
 copyFileSync(chartLibrary, join(bundleDirectory, 'chart.umd.min.js'));
-const bundleFiles = ['kreplay.mjs', 'kreplay.node', 'libkreplay-capture.so', 'chart.umd.min.js'];
+const bundleFiles = withoutAddon ? ['kreplay.mjs', 'chart.umd.min.js'] : ['kreplay.mjs', 'kreplay.node', 'libkreplay-capture.so', 'chart.umd.min.js'];
 const outIndex = process.argv.indexOf('--out');
 if (outIndex > 0) {
   const target = resolve(process.cwd(), process.argv[outIndex + 1] ?? '');

@@ -7,8 +7,9 @@ import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
 // Every code block of every README, run as a user would: a ```ts block is TypeScript, type-checked
-// under the repository's own compiler settings (tsconfig.base.json) and then run on Node; a ```js or
-// ```mjs block runs with plain Node. A ```ts fragment block continues a larger program (it needs a
+// under the repository's own compiler settings (tsconfig.base.json) and then run on Node; a ```js block
+// is CommonJS (the README's require() variant) and runs with plain Node as a .cjs file, a ```mjs block
+// as ESM. .ci/test-install.sh runs the same blocks again in a fresh `npm init -y` project. A ```ts fragment block continues a larger program (it needs a
 // CUDA device, or names values defined elsewhere) and is only listed; shell blocks are not run.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -66,6 +67,9 @@ describe('README examples', () => {
     // The library packages each show a runnable example; the CLI's README and the root README show commands.
     const withExamples = new Set(typescript.map((example) => example.readme));
     expect(['native', 'tracker', 'snapshot', 'replay', 'bench'].filter((name) => !withExamples.has(join('packages', name, 'README.md')))).toEqual([]);
+    // Each also shows the same as CommonJS, for projects without "type": "module".
+    const withCommonJs = new Set(javascript.filter((example) => example.language === 'js').map((example) => example.readme));
+    expect(['native', 'tracker', 'snapshot', 'replay', 'bench'].filter((name) => !withCommonJs.has(join('packages', name, 'README.md')))).toEqual([]);
   });
 
   it('type-check under the repository tsconfig (strict, noUncheckedIndexedAccess)', () => {
@@ -96,8 +100,8 @@ describe('README examples', () => {
     expect(stdout.length).toBeGreaterThan(0);
   });
 
-  if (javascript.length > 0) it.each(javascript.map((example) => [`${example.readme}:${example.line}`, example] as const))('%s runs with plain Node', async (_name, example) => {
-    const path = join(directory, fileName(example, 'mjs'));
+  it.each(javascript.map((example) => [`${example.readme}:${example.line}`, example] as const))('%s runs with plain Node', async (_name, example) => {
+    const path = join(directory, fileName(example, example.language === 'js' ? 'cjs' : 'mjs'));
     writeFileSync(path, example.code);
     const { stdout } = await run(process.execPath, [path], { cwd: directory, timeout: 120_000 });
     expect(stdout.length).toBeGreaterThan(0);

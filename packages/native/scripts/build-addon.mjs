@@ -21,11 +21,14 @@ export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Builds the addon; returns its path. Exits the process with a `[native] [build]` message when the
  * build cannot run or fails.
- * @param {{ tests?: boolean, relink?: boolean }} options
+ * @param {{ tests?: boolean, relink?: boolean, buildDirectory?: string, definitions?: Record<string, string> }} options
+ *   tests: build the C++ tests too (undefined: as the build folder was configured); buildDirectory: where to build (default build/; scripts/prebuild.mjs builds each target in its own
+ *   folder); definitions: more CMake cache entries (-D), e.g. KREPLAY_PORTABLE or CMAKE_TOOLCHAIN_FILE.
  */
 export function buildAddon(options = {}) {
-  const addon = join(packageRoot, 'build', 'Release', 'kreplay.node');
-  const captureLibrary = captureLibraryPath();
+  const buildDirectory = options.buildDirectory ?? join(packageRoot, 'build');
+  const addon = join(buildDirectory, 'Release', 'kreplay.node');
+  const captureLibrary = join(buildDirectory, 'Release', 'libkreplay-capture.so');
   if (options.relink) for (const file of [addon, captureLibrary]) rmSync(file, { force: true });
   const require = createRequire(join(packageRoot, 'package.json'));
   let cmakeJs;
@@ -35,14 +38,21 @@ export function buildAddon(options = {}) {
     fail('cmake-js is not installed: it is a dependency of @kreplay/native; reinstall the package.');
   }
   // A package moved or copied keeps a cache naming its old folders, which CMake refuses: start afresh.
-  const stale = freshenBuildFolder(join(packageRoot, 'build'), packageRoot);
+  const stale = freshenBuildFolder(buildDirectory, packageRoot);
   if (stale !== null) console.log(`[native] [build] the build folder was left by another copy of the package (${stale}); configuring in a fresh one.`);
-  const flags = [`--CDKREPLAY_NODE=${process.execPath}`, `--CDKREPLAY_BUILD_TESTS=${options.tests ? 'ON' : 'OFF'}`];
+  // KREPLAY_BUILD_TESTS: as asked, else as the folder was configured (OFF in a new one).
+  const definitions = {
+    KREPLAY_NODE: process.execPath,
+    ...(options.tests === undefined ? {} : { KREPLAY_BUILD_TESTS: options.tests ? 'ON' : 'OFF' }),
+    KREPLAY_PORTABLE: 'OFF',
+    ...options.definitions,
+  };
+  const flags = ['--out', buildDirectory, ...Object.entries(definitions).map(([name, value]) => `--CD${name}=${value}`)];
   // Configure every time (quick on a configured tree), then build: `compile` configures only a tree
   // that was never configured, so a tree an install configured without the tests would stay so.
   for (const step of [
     ['configure', ...flags],
-    ['build', '--parallel', String(availableParallelism())],
+    ['build', '--out', buildDirectory, '--parallel', String(availableParallelism())],
   ]) {
     const result = spawnSync(process.execPath, [cmakeJs, ...step, '--config', 'Release', '--log-level', 'warn'], {
       cwd: packageRoot,

@@ -19,11 +19,11 @@ const search = (environment: Record<string, string> = {}): CaptureLibrarySearch 
 });
 
 describe('captureLibraryPath', () => {
-  it('searches the source build, the prebuilds, then beside the bundle; KREPLAY_CAPTURE_LIBRARY alone when set', () => {
-    expect(captureLibraryCandidates(search()).map((candidate) => candidate.path)).toEqual([
-      join(root, 'package', 'build', 'Release', 'libkreplay-capture.so'),
-      join(root, 'package', 'prebuilds', 'linux-x64', 'libkreplay-capture.glibc.so'),
-      join(root, 'bundle', 'libkreplay-capture.so'),
+  it('searches the source build, the prebuild package, then beside the bundle; KREPLAY_CAPTURE_LIBRARY alone when set', () => {
+    expect(captureLibraryCandidates(search())).toEqual([
+      { source: 'the source build', path: join(root, 'package', 'build', 'Release', 'libkreplay-capture.so') },
+      { source: 'a prebuild', path: '@kreplay/native-linux-x64-gnu', absent: expect.stringContaining('is not installed') },
+      { source: 'next to the bundle', path: join(root, 'bundle', 'libkreplay-capture.so') },
     ]);
     expect(captureLibraryCandidates(search({ KREPLAY_CAPTURE_LIBRARY: '/opt/x.so' }))).toEqual([{ source: 'KREPLAY_CAPTURE_LIBRARY', path: '/opt/x.so' }]);
   });
@@ -32,9 +32,11 @@ describe('captureLibraryPath', () => {
     mkdirSync(join(root, 'bundle'), { recursive: true });
     writeFileSync(join(root, 'bundle', 'libkreplay-capture.so'), '');
     expect(findCaptureLibrary(search())).toBe(join(root, 'bundle', 'libkreplay-capture.so'));
-    mkdirSync(join(root, 'package', 'prebuilds', 'linux-x64'), { recursive: true });
-    writeFileSync(join(root, 'package', 'prebuilds', 'linux-x64', 'libkreplay-capture.glibc.so'), '');
-    expect(findCaptureLibrary(search())).toBe(join(root, 'package', 'prebuilds', 'linux-x64', 'libkreplay-capture.glibc.so'));
+    const prebuildPackage = join(root, 'package', 'node_modules', '@kreplay', 'native-linux-x64-gnu');
+    mkdirSync(prebuildPackage, { recursive: true });
+    writeFileSync(join(prebuildPackage, 'package.json'), '{}');
+    writeFileSync(join(prebuildPackage, 'libkreplay-capture.so'), '');
+    expect(findCaptureLibrary(search())).toBe(join(prebuildPackage, 'libkreplay-capture.so'));
   });
 
   it('a missing library is a KreplayError naming every place and `npm rebuild @kreplay/native`', () => {

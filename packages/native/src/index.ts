@@ -89,6 +89,7 @@ export { readCaptureFolder } from './capture-folder.js';
 export { capturedKernelCode } from './captured-kernel-code.js';
 export type { CapturedKernelCode } from './captured-kernel-code.js';
 export { captureLibraryPath } from './capture-library-path.js';
+export { nativeAddonPath } from './load-binding.js';
 export type { ReadCaptureFolderOptions } from './capture-folder.js';
 export { listCaptureProcesses } from './capture-processes.js';
 export type { CaptureProcess } from './capture-processes.js';

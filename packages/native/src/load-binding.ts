@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KreplayError } from './errors/kreplay-error.js';
 import type { NativeBinding } from './native-binding.js';
-import { listPrebuiltAddons, prebuildMismatch } from './prebuilt-addon.js';
+import { describePrebuiltAddon, prebuildMismatch } from './prebuilt-addon.js';
+import { findPrebuildPackage } from './prebuild-package.js';
 import { type RunningPlatform, runningPlatform } from './running-platform.js';
 
 /** Where the addon may be, in the order it is searched. */
@@ -13,11 +14,13 @@ export interface BindingCandidate {
   readonly path: string;
   /** Why this candidate cannot load here, known before trying (a prebuild for another system). */
   readonly unfit?: string;
+  /** Why there is no file to try at all (the prebuild package is not installed); `path` then names the package. */
+  readonly absent?: string;
 }
 
 /** Where {@link bindingCandidates} looks. */
 export interface BindingSearch {
-  /** The package root (holding `build/` and `prebuilds/`). */
+  /** The package root (holding `build/`; the prebuild package is resolved from it). */
   readonly packageRoot: string;
   /** The folder of the running module (a bundle's `kreplay.node` sits beside it). */
   readonly moduleDirectory: string;
@@ -33,8 +36,9 @@ export const rebuildCommand = 'npm rebuild @kreplay/native';
  * 1. the file named by the environment variable `KREPLAY_NATIVE_BINDING`, when set;
  * 2. `build/Release/kreplay.node` of this package, built from source on this machine (by `pnpm
  *    build`, or by the install script when no prebuild fits, or by `npm rebuild`);
- * 3. `prebuilds/<platform>-<arch>/kreplay.napi.<glibc|musl>.node`, each checked against the running
- *    platform, C library and glibc version before it is tried;
+ * 3. `kreplay.node` of the prebuild package of this system, `@kreplay/native-<platform>-<arch>-<gnu|musl>`
+ *    (an optional dependency; see prebuild-package.ts), checked against the running platform, C library,
+ *    Node-API and glibc version (its prebuild.json) before it is tried;
  * 4. `kreplay.node` next to the bundled module file (for a bundle shipped with its addon).
  * @internal
  */
@@ -43,12 +47,11 @@ export function bindingCandidates(search: BindingSearch = defaultSearch()): Bind
   const fromEnvironment = search.environment['KREPLAY_NATIVE_BINDING'];
   if (fromEnvironment) candidates.push({ source: 'KREPLAY_NATIVE_BINDING', path: resolve(fromEnvironment) });
   candidates.push({ source: 'the source build', path: join(search.packageRoot, 'build', 'Release', 'kreplay.node') });
-  const prebuilds = listPrebuiltAddons(search.packageRoot, search.running);
-  if (prebuilds.length === 0) {
-    const folder = `${search.running.platform}-${search.running.arch}`;
-    candidates.push({ source: 'the prebuilds', path: join(search.packageRoot, 'prebuilds', folder) });
-  }
-  for (const prebuild of prebuilds) {
+  const prebuildPackage = findPrebuildPackage(search.packageRoot, search.running);
+  if ('absent' in prebuildPackage) {
+    candidates.push({ source: 'a prebuild', path: prebuildPackage.name, absent: prebuildPackage.absent });
+  } else {
+    const prebuild = describePrebuiltAddon(prebuildPackage.directory);
     const unfit = prebuildMismatch(prebuild, search.running);
     candidates.push({ source: 'a prebuild', path: prebuild.path, ...(unfit === undefined ? {} : { unfit }) });
   }
@@ -81,6 +84,10 @@ export function loadFirstBinding(candidates: readonly BindingCandidate[]): Loade
   const require = createRequire(import.meta.url);
   const failures: string[] = [];
   for (const candidate of candidates) {
+    if (candidate.absent !== undefined) {
+      failures.push(`${candidate.source}: ${candidate.absent}`);
+      continue;
+    }
     if (candidate.unfit !== undefined) {
       failures.push(`${candidate.source}: ${candidate.path} does not fit (${candidate.unfit})`);
       continue;
@@ -126,4 +133,14 @@ export function loadBinding(): NativeBinding {
 export function loadedBindingCandidate(): BindingCandidate {
   loadBinding();
   return (loaded as LoadedBinding).candidate;
+}
+
+/**
+ * The path of the `kreplay.node` this process uses, loading it when it is not loaded yet (the search
+ * order is that of the addon: `KREPLAY_NATIVE_BINDING`, the source build, the prebuild package of
+ * this system, beside the bundle). A bundle for other machines copies it (`kreplay bench --slurm`).
+ * @throws {KreplayError} when no addon loads, listing every place searched and how to fix it.
+ */
+export function nativeAddonPath(): string {
+  return loadedBindingCandidate().path;
 }

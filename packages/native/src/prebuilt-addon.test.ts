@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compareVersions, listPrebuiltAddons, type PrebuiltAddon, prebuildMismatch } from './prebuilt-addon.js';
+import { compareVersions, describePrebuiltAddon, type PrebuiltAddon, prebuildMismatch } from './prebuilt-addon.js';
 import type { RunningPlatform } from './running-platform.js';
 
 const glibc236: RunningPlatform = { platform: 'linux', arch: 'x64', libc: 'glibc', glibcVersion: '2.36', napiVersion: 9 };
 const prebuild: PrebuiltAddon = {
-  path: '/p/prebuilds/linux-x64/kreplay.napi.glibc.node',
+  path: '/p/node_modules/@kreplay/native-linux-x64-gnu/kreplay.node',
   platform: 'linux',
   arch: 'x64',
   libc: 'glibc',
@@ -30,37 +30,30 @@ function packageWith(files: Record<string, string>): string {
   return root;
 }
 
-describe('listPrebuiltAddons', () => {
-  it('reads the libc tag from the file name and the Node-API and glibc needs from the manifest beside it', () => {
-    const root = packageWith({
-      'prebuilds/linux-x64/kreplay.napi.glibc.node': 'x',
-      'prebuilds/linux-x64/kreplay.napi.glibc.json': JSON.stringify({ napi: 8, glibc: '2.34' }),
-      'prebuilds/linux-x64/kreplay.napi.musl.node': 'x',
-      'prebuilds/linux-arm64/kreplay.napi.glibc.node': 'x',
+describe('describePrebuiltAddon', () => {
+  it('reads the platform, architecture, C library, Node-API and glibc needs from prebuild.json', () => {
+    const root = packageWith({ 'prebuild.json': JSON.stringify({ napi: 8, platform: 'linux', arch: 'arm64', libc: 'glibc', glibc: '2.28' }) });
+    expect(describePrebuiltAddon(root)).toEqual({
+      path: join(root, 'kreplay.node'),
+      platform: 'linux',
+      arch: 'arm64',
+      libc: 'glibc',
+      napiVersion: 8,
+      minimumGlibc: '2.28',
     });
-    expect(listPrebuiltAddons(root, glibc236)).toEqual([
-      {
-        path: join(root, 'prebuilds/linux-x64/kreplay.napi.glibc.node'),
-        platform: 'linux',
-        arch: 'x64',
-        libc: 'glibc',
-        napiVersion: 8,
-        minimumGlibc: '2.34',
-      },
-      {
-        path: join(root, 'prebuilds/linux-x64/kreplay.napi.musl.node'),
-        platform: 'linux',
-        arch: 'x64',
-        libc: 'musl',
-        napiVersion: undefined,
-        minimumGlibc: undefined,
-      },
-    ]);
   });
 
-  it('finds none when the package has no prebuilds of this platform and architecture', () => {
-    const root = packageWith({ 'prebuilds/linux-arm64/kreplay.napi.glibc.node': 'x' });
-    expect(listPrebuiltAddons(root, glibc236)).toEqual([]);
+  it('leaves unknown what a missing or damaged manifest does not say', () => {
+    const root = packageWith({ 'prebuild.json': '{ not json' });
+    expect(describePrebuiltAddon(root)).toEqual({
+      path: join(root, 'kreplay.node'),
+      platform: undefined,
+      arch: undefined,
+      libc: undefined,
+      napiVersion: undefined,
+      minimumGlibc: undefined,
+    });
+    expect(prebuildMismatch(describePrebuiltAddon(root), glibc236)).toBe('its prebuild.json names no platform and architecture');
   });
 });
 
@@ -81,7 +74,7 @@ describe('prebuildMismatch', () => {
     expect(prebuildMismatch(prebuild, { ...glibc236, napiVersion: 7 })).toBe(
       'needs Node-API 8, this Node.js offers 7',
     );
-    expect(prebuildMismatch({ ...prebuild, libc: undefined }, glibc236)).toBe('its name has no glibc or musl tag');
+    expect(prebuildMismatch({ ...prebuild, libc: undefined }, glibc236)).toBe('its prebuild.json names no C library (glibc or musl)');
     expect(prebuildMismatch(prebuild, { ...glibc236, libc: undefined, glibcVersion: undefined })).toBe(
       "built for glibc, and this system's C library is unknown",
     );

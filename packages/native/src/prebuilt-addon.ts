@@ -1,20 +1,18 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { LibcFamily, RunningPlatform } from './running-platform.js';
 
 /**
- * One prebuilt addon in the prebuildify / node-gyp-build layout:
- * `prebuilds/<platform>-<arch>/kreplay.napi.<libc>.node`, with `kreplay.napi.<libc>.json` beside it
- * written by `scripts/prebuild.mjs` (the Node-API version it targets and, for glibc, the lowest
- * glibc it needs, read from its versioned symbols). The manifest also records the libstdc++ symbol
- * version it needs (`glibcxx`), for people: Node.js cannot tell the running one, so a prebuild that
- * needs a newer libstdc++ is found out by loading it, and its load error names the missing version.
+ * The prebuilt addon of a prebuild package (`@kreplay/native-<target>`, see prebuild-package.ts):
+ * `kreplay.node`, with `prebuild.json` beside it written by `scripts/prebuild.mjs` (the platform,
+ * architecture and C library it was built for, the Node-API version it targets and, for glibc, the
+ * lowest glibc it needs, read from its versioned symbols).
  */
 export interface PrebuiltAddon {
   readonly path: string;
-  readonly platform: string;
-  readonly arch: string;
-  /** From the file name's tags; `undefined` when it names none (not Linux). */
+  /** From the manifest; `undefined` when it names none. */
+  readonly platform: string | undefined;
+  readonly arch: string | undefined;
   readonly libc: LibcFamily | undefined;
   /** The manifest's Node-API version, `undefined` when there is no manifest. */
   readonly napiVersion: number | undefined;
@@ -22,36 +20,33 @@ export interface PrebuiltAddon {
   readonly minimumGlibc: string | undefined;
 }
 
+/** The name of a prebuild package's manifest. @internal */
+export const prebuildManifestName = 'prebuild.json';
+
 interface PrebuildManifest {
   readonly napi?: unknown;
+  readonly platform?: unknown;
+  readonly arch?: unknown;
+  readonly libc?: unknown;
   readonly glibc?: unknown;
 }
 
 /**
- * The prebuilt addons in `prebuilds/<platform>-<arch>` of the package root, for this platform and
- * architecture only (others are never candidates).
+ * Describes the addon in a prebuild package's folder from its manifest (fields it lacks are
+ * `undefined`, and {@link prebuildMismatch} says so).
  * @internal
  */
-export function listPrebuiltAddons(packageRoot: string, running: RunningPlatform): PrebuiltAddon[] {
-  const directory = join(packageRoot, 'prebuilds', `${running.platform}-${running.arch}`);
-  if (!existsSync(directory)) return [];
-  return readdirSync(directory)
-    .filter((file) => file.endsWith('.node'))
-    .sort()
-    .map((file) => describePrebuild(join(directory, file), running.platform, running.arch));
-}
-
-function describePrebuild(path: string, platform: string, arch: string): PrebuiltAddon {
-  const tags = basename(path).split('.').slice(1, -1);
-  const libc = tags.includes('musl') ? 'musl' : tags.includes('glibc') ? 'glibc' : undefined;
-  const manifest = readManifest(path.replace(/\.node$/, '.json'));
+export function describePrebuiltAddon(directory: string): PrebuiltAddon {
+  const manifest = readManifest(join(directory, prebuildManifestName));
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const libc = manifest.libc === 'glibc' || manifest.libc === 'musl' ? manifest.libc : undefined;
   return {
-    path,
-    platform,
-    arch,
+    path: join(directory, 'kreplay.node'),
+    platform: text(manifest.platform),
+    arch: text(manifest.arch),
     libc,
     napiVersion: typeof manifest.napi === 'number' ? manifest.napi : undefined,
-    minimumGlibc: typeof manifest.glibc === 'string' ? manifest.glibc : undefined,
+    minimumGlibc: text(manifest.glibc),
   };
 }
 
@@ -71,11 +66,14 @@ function readManifest(path: string): PrebuildManifest {
  * @internal
  */
 export function prebuildMismatch(prebuild: PrebuiltAddon, running: RunningPlatform): string | undefined {
+  if (prebuild.platform === undefined || prebuild.arch === undefined) {
+    return `its ${prebuildManifestName} names no platform and architecture`;
+  }
   if (prebuild.platform !== running.platform || prebuild.arch !== running.arch) {
     return `built for ${prebuild.platform}-${prebuild.arch}, this is ${running.platform}-${running.arch}`;
   }
   if (running.platform === 'linux') {
-    if (prebuild.libc === undefined) return 'its name has no glibc or musl tag';
+    if (prebuild.libc === undefined) return `its ${prebuildManifestName} names no C library (glibc or musl)`;
     if (running.libc === undefined) return `built for ${prebuild.libc}, and this system's C library is unknown`;
     if (prebuild.libc !== running.libc) return `built for ${prebuild.libc}, this system runs ${running.libc}`;
   }

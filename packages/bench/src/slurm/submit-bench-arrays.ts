@@ -32,7 +32,7 @@ export async function submitBenchArrays(plan: SlurmBenchPlan, tools: SlurmTools)
   if (!existsSync(join(plan.bundleDirectory, 'kreplay.mjs')) || !existsSync(join(plan.bundleDirectory, 'kreplay.node'))) {
     throw new SlurmError(
       `${plan.bundleDirectory} does not hold kreplay.mjs and kreplay.node`,
-      'Build the bundle (pnpm --filter @kreplay/cli bundle) and pass its folder, on a filesystem every node sees, with --bundle',
+      'Pass a bundle folder on a filesystem every node sees with --bundle: an npm install of @kreplay/cli assembles one by itself; in the kreplay repository build it with pnpm --filter @kreplay/cli bundle',
     );
   }
   if (!Number.isSafeInteger(plan.nodes) || plan.nodes < 1) {

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import { KreplayError } from '@kreplay/native';
 import { defaultSlurmTools, formatDeviceComparison, renderDeviceComparisonHtml, runSlurmBench, writeReportFile } from '@kreplay/bench';
 import type { DeviceComparison } from '@kreplay/bench';
@@ -10,6 +8,7 @@ import { listenForInterrupt } from '../interrupt-signal.js';
 import { checkOutputPath, checkOutputPaths } from '../output-path.js';
 import { createProgress } from '../progress.js';
 import type { StopSignal } from '../stop-signal.js';
+import { defaultSlurmBundleDirectory } from '../slurm-bundle.js';
 import { writeThenPrint } from '../write-then-print.js';
 import type { Progress } from '../progress.js';
 
@@ -28,17 +27,6 @@ export interface SlurmBenchOptions {
   readonly bundle?: string;
   readonly nodeExecutable: string;
   readonly timeLimit?: string;
-}
-
-/**
- * The bundle to run on the nodes: --bundle, else the folder of the running kreplay.mjs when it is
- * a bundle, else this package's bundle/ folder.
- */
-function bundleDirectory(given: string | undefined): string {
-  if (given !== undefined) return resolve(given);
-  const running = process.argv[1] ?? '';
-  if (basename(running) === 'kreplay.mjs' && existsSync(join(dirname(running), 'kreplay.node'))) return dirname(resolve(running));
-  return fileURLToPath(new URL('../bundle', import.meta.url));
 }
 
 /** What every node's `kreplay bench` is given: the preset and the runtime options (its --out comes per task). */
@@ -73,7 +61,7 @@ export async function runSlurmBenchAction(io: CliIo, options: SlurmBenchOptions)
       nodes: options.nodes,
       partitions: options.partition,
       outDirectory: tasksDirectory,
-      bundleDirectory: bundleDirectory(options.bundle),
+      bundleDirectory: defaultSlurmBundleDirectory(options.bundle, tasksDirectory),
       nodeExecutable: options.nodeExecutable,
       ...(options.timeLimit !== undefined && { timeLimit: options.timeLimit }),
     },

@@ -24,8 +24,10 @@ add_library(kreplay_capture_session STATIC ${KREPLAY_CAPTURE_SESSION_SOURCES})
 target_compile_options(kreplay_capture_session PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
 target_link_libraries(kreplay_capture_session PUBLIC kreplay_core)
 
-add_library(kreplay-capture SHARED ${KREPLAY_CAPTURE_GLUE_SOURCES})
-target_compile_options(kreplay-capture PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
+add_library(kreplay_capture_glue OBJECT ${KREPLAY_CAPTURE_GLUE_SOURCES})  # also linked by src/portable/portable.cmake
+target_compile_options(kreplay_capture_glue PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
+target_link_libraries(kreplay_capture_glue PRIVATE kreplay_capture_session kreplay_core)
+add_library(kreplay-capture SHARED $<TARGET_OBJECTS:kreplay_capture_glue>)
 target_link_libraries(kreplay-capture PRIVATE kreplay_capture_session kreplay_core Threads::Threads ${CMAKE_DL_LIBS})
 # Only InitializeInjection is exported (CMAKE_CXX_VISIBILITY_PRESET hidden); nothing is left undefined.
 target_link_options(kreplay-capture PRIVATE "LINKER:--no-undefined" "LINKER:--exclude-libs,ALL")
