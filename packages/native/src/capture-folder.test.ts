@@ -186,7 +186,7 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       ['work field', (value) => { value.workBefore = [{ kind: 'memset', stream: '0x0', address: '0x10', bytes: 4, value: 1, elementBytes: 3 }]; }, 'workBefore[0].elementBytes', /is 3, not one of 1, 2, 4/],
       ['work missing', (value) => { value.workBefore = [{ kind: 'copy', stream: '0x0', destination: '0x10', bytes: 4 }]; }, 'workBefore[0].source', /is missing/],
       ['version', (value) => { value.formatVersion = 1; }, 'formatVersion', /formatVersion is 1, but the manifest's is 2/],
-      ['graph node index', (value) => { value.graph = { graph: '0x6000', node: '0x100', nodeIndex: -1, graphLaunch: 0 }; }, 'graph.nodeIndex', /graph\.nodeIndex is -1, below 0/],
+      ['graph node index', (value) => { value.graph = { graph: '0x6000', node: '0x100', nodeIndex: -1, graphLaunch: 0 }; }, 'graph.nodeIndex', /graph\.nodeIndex is negative \(-1\)/],
       ['graph node', (value) => { value.graph = { graph: '0x6000', nodeIndex: 0, graphLaunch: 0 }; }, 'graph.node', /graph\.node is missing/],
     ];
     for (const [name, edit, field, reason] of cases) {
