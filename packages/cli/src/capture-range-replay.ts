@@ -1,6 +1,7 @@
 import { UnsupportedError } from '@kreplay/native';
 import type { CaptureLaunch, CaptureRange, CaptureReplay, PostLaunchCheck, Queue } from '@kreplay/native';
-import type { RangeResult, ReplayEngine, VerificationStatus, VerifyMode } from '@kreplay/replay';
+import type { DispatchResult, RangeResult, ReplayEngine, VerificationStatus, VerifyMode } from '@kreplay/replay';
+import type { CaptureGraphNode } from '@kreplay/native';
 import type { Tracker } from '@kreplay/tracker';
 
 /** One range of `kreplay replay --capture`: consecutive launches of a captured sequence replayed as one unit. */
@@ -26,13 +27,16 @@ export interface CaptureRangeRow {
   readonly declineReason?: string;
   readonly error?: string;
   readonly notes: readonly string[];
+  /** With `--graph-profiling graph`: the captured graph launch the range is, replayed as one graph. */
+  readonly graph?: CaptureGraphNode;
 }
 
 /** What a range's run came to: the range prepared, the engine's result and, with `--verify full`, each launch checked. */
 export interface CaptureRangeRun {
   readonly range: CaptureRangeRow;
   readonly prepared: CaptureRange | null;
-  readonly result: RangeResult | null;
+  /** A RangeResult, or for a graph launch the graph's DispatchResult. */
+  readonly result: DispatchResult | null;
   /** Each launch's memory after against the program's; null without `--verify full` or when the range failed. */
   readonly checks: readonly PostLaunchCheck[] | null;
   /** Why it could not run at all (preparing failed). */
@@ -71,20 +75,31 @@ export async function dispatchCaptureRange(
   return { prepared, result };
 }
 
+/** How a range's launches go through the engine: {@link dispatchCaptureRange}, or a captured graph launch's dispatch as one graph. */
+export type CaptureRangeDispatcher = (
+  context: Omit<CaptureRangeContext, 'verify'>,
+  launches: readonly CaptureLaunch[],
+) => Promise<{ readonly prepared: CaptureRange; readonly result: DispatchResult }>;
+
 /**
- * Replays a range of captured launches through the engine as one unit ({@link dispatchCaptureRange}),
- * and with `verify: 'full'` runs it once more, checking the memory after each launch against the
- * program's (CaptureReplay.checkRange).
+ * Replays a range of captured launches through the engine as one unit ({@link dispatchCaptureRange},
+ * or `dispatcher`), and with `verify: 'full'` runs it once more, checking the memory after each
+ * launch against the program's (CaptureReplay.checkRange).
  * @throws {UnsupportedError} when the capture cannot run on this device (another architecture).
  */
-export async function runCaptureRange(context: CaptureRangeContext, launches: readonly CaptureLaunch[]): Promise<CaptureRangeRun> {
+export async function runCaptureRange(
+  context: CaptureRangeContext,
+  launches: readonly CaptureLaunch[],
+  dispatcher: CaptureRangeDispatcher = dispatchCaptureRange,
+  graph?: CaptureGraphNode,
+): Promise<CaptureRangeRun> {
   const { replay, queue } = context;
   const sequences = launches.map((launch) => launch.sequence);
-  const row = { first: sequences[0]!, launches: sequences };
+  const row = { first: sequences[0]!, launches: sequences, ...(graph !== undefined && { graph }) };
   let prepared: CaptureRange;
-  let result: RangeResult;
+  let result: DispatchResult;
   try {
-    ({ prepared, result } = await dispatchCaptureRange(context, launches));
+    ({ prepared, result } = await dispatcher(context, launches));
   } catch (error) {
     if (error instanceof UnsupportedError) throw error;
     const range: CaptureRangeRow = { ...row, replayed: false, passes: 0, verification: 'not-run', bytesCopied: 0, bytesBefore: 0, bytesPrepared: 0, wallMs: 0, wallMsPerLaunch: 0, error: message(error), notes: [] };

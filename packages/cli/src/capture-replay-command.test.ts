@@ -58,6 +58,7 @@ const replayReport = (extra: Partial<CaptureReplayReport>): CaptureReplayReport 
   verify: 'full',
   range: 1,
   rangeLength: 1,
+  graphProfiling: 'node',
   relocations: [],
   ranges: [],
   notes: [],

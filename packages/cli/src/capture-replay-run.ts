@@ -1,5 +1,5 @@
 import { checkPostLaunchHashes, openCapture, UnsupportedError } from '@kreplay/native';
-import type { CaptureFolder, CaptureLaunch, CaptureRelocation, CaptureReplay, PostLaunchCheck, Queue } from '@kreplay/native';
+import type { CaptureFolder, CaptureGraphNode, CaptureLaunch, CaptureRelocation, CaptureReplay, PostLaunchCheck, Queue } from '@kreplay/native';
 import { formatBytes, strategyByName } from '@kreplay/bench';
 import { createReplayEngine, fixedPasses } from '@kreplay/replay';
 import type { QuiesceMode, ReplayEngine, VerificationStatus, VerifyMode } from '@kreplay/replay';
@@ -8,6 +8,8 @@ import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { runCaptureRange, type CaptureRangeContext, type CaptureRangeRow } from './capture-range-replay.js';
 import { defaultCaptureRange, describeRangeChoice, describeSequences, planCaptureRanges, type CaptureRangeChoice } from './capture-ranges.js';
+import { captureUnits, dispatchCaptureGraph, type CaptureUnit } from './capture-graph-units.js';
+import { capturedGraphName, capturedLaunchName, defaultGraphProfiling, graphNodeOf, type GraphProfiling } from './graph-profiling.js';
 import { terminalText } from './terminal-text.js';
 
 export type { CaptureRangeRow } from './capture-range-replay.js';
@@ -22,6 +24,8 @@ export interface CaptureReplayOptions {
   readonly hostBytesLimit?: number;
   /** Launches per range: `auto` (whole captured sequences, up to captureRangeCap launches) or K; default `auto` on format version 2, else 1. */
   readonly range?: CaptureRangeChoice;
+  /** `--graph-profiling`: kernel nodes of captured graph launches each alone in their range (`node`, the default), or each graph launch as one graph (`graph`). */
+  readonly graphProfiling?: GraphProfiling;
   /** Called after each launch or range with how many launches are done. */
   readonly onLaunch?: (done: number) => void;
 }
@@ -38,7 +42,10 @@ export type CaptureLaunchOutcome = 'reproduced' | 'mismatch' | 'failed' | 'decli
 /** One captured launch's row of `kreplay replay --capture`. */
 export interface CaptureLaunchRow {
   readonly sequence: number;
+  /** Its function; for a kernel node of a graph launch, with `[graph G node N, launch K]` after it. */
   readonly function: string;
+  /** Where it sat in a graph launch, when it was captured as a kernel node of one. */
+  readonly graph?: CaptureGraphNode;
   /** The range it ran in (an index into `ranges`), or null when it ran alone. */
   readonly range: number | null;
   readonly outcome: CaptureLaunchOutcome;
@@ -75,6 +82,8 @@ export interface CaptureReplayReport {
   readonly range: CaptureRangeChoice;
   /** The most launches in one range. */
   readonly rangeLength: number;
+  /** `--graph-profiling`: `node` (kernel nodes of graph launches replayed in ranges, as other launches) or `graph` (each captured graph launch replayed as one graph, a range of its own). */
+  readonly graphProfiling: GraphProfiling;
   /** One row per launch, by sequence. */
   readonly launches: readonly CaptureLaunchRow[];
   /** The ranges of two or more launches, in the order they ran; a launch alone has none. */
@@ -119,13 +128,15 @@ export async function replayCapture(folder: CaptureFolder, options: CaptureRepla
   await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes: fixedPasses(options.passes), quiesce: options.quiesce, verify: options.verify });
   await using queue = agent.createQueue();
   const choice = options.range ?? defaultCaptureRange(folder);
+  const graphProfiling = options.graphProfiling ?? defaultGraphProfiling;
   const plan = planCaptureRanges(folder, choice);
   const context: CaptureRangeContext = { replay, engine, queue, tracker, verify: options.verify };
   const rows: CaptureLaunchRow[] = [];
   const ranges: CaptureRangeRow[] = [];
-  for (const launches of plan.ranges) {
-    if (launches.length === 1) rows.push(await replayAlone(replay, engine, queue, launches[0]!, options.verify));
-    else rows.push(...(await replayRange(context, launches, ranges)));
+  for (const unit of captureUnits(plan.ranges, graphProfiling)) {
+    const { launches } = unit;
+    if (unit.kind === 'range' && launches.length === 1) rows.push(await replayAlone(replay, engine, queue, launches[0]!, options.verify));
+    else rows.push(...(await replayRange(context, unit, ranges)));
     options.onLaunch?.(rows.length);
   }
   rows.sort((a, b) => a.sequence - b.sequence);
@@ -140,6 +151,7 @@ export async function replayCapture(folder: CaptureFolder, options: CaptureRepla
     verify: options.verify,
     range: choice,
     rangeLength: plan.rangeLength,
+    graphProfiling,
     launches: rows,
     ranges,
     notes: plan.notes,
@@ -163,7 +175,7 @@ function outcomeOf(failed: boolean, declined: boolean, verification: Verificatio
 
 /** One launch replayed alone, from its own memory (`--range 1`). */
 async function replayAlone(replay: CaptureReplay, engine: ReplayEngine, queue: Queue, launch: CaptureLaunch, verify: VerifyMode): Promise<CaptureLaunchRow> {
-  const base = { sequence: launch.sequence, function: launch.function, range: null };
+  const base = launchBase(launch, null);
   try {
     const dispatch = await replay.prepare(launch);
     const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
@@ -191,26 +203,34 @@ async function replayAlone(replay: CaptureReplay, engine: ReplayEngine, queue: Q
   }
 }
 
-function failedRow(base: Pick<CaptureLaunchRow, 'sequence' | 'function' | 'range'>, error: string): CaptureLaunchRow {
+/** The fields that name a launch's row: its sequence, its name (by graph and node inside a graph launch), its range. */
+function launchBase(launch: CaptureLaunch, range: number | null): Pick<CaptureLaunchRow, 'sequence' | 'function' | 'range' | 'graph'> {
+  const graph = graphNodeOf(launch);
+  return { sequence: launch.sequence, function: capturedLaunchName(launch), ...(graph !== undefined && { graph }), range };
+}
+
+function failedRow(base: Pick<CaptureLaunchRow, 'sequence' | 'function' | 'range' | 'graph'>, error: string): CaptureLaunchRow {
   return { ...base, outcome: 'failed', replayed: false, passes: 0, verification: 'not-run', nondeterministic: false, bytesCopied: 0, bytesPrepared: 0, relocatedRegions: 0, wallMs: 0, postLaunch: null, error, notes: [] };
 }
 
-/** A range of launches replayed as one unit: its row added to `ranges`, one row per launch returned. */
-async function replayRange(context: CaptureRangeContext, launches: readonly CaptureLaunch[], ranges: CaptureRangeRow[]): Promise<CaptureLaunchRow[]> {
-  const run = await runCaptureRange(context, launches);
+/**
+ * A range of launches replayed as one unit (a captured graph launch with `--graph-profiling graph`:
+ * replayed as one graph): its row added to `ranges`, one row per launch returned.
+ */
+async function replayRange(context: CaptureRangeContext, unit: CaptureUnit, ranges: CaptureRangeRow[]): Promise<CaptureLaunchRow[]> {
+  const { launches } = unit;
+  const run = unit.kind === 'graph' ? await runCaptureRange(context, launches, dispatchCaptureGraph, unit.node) : await runCaptureRange(context, launches);
   const index = ranges.length;
   ranges.push(run.range);
   const { prepared, result } = run;
-  if (prepared === null || result === null) return launches.map((launch) => failedRow({ sequence: launch.sequence, function: launch.function, range: index }, run.error ?? 'the range could not run'));
+  if (prepared === null || result === null) return launches.map((launch) => failedRow(launchBase(launch, index), run.error ?? 'the range could not run'));
   const share = launches.length;
   return launches.map((launch, position) => {
     const { dispatch, bytesBefore } = prepared.launches[position]!;
     const postLaunch = run.checks?.[position] ?? null;
     const failed = result.failure !== undefined || run.error !== undefined;
     return {
-      sequence: launch.sequence,
-      function: launch.function,
-      range: index,
+      ...launchBase(launch, index),
       outcome: outcomeOf(failed, result.declineReason !== undefined, result.verification.status, postLaunch),
       replayed: result.replayed,
       passes: result.passes,
@@ -231,13 +251,14 @@ async function replayRange(context: CaptureRangeContext, launches: readonly Capt
 /** The terminal form: the ranges, one line per launch, the counts, then each damaged record. Capture-supplied text is escaped ({@link terminalText}). */
 export function describeCaptureReplay(report: CaptureReplayReport): string {
   const lines = [
-    `${report.strategy} on ${report.driver} (${terminalText(report.device)}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}; ${describeRangeChoice(report.range, report.rangeLength)}`,
+    `${report.strategy} on ${report.driver} (${terminalText(report.device)}, tier ${report.tier}): ${report.launches.length} captured launches of ${report.capture}, ${report.passes} passes each, verify ${report.verify}; ${describeRangeChoice(report.range, report.rangeLength)}${report.graphProfiling === 'graph' || report.launches.some((row) => row.graph !== undefined) ? `; graph profiling ${report.graphProfiling}` : ''}`,
   ];
   for (const note of report.notes) lines.push(`  note: ${terminalText(note)}`);
   report.ranges.forEach((range, index) => {
     const restored = range.replayed ? `${range.passes} passes, ${formatBytes(range.bytesCopied)} restored` : 'run once';
+    const graph = range.graph === undefined ? '' : `${terminalText(capturedGraphName(range.graph, range.launches.length))} as one graph, `;
     lines.push(
-      `  range ${index}: launches ${describeSequences(range.launches)} (${range.launches.length}): ${restored}, ${formatBytes(range.bytesBefore)} copied before launches, ${range.wallMs.toFixed(2)} ms wall, ${range.wallMsPerLaunch.toFixed(2)} ms per launch, verification ${range.verification}`,
+      `  range ${index}: ${graph}launches ${describeSequences(range.launches)} (${range.launches.length}): ${restored}, ${formatBytes(range.bytesBefore)} copied before launches, ${range.wallMs.toFixed(2)} ms wall, ${range.wallMsPerLaunch.toFixed(2)} ms per launch, verification ${range.verification}`,
     );
     if (range.declineReason) lines.push(`    declined: ${terminalText(range.declineReason)}`);
     if (range.error) lines.push(`    error: ${terminalText(range.error)}`);

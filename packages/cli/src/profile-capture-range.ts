@@ -3,6 +3,7 @@ import type { RangeResult } from '@kreplay/replay';
 import { addByteAccounts } from '@kreplay/snapshot';
 import { profileRow, type CollectedMetrics, type ProfileRange, type ProfileRow } from './profile-dispatches.js';
 import { medianOfSamples } from './profile-samples.js';
+import { graphField } from './graph-profiling.js';
 
 /** One sample of a range of captured launches: the range prepared from its captured memory, then all its passes. */
 export interface CaptureRangeSample {
@@ -30,6 +31,7 @@ export function assembleCaptureRange(launches: readonly CaptureLaunch[], index: 
       samples.map(({ result }) => ({
         ...profileRow(launch.sequence, index, result, result.dispatches[position]?.collected as CollectedMetrics | undefined, count),
         kernel: launch.function,
+        ...graphField(launch),
       })),
     ),
   );

@@ -1,5 +1,5 @@
 import { openCapture, UnsupportedError } from '@kreplay/native';
-import type { CaptureFolder, CaptureLaunch, CaptureReplay, ProfilerCacheControl, ProfilerRange, Queue } from '@kreplay/native';
+import type { CaptureFolder, CaptureGraphNode, CaptureLaunch, CaptureReplay, ProfilerCacheControl, ProfilerRange, Queue } from '@kreplay/native';
 import { strategyByName } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import type { ProfileConditions, ProfileConditionsInput, ReplayEngine } from '@kreplay/replay';
@@ -7,6 +7,8 @@ import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
 import { dispatchCaptureRange, type CaptureRangeContext } from './capture-range-replay.js';
+import { captureUnits, dispatchCaptureGraph } from './capture-graph-units.js';
+import { capturedGraphName, defaultGraphProfiling, graphField, type GraphProfiling } from './graph-profiling.js';
 import { defaultCaptureRange, planCaptureRanges, type CaptureRangeChoice } from './capture-ranges.js';
 import { assembleCaptureRange, type CaptureRangeSample } from './profile-capture-range.js';
 import { profileRow, type CollectedMetrics, type ProfileRange, type ProfileRow } from './profile-dispatches.js';
@@ -46,6 +48,12 @@ export interface ProfileCaptureOptions {
   /** Launches per range: `auto` (whole captured sequences, up to captureRangeCap launches) or K; default `auto` on format version 2, else 1. */
   readonly range?: CaptureRangeChoice;
   /**
+   * `--graph-profiling`: each kernel node of a captured graph launch its own result (`node`, the
+   * default), or each captured graph launch one result (`graph`: its nodes replayed as one graph;
+   * measure `dispatch`, a range around the whole graph, as ncu measures a graph as one workload).
+   */
+  readonly graphProfiling?: GraphProfiling;
+  /**
    * What the profiler does around each pass; warm runs default to {@link captureWarmRuns}, samples
    * (times each launch is profiled, each metric's median reported) to {@link captureSamples}.
    */
@@ -73,7 +81,13 @@ export interface ProfiledCapture {
   readonly range: CaptureRangeChoice;
   /** The most launches in one range. */
   readonly rangeLength: number;
-  /** One row per captured launch, by sequence, `dispatch` being its sequence and `kernel` its function. */
+  /** `--graph-profiling`: `node` or `graph`. */
+  readonly graphProfiling: GraphProfiling;
+  /**
+   * One row per captured launch, by sequence, `dispatch` being its sequence and `kernel` its function
+   * (as ncu names it; a graph's kernel node has `graph`: its graph, node and graph launch); with `--graph-profiling graph` one row
+   * per captured graph launch instead of its nodes' (`dispatch` its first node's sequence, `kernel` `graph G, launch K (N nodes)`).
+   */
   readonly rows: readonly ProfileRow[];
   /** The ranges of two or more launches, in the order they ran. */
   readonly ranges: readonly ProfileRange[];
@@ -114,7 +128,7 @@ export async function profileEachRange(
     } catch (error) {
       if (error instanceof UnsupportedError) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      for (const launch of launches) rows.push({ dispatch: launch.sequence, kernel: launch.function, range: null, replayed: false, passes: 0, wallMs: 0, bytesCopied: 0, metrics: null, error: message });
+      for (const launch of launches) rows.push({ dispatch: launch.sequence, kernel: launch.function, ...graphField(launch), range: null, replayed: false, passes: 0, wallMs: 0, bytesCopied: 0, metrics: null, error: message });
     }
     onLaunch?.(rows.length);
   }
@@ -151,14 +165,21 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
     await using engine = createReplayEngine({ runtime, tracker, staging, strategy, passes });
     await using queue = agent.createQueue();
     const choice = options.range ?? defaultCaptureRange(folder);
+    const graphProfiling = options.graphProfiling ?? defaultGraphProfiling;
     const plan = planCaptureRanges(folder, choice);
+    const units = captureUnits(plan.ranges, graphProfiling);
+    const graphs = new Map(units.flatMap((unit) => (unit.kind === 'graph' ? [[unit.launches, unit.node] as const] : [])));
+    const context = { replay, engine, queue, tracker };
     const profiledAt = performance.now();
     const { rows, ranges } = await profileEachRange(
-      plan.ranges,
-      async (launches, index) =>
-        launches.length === 1
+      units.map((unit) => unit.launches),
+      async (launches, index) => {
+        const node = graphs.get(launches);
+        if (node !== undefined) return { rows: [await profileGraph(context, launches, node, sampleCount)] };
+        return launches.length === 1
           ? { rows: [await profileAlone(replay, engine, queue, launches[0]!, sampleCount)] }
-          : assembleCaptureRange(launches, index, await rangeSamples({ replay, engine, queue, tracker }, launches, sampleCount)),
+          : assembleCaptureRange(launches, index, await rangeSamples(context, launches, sampleCount));
+      },
       options.onLaunch,
     );
     return {
@@ -177,6 +198,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       wallMs: performance.now() - profiledAt,
       range: choice,
       rangeLength: plan.rangeLength,
+      graphProfiling,
       rows,
       ranges,
       notes: plan.notes,
@@ -194,7 +216,15 @@ function profileAlone(replay: CaptureReplay, engine: ReplayEngine, queue: Queue,
     // Each sample starts from the launch's captured memory: prepare writes back what the last pass changed.
     const dispatch = await replay.prepare(launch);
     const result = await engine.dispatch({ queue, kernel: dispatch.kernel, args: dispatch.args, launch: dispatch.launch });
-    return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function };
+    return { ...profileRow(launch.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: launch.function, ...graphField(launch) };
+  });
+}
+
+/** A captured graph launch profiled as one workload (`--graph-profiling graph`): each sample its nodes made one graph from their captured memory. */
+function profileGraph(context: Omit<CaptureRangeContext, 'verify'>, launches: readonly CaptureLaunch[], node: CaptureGraphNode, samples: number): Promise<ProfileRow> {
+  return profileSamples(samples, async () => {
+    const { result } = await dispatchCaptureGraph(context, launches);
+    return { ...profileRow(launches[0]!.sequence, null, result, result.collected as CollectedMetrics | undefined, 1), kernel: capturedGraphName(node, launches.length) };
   });
 }
 

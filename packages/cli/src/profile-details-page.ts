@@ -1,4 +1,5 @@
 import { kernelNames } from '@kreplay/native';
+import { graphNodeSuffix } from './graph-profiling.js';
 import { formatBytes } from '@kreplay/bench';
 import { describeSequences } from './capture-ranges.js';
 import { describeConditions } from './profile-condition-flags.js';
@@ -45,7 +46,7 @@ export function printedKernelName(row: ProfileRow): string {
 
 /** ncu's line naming a profiled kernel: `name (grid)x(block), Device 0, CC 9.0`. */
 export function describeLaunchHeading(row: ProfileRow, architecture: string): string {
-  const name = terminalText(printedKernelName(row));
+  const name = terminalText(`${printedKernelName(row)}${graphNodeSuffix(row.graph)}`);
   const shape = row.grid === undefined || row.block === undefined ? '' : ` ${describeDimensions(row.grid)}x${describeDimensions(row.block)}`;
   return `  ${name}${shape}, Device 0, CC ${computeCapabilityText(architecture)}`;
 }

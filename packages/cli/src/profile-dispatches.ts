@@ -1,5 +1,5 @@
 import type { ProfileDocumentRange, ProfileDocumentRow } from '@kreplay/bench';
-import type { Queue } from '@kreplay/native';
+import type { CaptureGraphNode, Queue } from '@kreplay/native';
 import type { DispatchResult, ReplayEngine } from '@kreplay/replay';
 import type { ByteAccount, StagingTier } from '@kreplay/snapshot';
 import { dispatchLaunch, type ProfileLaunch } from './profile-launch.js';
@@ -16,6 +16,8 @@ export interface ProfileRow extends ProfileDocumentRow {
   /** The kernel (its symbol) and what the launch asks for beyond its shape, where known: what ncu prints beside a result, and its launch statistics. */
   readonly launch?: ProfileLaunch;
   readonly metrics: Readonly<Record<string, number>> | null;
+  /** `capture:`: where the launch sat in a graph launch, when it was captured as a kernel node of one. */
+  readonly graph?: CaptureGraphNode;
   readonly sampleMetrics?: readonly (Readonly<Record<string, number>> | null)[];
 }
 

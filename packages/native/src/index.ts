@@ -5,7 +5,7 @@
  */
 
 export { openRuntime } from './runtime/open-runtime.js';
-export type { Agent, Checkpoints, CheckpointSession, Profilers, ProfilerSession, Queue, Runtime, TimingEvent } from './runtime/runtime-objects.js';
+export type { Agent, Checkpoints, CheckpointSession, KernelGraph, Profilers, ProfilerSession, Queue, Runtime, TimingEvent } from './runtime/runtime-objects.js';
 export type { AgentMemory } from './memory/agent-memory.js';
 export type { RuntimeMemory } from './memory/runtime-memory.js';
 export type { QueueWork } from './queue/queue-work.js';
@@ -47,6 +47,7 @@ export type {
   DriverName,
   FaultOperation,
   FaultSpec,
+  GraphStep,
   HostDriverOptions,
   HostLinkInfo,
   KernelArguments,
@@ -105,6 +106,7 @@ export type {
   CaptureCost,
   CaptureFolder,
   CaptureFormatVersion,
+  CaptureGraphNode,
   CaptureLaunch,
   CaptureLaunchAttribute,
   CaptureLaunchShape,

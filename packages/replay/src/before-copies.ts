@@ -27,8 +27,11 @@ export function resolveWithBefore(tracker: Tracker, agentId: number, resolution:
   return merged;
 }
 
-/** The allocations the copies write, as a resolution of their own. */
-function destinationsResolution(tracker: Tracker, agentId: number, before: readonly CopySegment[]): ArgumentResolution {
+/**
+ * The allocations the copies write, as a resolution of their own: access `write` through
+ * `parameter`; a destination outside tracked memory is an unresolved pointer, its reason naming `what` writes it.
+ */
+export function destinationsResolution(tracker: Tracker, agentId: number, before: readonly CopySegment[], parameter = beforeParameter, what = 'a copy before the dispatch'): ArgumentResolution {
   const reached = new Map<number, { allocation: ReachedAllocation['allocation']; start: number; end: number }>();
   const unresolved: UnresolvedPointer[] = [];
   const reasons: string[] = [];
@@ -38,8 +41,8 @@ function destinationsResolution(tracker: Tracker, agentId: number, before: reado
     while (address < end) {
       const allocation = tracker.find(address);
       if (allocation === undefined || (allocation.agentId !== null && allocation.agentId !== agentId)) {
-        unresolved.push(Object.freeze({ parameter: beforeParameter, address, ...(allocation?.agentId == null ? {} : { peerAgentId: allocation.agentId }) }));
-        reasons.push(`a copy before the dispatch writes 0x${address.toString(16)}, in no tracked allocation of agent ${agentId} or the host`);
+        unresolved.push(Object.freeze({ parameter, address, ...(allocation?.agentId == null ? {} : { peerAgentId: allocation.agentId }) }));
+        reasons.push(`${what} writes 0x${address.toString(16)}, in no tracked allocation of agent ${agentId} or the host`);
         break;
       }
       const stop = Math.min(end, allocation.address + allocation.bytes);
@@ -57,7 +60,7 @@ function destinationsResolution(tracker: Tracker, agentId: number, before: reado
   const list = [...reached.values()]
     .sort((a, b) => a.allocation.address - b.allocation.address)
     .map(({ allocation, start, end }) =>
-      Object.freeze({ allocation, access: 'write' as const, parameters: Object.freeze([beforeParameter]), range: Object.freeze({ address: start, bytes: end - start }) }),
+      Object.freeze({ allocation, access: 'write' as const, parameters: Object.freeze([parameter]), range: Object.freeze({ address: start, bytes: end - start }) }),
     );
   return Object.freeze({ reached: Object.freeze(list), bounded: true, reasons: Object.freeze(reasons), unresolved: Object.freeze(unresolved) });
 }

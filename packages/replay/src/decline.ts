@@ -17,10 +17,10 @@ export interface Decline {
   readonly reason: string;
 }
 
-/** The decline a request's flags or arguments call for before any snapshot is planned, if any. */
-export function declineBeforePreparing(request: DispatchRequest, resolution: ArgumentResolution): Decline | undefined {
+/** The decline a request's flags or arguments call for before any snapshot is planned, if any (a graph launch's request names its graph as `kernel`). */
+export function declineBeforePreparing(request: Pick<DispatchRequest, 'kernel' | 'crossDevice' | 'graph'>, resolution: ArgumentResolution): Decline | undefined {
   if (request.graph === true) {
-    return { code: 'graph', reason: `kernel ${request.kernel.name} is a graph launch, and graph launches are not replayed yet` };
+    return { code: 'graph', reason: `kernel ${request.kernel.name} stands for a graph launch the engine cannot see into (graph: true); dispatch { queue, graph } with a KernelGraph to replay one` };
   }
   if (request.crossDevice === true) {
     return {

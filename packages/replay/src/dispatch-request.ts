@@ -1,4 +1,4 @@
-import type { KernelArguments, KernelDescriptor, KernelLaunch, Queue } from '@kreplay/native';
+import type { KernelArguments, KernelDescriptor, KernelGraph, KernelLaunch, Queue } from '@kreplay/native';
 
 /** One kernel dispatch handed to the engine. */
 export interface DispatchRequest {
@@ -10,6 +10,29 @@ export interface DispatchRequest {
   readonly launch?: KernelLaunch;
   /** The kernel takes part in cross-device work (a collective): it is run once, not replayed. */
   readonly crossDevice?: boolean;
-  /** The dispatch is a graph launch: it is run once, not replayed (graphs are not supported yet). */
+  /**
+   * The dispatch stands for a graph launch the engine cannot see into: it is run once, not
+   * replayed. To replay a graph, dispatch a {@link GraphDispatchRequest} instead.
+   */
   readonly graph?: boolean;
+}
+
+/**
+ * A graph launch handed to the engine ({@link ReplayEngine.dispatch}): the graph (agent.createGraph)
+ * launched as one workload in every pass, with what all its steps may write restored between passes.
+ */
+export interface GraphDispatchRequest {
+  /** The queue the graph (and its capture, passes and restores) runs on; of the graph's agent. */
+  readonly queue: Queue;
+  readonly graph: KernelGraph;
+  /** The graph takes part in cross-device work: it is run once, not replayed. */
+  readonly crossDevice?: boolean;
+}
+
+/** What `dispatch()` takes: a kernel dispatch or a graph launch. */
+export type EngineDispatchRequest = DispatchRequest | GraphDispatchRequest;
+
+/** Whether a request launches a graph (its `graph` is a KernelGraph, not the flag). */
+export function isGraphRequest(request: EngineDispatchRequest): request is GraphDispatchRequest {
+  return typeof request.graph === 'object' && request.graph !== null;
 }

@@ -5,7 +5,7 @@
 export { createReplayEngine } from './replay-engine.js';
 export type { ReplayEngine } from './replay-engine.js';
 export type { QuiesceMode, ReplayEngineOptions } from './engine-options.js';
-export type { DispatchRequest } from './dispatch-request.js';
+export type { DispatchRequest, EngineDispatchRequest, GraphDispatchRequest } from './dispatch-request.js';
 export type { DispatchResult, DispatchTimings } from './dispatch-result.js';
 export type { RangeDispatch, RangeRequest } from './range-request.js';
 export type { RangeDispatchResult, RangeResult } from './range-result.js';

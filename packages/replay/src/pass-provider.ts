@@ -1,5 +1,5 @@
 import type { Queue } from '@kreplay/native';
-import type { DispatchRequest } from './dispatch-request.js';
+import type { EngineDispatchRequest } from './dispatch-request.js';
 
 /**
  * What each pass of a window runs: `dispatches` kernels, one after another (1 for a single
@@ -23,9 +23,10 @@ export interface PassProvider {
   readonly name: string;
   /**
    * How many passes (an integer >= 1) the dispatch gets; 1 means it runs once, with no snapshot.
-   * For a range it is asked once, with the range's first dispatch, and every dispatch gets that count.
+   * For a range it is asked once, with the range's first dispatch, and every dispatch gets that count;
+   * for a graph launch, with the graph's request (one workload).
    */
-  passCount(dispatch: DispatchRequest): number;
+  passCount(dispatch: EngineDispatchRequest): number;
   /**
    * Called right before the kernel of pass `pass` (1-based) is enqueued on `queue` (for a range:
    * before its first dispatch's kernel). May be called again for the same pass when the engine

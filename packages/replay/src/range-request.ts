@@ -61,6 +61,14 @@ export function rangeDispatchRequests(request: RangeRequest, runtime: Runtime): 
     if (typeof dispatch !== 'object' || dispatch === null) {
       throw invalid('dispatches', `dispatch ${index} of the range is ${describeValue(dispatch)}, not an object`, 'Pass { kernel, args } for each dispatch');
     }
+    const graph: unknown = (dispatch as { graph?: unknown }).graph;
+    if (typeof graph === 'object' && graph !== null) {
+      throw invalid(
+        'dispatches',
+        `dispatch ${index} of the range is a graph launch; a range replays kernel dispatches, and a graph is one workload of its own`,
+        'Dispatch the graph alone with engine.dispatch({ queue, graph }), or put its kernels in the range one by one',
+      );
+    }
     if (dispatch.queue !== undefined && dispatch.queue !== queue) {
       throw invalid(
         'dispatches',

@@ -1,5 +1,7 @@
 import { DisposedError } from '@kreplay/native';
-import type { DispatchRequest } from './dispatch-request.js';
+import { isGraphRequest, type EngineDispatchRequest } from './dispatch-request.js';
+import { validateGraphRequest } from './graph-dispatch.js';
+import { GraphUnit } from './graph-unit.js';
 import type { DispatchResult } from './dispatch-result.js';
 import { resolveEngineOptions, type ReplayEngineOptions } from './engine-options.js';
 import { HashBufferPool } from './hash-buffer-pool.js';
@@ -18,17 +20,21 @@ import type { WindowCollected, WindowReach, WindowUnit } from './window-unit.js'
 export interface ReplayEngine extends AsyncDisposable {
   /**
    * Runs one dispatch through the replay window: every pass starts from the memory pass 1 saw, and
-   * afterwards memory is as one run of the kernel leaves it. Declined dispatches (graph launches,
+   * afterwards memory is as one run of the kernel leaves it. A graph launch (`{ queue, graph }`, a
+   * KernelGraph from agent.createGraph) is one workload: each pass launches the whole graph, and
+   * what any of its steps may write (kernels' writable arguments, memsets' and copies'
+   * destinations) is captured once and restored between passes. Declined dispatches (graph launches,
    * cross-device work, unresolvable arguments, snapshots over budget, a failed capture) run exactly
    * once, with the reason in the result. Device failures are reported in the result, not thrown.
    * Windows on one queue run one after another; windows on other queues wait only when they may
    * write what this one captures (or the other way round). This holds across every engine over the
    * same runtime: they share one lock and one order per queue.
-   * @throws {ArgumentError} (rejects) when the request is malformed or the tracker refuses its arguments.
+   * @throws {ArgumentError} (rejects) when the request is malformed (a graph of another agent, a
+   * disposed graph) or the tracker refuses its arguments.
    * @throws {ReplayPluginError} (rejects) when a strategy or pass-provider hook throws.
    * @throws {DisposedError} (rejects) after `dispose()`.
    */
-  dispatch(request: DispatchRequest): Promise<DispatchResult>;
+  dispatch(request: EngineDispatchRequest): Promise<DispatchResult>;
   /**
    * Runs a sequence of dispatches on one queue through one replay window: captured once before the
    * first, the whole sequence run in every pass (each dispatch sees what the earlier ones wrote),
@@ -38,7 +44,8 @@ export interface ReplayEngine extends AsyncDisposable {
    * run of the range, and the memory they write is part of what the range writes. Declined ranges (any dispatch that would be declined alone,
    * memory a dispatch reaches freed or allocated again after this call, a snapshot over budget) run
    * the sequence exactly once, with the reason in the result.
-   * @throws {ArgumentError} (rejects) when the request is malformed, a dispatch names another queue,
+   * @throws {ArgumentError} (rejects) when the request is malformed, a dispatch is a graph launch
+   * (a KernelGraph: dispatch it alone with `dispatch()`), a dispatch names another queue,
    * the tracker refuses a dispatch's arguments, or memory a dispatch reaches was freed after this
    * call (before the range's turn on its queue came) and is not allocated again.
    * @throws {ReplayPluginError} (rejects) when a strategy or pass-provider hook throws.
@@ -83,11 +90,12 @@ export function createReplayEngine(options: ReplayEngineOptions): ReplayEngine {
     dispatch(request) {
       if (disposing !== undefined) return Promise.reject(disposedError());
       try {
-        validateRequest(request, settings.runtime);
+        if (isGraphRequest(request)) validateGraphRequest(request, settings.runtime);
+        else validateRequest(request, settings.runtime);
       } catch (error) {
         return Promise.reject(error);
       }
-      return schedule(new DispatchUnit(request));
+      return schedule(isGraphRequest(request) ? new GraphUnit(request) : new DispatchUnit(request));
     },
     dispatchRange(request) {
       if (disposing !== undefined) return Promise.reject(disposedError());

@@ -2,7 +2,7 @@ import type { KernelDescriptor, Queue } from '@kreplay/native';
 import type { DispatchContext } from '@kreplay/snapshot';
 import type { ArgumentResolution } from '@kreplay/tracker';
 import type { Decline } from './decline.js';
-import type { DispatchRequest } from './dispatch-request.js';
+import type { EngineDispatchRequest } from './dispatch-request.js';
 import type { DispatchResult } from './dispatch-result.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 import type { PassProvider } from './pass-provider.js';
@@ -23,7 +23,8 @@ export interface WindowCollected {
 }
 
 /**
- * What one replay window runs: a single dispatch, or a range of dispatches replayed as one unit.
+ * What one replay window runs: a single dispatch, a range of dispatches replayed as one unit, or a
+ * graph launch.
  * The window's outline (quiesce, prepare, claim, window or run once, account, release; see
  * `runWindow`) is the same for both; a unit says only what differs: how it resolves and declines,
  * how the strategy sees it, what one pass enqueues, and what the passes collect.
@@ -31,8 +32,8 @@ export interface WindowCollected {
 export interface WindowUnit<Reach extends WindowReach, Collected extends WindowCollected, Result extends DispatchResult> {
   /** The queue the whole window runs on. */
   readonly queue: Queue;
-  /** The dispatch the pass provider is asked the pass count with (a range's first). */
-  readonly first: DispatchRequest;
+  /** The dispatch the pass provider is asked the pass count with (a range's first; a graph launch's request). */
+  readonly first: EngineDispatchRequest;
   /** Names the unit in the result's notes (a range: its kernels). */
   readonly kernel: KernelDescriptor;
   /**

@@ -20,8 +20,9 @@ const row = objectOf(
     sampleMetrics: arrayOf(nullable('object', metricValues)),
     error: string,
     declineReason: string,
+    graph: objectOf({ graph: string, node: string, nodeIndex: count, graphLaunch: count }),
   },
-  ['kernel', 'grid', 'block', 'sampleMetrics', 'error', 'declineReason'],
+  ['kernel', 'grid', 'block', 'sampleMetrics', 'error', 'declineReason', 'graph'],
 );
 
 const range = objectOf(
@@ -61,6 +62,7 @@ export const profileReportJsonSchema = kreplayDocumentSchema({
     measure: { enum: ['kernel', 'dispatch'] },
     cacheControl: string,
     range: { type: ['integer', 'string'], minimum: 1 },
+    graphProfiling: { enum: ['node', 'graph'], description: 'capture: only: --graph-profiling, each kernel node of a captured graph launch its own result (node) or each captured graph launch one result (graph).' },
     passes: count,
     warmRuns: count,
     samples: positiveCount,
@@ -73,5 +75,5 @@ export const profileReportJsonSchema = kreplayDocumentSchema({
     conditions: { type: 'object', description: 'The measurement conditions the profile was taken under (cache control, clocks, warm runs).' },
     notes: arrayOf(string),
   },
-  optional: ['conditions', 'notes'],
+  optional: ['conditions', 'notes', 'graphProfiling'],
 });

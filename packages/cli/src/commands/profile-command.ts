@@ -19,6 +19,7 @@ import { profileDispatches, type ProfileRange, type ProfileRow } from '../profil
 import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { captureProfileStrategy, captureSamples, captureWarmRuns, profileCapture } from '../profile-capture.js';
 import { captureRangeCap, type CaptureRangeChoice } from '../capture-ranges.js';
+import { defaultGraphProfiling, graphNodeOf, graphProfilingHelp, parseGraphProfiling, type GraphProfiling } from '../graph-profiling.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
 import { conditionFlags, conditionsFromFlags, type ConditionFlags } from '../profile-condition-flags.js';
 import { withLaunchShapes } from '../profile-launch-shapes.js';
@@ -38,6 +39,8 @@ interface ProfileOptions extends MetricChoiceOptions, JsonOutputOptions {
   readonly driver: DriverChoice;
   /** Dispatches per range, `auto` (capture: whole captured sequences), or the old spelling of --measure; absent: the workload's default. */
   readonly range?: CaptureRangeChoice | ProfilerRange;
+  /** capture: only: kernel nodes of captured graph launches each a result (`node`), or each graph launch one (`graph`). */
+  readonly graphProfiling?: GraphProfiling;
   readonly measure: ProfilerRange;
   readonly cacheControl: ProfilerCacheControl;
   readonly strategy: string;
@@ -78,6 +81,8 @@ export interface ProfileReport extends ProfileDocument {
   readonly measure: ProfilerRange;
   readonly cacheControl: ProfilerCacheControl;
   readonly range: CaptureRangeChoice;
+  /** `capture:` only: `--graph-profiling`, node (each kernel node of a captured graph launch its own result) or graph (each captured graph launch one result). */
+  readonly graphProfiling?: GraphProfiling;
   /** Every condition the counters were measured under: the L2 flush, the instruction caches, cache control, warm runs, samples. */
   readonly conditions: ProfileConditions;
   /** The device's architecture (`sm_90`): which metrics each section collects, and ncu's `CC`. */
@@ -130,6 +135,7 @@ export function profileCommand(io: CliIo): Command {
       `replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time; default 1); capture: auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or K launches of a captured sequence`,
       parseRange,
     )
+    .option('--graph-profiling <mode>', `capture: ${graphProfilingHelp}; graph measures each graph launch with --measure dispatch (default: ${defaultGraphProfiling})`, parseGraphProfiling)
     .addOption(new Option('--measure <what>', "what each dispatch's counters cover: its kernel (as ncu does) or a range pushed around the dispatch").choices(['kernel', 'dispatch']).default('kernel'))
     .addOption(new Option('--cache-control <mode>', 'in a range: flush the L2 before every dispatch (all, as ncu) or only before each pass (none)').choices(['all', 'none']).default('all'))
     .addOption(conditions.l2Flush)
@@ -175,6 +181,12 @@ export function profileCommand(io: CliIo): Command {
       if (plan.kind !== 'capture' && options.samples !== undefined) {
         throw new UsageError('profile', `--samples applies to capture:, whose launches start each sample from their captured memory, and the workload is ${workloadSpec}`, 'Leave out --samples, or profile a capture');
       }
+      if (plan.kind !== 'capture' && options.graphProfiling !== undefined) {
+        throw new UsageError('profile', `--graph-profiling says how kernels captured inside CUDA graph launches are profiled, and the workload is ${workloadSpec}`, 'Profile capture:<dir>, or leave out --graph-profiling');
+      }
+      if (options.graphProfiling === 'graph' && (wasGiven(command, '--measure') && options.measure === 'kernel' || options.range === 'kernel')) {
+        throw new UsageError('profile', '--graph-profiling graph measures each captured graph launch as one workload, and --measure kernel measures each kernel alone', 'Leave out --measure (graph profiling measures with --measure dispatch)');
+      }
       if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
       await checkJsonOutput('profile', options, { '<workload>': plan.kind === 'capture' ? undefined : workloadSpec.replace(/^ptx:(.+):[^:]+$/, '$1'), '--args': options.args });
       const report =
@@ -194,20 +206,33 @@ function printedProfile(report: ProfileReport, options: ProfileOptions): string 
   return describeProfile(report, { units: options.printUnits ?? 'auto', page: options.page });
 }
 
-/** The profile of a capture with each row's launch: its shape (grid, block), kernel and resources. */
+/**
+ * The profile of a capture with each row's launch: its shape (grid, block), kernel and resources.
+ * With `--graph-profiling graph` a graph launch's row (named by its first node's sequence) is a whole
+ * graph, and has no one launch's shape: the rows of graph nodes are left as they are.
+ */
 async function withCaptured(report: ProfileReport, folder: CaptureFolder): Promise<ProfileReport> {
-  const shaped = withLaunchShapes(report, folder);
-  return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, folder) };
+  const inGraphs = report.graphProfiling === 'graph' ? folder.launches.filter((launch) => graphNodeOf(launch) !== undefined) : [];
+  if (inGraphs.length === 0) {
+    const shaped = withLaunchShapes(report, folder);
+    return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, folder) };
+  }
+  const wholeGraphs = new Set(inGraphs.map((launch) => launch.sequence));
+  const others = { ...folder, launches: folder.launches.filter((launch) => !wholeGraphs.has(launch.sequence)) };
+  const shaped = withLaunchShapes(report, others);
+  return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, others) };
 }
 
 async function profileCaptureReport(spec: string, folder: CaptureFolder, choice: MetricChoice, options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
   const { metrics, sections, commandLineMetrics } = resolveMetricChoice(choice, folder.manifest.device.architecture);
-  const measure = options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
+  const graphProfiling = options.graphProfiling ?? defaultGraphProfiling;
+  const measure = graphProfiling === 'graph' ? 'dispatch' : options.range === 'kernel' || options.range === 'dispatch' ? options.range : options.measure;
   const range = typeof options.range === 'number' || options.range === 'auto' ? options.range : undefined;
   const progress = createProgress(io, { label: 'profile', total: folder.launches.length, unit: 'launches' });
   const profiled = await profileCapture(folder, {
     metrics,
     measure,
+    graphProfiling,
     strategy: options.strategy,
     tier: options.tier,
     ...(range === undefined ? {} : { range }),
@@ -225,6 +250,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, choice:
     measure: profiled.measure,
     cacheControl: profiled.cacheControl,
     range: profiled.range,
+    graphProfiling: profiled.graphProfiling,
     passes: profiled.passes,
     warmRuns: profiled.warmRuns,
     samples: profiled.samples,

@@ -8,6 +8,7 @@ import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parsePositiveInteger } from '../byte-size.js';
 import { damagedRecordsNote, readCaptureArgument } from '../capture-argument.js';
 import { captureRangeCap, parseCaptureRange, type CaptureRangeChoice } from '../capture-ranges.js';
+import { defaultGraphProfiling, graphProfilingHelp, parseGraphProfiling, type GraphProfiling } from '../graph-profiling.js';
 import { describeCaptureReplay, replayCapture } from '../capture-replay-run.js';
 import { capturedLaunchFailure } from '../captured-launch-failure.js';
 import { capturedLaunchSelectionFlags, selectCapturedLaunches, withCapturedLaunchSelection, type CapturedLaunchSelection } from '../captured-launch-selection.js';
@@ -34,6 +35,8 @@ interface ReplayOptions extends RuntimeCommandOptions, JsonOutputOptions {
   readonly allAgents?: boolean;
   /** Dispatches per range of the workload, or (with --capture) `auto` or launches per range. */
   readonly range?: CaptureRangeChoice;
+  /** With --capture: kernel nodes of captured graph launches each its own result, or each graph launch one. */
+  readonly graphProfiling?: GraphProfiling;
   readonly capture?: string;
   readonly json?: boolean;
 }
@@ -65,6 +68,7 @@ export function replayCommand(io: CliIo): Command {
       `replay ranges of k consecutive dispatches as one unit each (one capture, the whole range per pass); with --capture, auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or k launches of a captured sequence (1: each launch alone)`,
       parseCaptureRange,
     )
+    .option('--graph-profiling <mode>', `with --capture: ${graphProfilingHelp} (default: ${defaultGraphProfiling})`, parseGraphProfiling)
     .option('--capture <dir>', 'replay every launch of a capture folder (kreplay capture -o) instead of the workload; with --verify full also check the memory after each launch against the program\'s (cuda driver); exits 1 when a launch mismatches, fails or is damaged, and counts a launch run once instead of replayed (declined) apart')
     .option('--json', 'print one JSON object');
   return withCapturedLaunchSelection(withJsonOutput(command), 'with --capture')
@@ -76,6 +80,7 @@ export function replayCommand(io: CliIo): Command {
       const selecting = capturedLaunchSelectionFlags.find((flag) => wasGiven(command, flag));
       if (selecting !== undefined) throw new UsageError('replay', `${selecting} selects launches of a capture, and there is no --capture`, `Pass --capture DIR, or leave out ${selecting}`);
       if (options.range === 'auto') throw new UsageError('replay', '--range auto replays the captured sequences of a capture, and there is no --capture', 'Pass --range K (dispatches per range), or --capture DIR');
+      if (options.graphProfiling !== undefined) throw new UsageError('replay', '--graph-profiling says how kernels captured inside CUDA graph launches are replayed, and there is no --capture', 'Pass --capture DIR, or leave out --graph-profiling');
       await checkJsonOutput('replay', options);
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const agents = options.allAgents ? runtime.agents : undefined;
@@ -128,6 +133,7 @@ async function replayCaptureCommand(directory: string, options: ReplayCommandOpt
     quiesce: options.quiesce,
     ...(options.hostLimit !== undefined && { hostBytesLimit: options.hostLimit }),
     ...(options.range !== undefined && { range: options.range }),
+    ...(options.graphProfiling !== undefined && { graphProfiling: options.graphProfiling }),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
   const document = { schema: captureReplayResultSchemaId, schemaVersion: captureReplayResultVersion, ...report };

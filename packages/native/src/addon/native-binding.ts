@@ -57,12 +57,34 @@ export interface NativeQueue {
    * (cluster 0: none); buffer: the whole parameter buffer, passed instead of the words when given.
    */
   enqueueUserKernel(kernel: number, shape: Uint32Array, args: BigUint64Array, buffer?: Uint8Array): void;
+  /** Launches a graph of this queue's agent as one work operation. */
+  enqueueGraph(graph: NativeGraph): void;
   enqueueAllocate(bytes: number): NativeAllocationResult;
   enqueueFree(address: number): void;
   recordEvent(): NativeEvent;
   waitForEvent(event: NativeEvent): void;
   synchronize(): Promise<NativeOperationError | null>;
   dispose(): Promise<void>;
+}
+
+/** A graph a driver made (cuda: an instantiated CUgraph); queues launch it. */
+export interface NativeGraph {
+  /** Drops this object's hold; launches still queued keep it until they have run. */
+  dispose(): void;
+}
+
+/** One packed graph step: `kind` 0 built-in kernel, 1 user kernel, 2 memset, 3 copy, with that kind's fields. */
+export interface NativeGraphStep {
+  readonly kind: 0 | 1 | 2 | 3;
+  readonly kernel?: number;
+  readonly args?: BigUint64Array;
+  readonly shape?: Uint32Array;
+  readonly buffer?: Uint8Array;
+  readonly address?: number;
+  readonly bytes?: number;
+  readonly value?: number;
+  readonly source?: number;
+  readonly destination?: number;
 }
 
 /** What a checkpoint step resolves to: its failure or null, and the milliseconds the step itself took. */
@@ -133,7 +155,11 @@ export interface NativeRuntime {
     readonly profiler: boolean;
     /** Whether allocateAt, allocateHostAt and kernelGlobal work. */
     readonly fixedAddresses: boolean;
+    /** Whether createGraph works. */
+    readonly graphs: boolean;
   };
+  /** The driver's graph of the steps for an agent, or why it could not make it. */
+  createGraph(agentId: number, steps: readonly NativeGraphStep[]): NativeGraph | NativeFailure;
   /** Device memory at exactly `address`; null, or why not. Freed by free(). */
   allocateAt(agentId: number, address: number, bytes: number): Promise<NativeFailure | null>;
   /** Pinned host memory at exactly `address`; null, or why not. Freed by freeHost(). */

@@ -9,6 +9,7 @@ struct AddonData {
   Napi::FunctionReference runtimeConstructor;
   Napi::FunctionReference queueConstructor;
   Napi::FunctionReference eventConstructor;
+  Napi::FunctionReference graphConstructor;
   Napi::FunctionReference checkpointConstructor;
   Napi::FunctionReference profilerConstructor;
 };

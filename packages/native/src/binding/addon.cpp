@@ -7,6 +7,7 @@
 #include "binding/checkpoint-wrap.hpp"
 #include "binding/cupti-metric-catalog-binding.hpp"
 #include "binding/event-wrap.hpp"
+#include "binding/graph-wrap.hpp"
 #include "binding/module-image-binding.hpp"
 #include "binding/open-runtime.hpp"
 #include "binding/profiler-wrap.hpp"
@@ -20,6 +21,7 @@ Napi::Object initialize(Napi::Env env, Napi::Object exports) {
   data->runtimeConstructor = Napi::Persistent(RuntimeWrap::define(env));
   data->queueConstructor = Napi::Persistent(QueueWrap::define(env));
   data->eventConstructor = Napi::Persistent(EventWrap::define(env));
+  data->graphConstructor = Napi::Persistent(GraphWrap::define(env));
   data->checkpointConstructor = Napi::Persistent(CheckpointWrap::define(env));
   data->profilerConstructor = Napi::Persistent(ProfilerWrap::define(env));
   env.SetInstanceData<AddonData>(data);

@@ -5,6 +5,7 @@
 #include "binding/addon-data.hpp"
 #include "binding/convert.hpp"
 #include "binding/event-wrap.hpp"
+#include "binding/graph-wrap.hpp"
 #include "binding/promise-worker.hpp"
 
 namespace kreplay::binding {
@@ -19,6 +20,7 @@ Napi::Function QueueWrap::define(Napi::Env env) {
                          InstanceMethod<&QueueWrap::enqueuePageListCopy>("enqueuePageListCopy"),
                          InstanceMethod<&QueueWrap::enqueueKernel>("enqueueKernel"),
                          InstanceMethod<&QueueWrap::enqueueUserKernel>("enqueueUserKernel"),
+                         InstanceMethod<&QueueWrap::enqueueGraph>("enqueueGraph"),
                          InstanceMethod<&QueueWrap::enqueueAllocate>("enqueueAllocate"),
                          InstanceMethod<&QueueWrap::enqueueFree>("enqueueFree"),
                          InstanceMethod<&QueueWrap::recordEvent>("recordEvent"),
@@ -164,6 +166,14 @@ Napi::Value QueueWrap::enqueueUserKernel(const Napi::CallbackInfo& info) {
     arguments.buffer.assign(buffer, buffer + length);
   }
   driverCall(info.Env(), [&] { queue_->enqueueUserKernel(kernel, shape, std::move(arguments)); });
+  return info.Env().Undefined();
+}
+
+// enqueueGraph(graph: NativeGraph of this queue's agent)
+Napi::Value QueueWrap::enqueueGraph(const Napi::CallbackInfo& info) {
+  requireArguments(info, 1);
+  std::shared_ptr<KernelGraph> graph = GraphWrap::unwrap(info[0]);
+  driverCall(info.Env(), [&] { queue_->enqueueGraph(std::move(graph)); });
   return info.Env().Undefined();
 }
 

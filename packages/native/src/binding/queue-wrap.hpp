@@ -31,6 +31,7 @@ class QueueWrap : public Napi::ObjectWrap<QueueWrap> {
   Napi::Value enqueuePageListCopy(const Napi::CallbackInfo& info);
   Napi::Value enqueueKernel(const Napi::CallbackInfo& info);
   Napi::Value enqueueUserKernel(const Napi::CallbackInfo& info);
+  Napi::Value enqueueGraph(const Napi::CallbackInfo& info);
   Napi::Value enqueueAllocate(const Napi::CallbackInfo& info);
   Napi::Value enqueueFree(const Napi::CallbackInfo& info);
   Napi::Value recordEvent(const Napi::CallbackInfo& info);

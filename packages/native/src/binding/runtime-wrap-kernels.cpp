@@ -1,9 +1,10 @@
-// NativeRuntime's user kernels: loading a module's kernel, and its module's globals.
+// NativeRuntime's user kernels: loading a module's kernel, its module's globals, and graphs of kernels.
 #include "binding/runtime-wrap.hpp"
 
 #include <vector>
 
 #include "binding/convert.hpp"
+#include "binding/graph-wrap.hpp"
 #include "binding/operation-outcome.hpp"
 #include "binding/promise-worker.hpp"
 
@@ -58,6 +59,27 @@ Napi::Value RuntimeWrap::kernelGlobal(const Napi::CallbackInfo& info) {
   object.Set("address", static_cast<double>(range.address));
   object.Set("bytes", static_cast<double>(range.bytes));
   return object;
+}
+
+// createGraph(agent, steps: graph steps, see toGraphSteps) -> NativeGraph | { code, message }: the
+// driver's graph of the steps, or why it could not make it.
+Napi::Value RuntimeWrap::createGraph(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  const Napi::Env env = info.Env();
+  std::vector<GraphStep> steps = toGraphSteps(info[1]);
+  try {
+    return GraphWrap::wrap(env, driver_->createGraph(agentOf(info[0]), std::move(steps)));
+  } catch (const OperationFailure& failure) {
+    Napi::Object object = Napi::Object::New(env);
+    object.Set("code", failure.code());
+    object.Set("message", failure.what());
+    return object;
+  } catch (const std::exception& error) {
+    Napi::Object object = Napi::Object::New(env);
+    object.Set("code", "internal");
+    object.Set("message", error.what());
+    return object;
+  }
 }
 
 }  // namespace kreplay::binding

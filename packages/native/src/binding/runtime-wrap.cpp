@@ -45,6 +45,7 @@ Napi::Function RuntimeWrap::define(Napi::Env env) {
           InstanceMethod<&RuntimeWrap::injectFault>("injectFault"),
           InstanceMethod<&RuntimeWrap::clearFaults>("clearFaults"),
           InstanceMethod<&RuntimeWrap::createQueue>("createQueue"),
+          InstanceMethod<&RuntimeWrap::createGraph>("createGraph"),
           InstanceMethod<&RuntimeWrap::loadKernel>("loadKernel"),
           InstanceMethod<&RuntimeWrap::allocateAt>("allocateAt"),
           InstanceMethod<&RuntimeWrap::allocateHostAt>("allocateHostAt"),
@@ -89,6 +90,7 @@ Napi::Value RuntimeWrap::describe(const Napi::CallbackInfo& info) {
   object.Set("checkpoints", driver_->offersCheckpoints());
   object.Set("fixedAddresses", driver_->offersFixedAddresses());
   object.Set("profiler", driver_->offersProfiler());
+  object.Set("graphs", driver_->runsGraphs());
   return object;
 }
 

@@ -31,6 +31,7 @@ class RuntimeWrap : public Napi::ObjectWrap<RuntimeWrap> {
   Napi::Value injectFault(const Napi::CallbackInfo& info);
   Napi::Value clearFaults(const Napi::CallbackInfo& info);
   Napi::Value createQueue(const Napi::CallbackInfo& info);
+  Napi::Value createGraph(const Napi::CallbackInfo& info);
   Napi::Value loadKernel(const Napi::CallbackInfo& info);
   Napi::Value allocateAt(const Napi::CallbackInfo& info);
   Napi::Value allocateHostAt(const Napi::CallbackInfo& info);

@@ -10,6 +10,7 @@
 
 #include "core/checkpoint-session.hpp"
 #include "core/fault-injector.hpp"
+#include "core/kernel-graph.hpp"
 #include "core/profiler-session.hpp"
 #include "core/queue.hpp"
 
@@ -65,6 +66,16 @@ class Driver {
   virtual std::uint32_t loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
                                        const std::vector<std::uint8_t>& parameterBytes) {
     throw std::logic_error(std::string("the ") + this->name() + " driver runs no user kernels");
+  }
+  /** Whether createGraph works (host, cuda). */
+  virtual bool runsGraphs() const { return false; }
+  /**
+   * A graph of `steps` for `agent`, in order, made ready to launch (cuda: a CUgraph instantiated),
+   * for Queue::enqueueGraph on a queue of that agent.
+   * @throws OperationFailure when the driver cannot make it (code `unsupported` or the driver's error).
+   */
+  virtual std::shared_ptr<KernelGraph> createGraph(std::uint32_t agent, std::vector<GraphStep> steps) {
+    throw OperationFailure("unsupported", std::string("the ") + name() + " driver runs no graphs");
   }
   /** Whether allocateAt, allocateHostAt and kernelGlobal work (cuda). */
   virtual bool offersFixedAddresses() const { return false; }

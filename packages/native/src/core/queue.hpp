@@ -10,6 +10,7 @@
 
 #include "core/conditional-copy.hpp"
 #include "core/event-state.hpp"
+#include "core/kernel-graph.hpp"
 #include "core/kernels/builtin-kernels.hpp"
 #include "core/types.hpp"
 #include "core/user-kernel.hpp"
@@ -45,6 +46,10 @@ class Queue {
   /** Launches a kernel from Driver::loadUserKernel. */
   virtual void enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments) {
     throw std::logic_error("this driver runs no user kernels");
+  }
+  /** Launches a graph from Driver::createGraph (of this queue's agent) as one work operation. */
+  virtual void enqueueGraph(std::shared_ptr<KernelGraph> graph) {
+    throw OperationFailure("unsupported", "this driver runs no graphs");
   }
   /** Reserves device memory now (later work may use it) for work enqueued from here on. */
   virtual AllocationResult enqueueAllocate(std::uint64_t bytes) = 0;

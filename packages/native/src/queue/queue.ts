@@ -5,12 +5,14 @@ import { DriverError } from '../errors/driver-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 import { UnsupportedError } from '../errors/unsupported-error.js';
 import { FrozenOptionsMemo } from './frozen-options-memo.js';
+import { packGraphSteps } from '../kernels/graph-steps.js';
+import { KernelGraphHandle, nativeGraphOf } from '../kernels/kernel-graph.js';
 import { packKernelLaunch } from '../kernels/kernel-launch.js';
 import type { AllocationState } from '../memory/memory-registry.js';
 import type { NativeOperationError, NativeQueue } from '../addon/native-binding.js';
 import { countPages, packRanges, packSegments, type RangeScope } from './packed-ranges.js';
 import type { RuntimeCore } from '../runtime/runtime-core.js';
-import type { Agent, Queue, TimingEvent } from '../runtime/runtime-objects.js';
+import type { Agent, KernelGraph, Queue, TimingEvent } from '../runtime/runtime-objects.js';
 import { deviceOutOfMemory } from '../memory/device-out-of-memory.js';
 import type {
   ConditionalCopyOptions,
@@ -23,7 +25,7 @@ import type {
 } from '../runtime/runtime-types.js';
 import { StreamOrderedAllocation, streamOrderedStates } from '../memory/stream-ordered-allocation.js';
 import { TimingEventHandle } from './timing-event.js';
-import { argumentError, formatAddress, requireByteCount, requireLiveRange, requirePageBytes } from '../errors/validate.js';
+import { argumentError, describeValue, formatAddress, requireByteCount, requireLiveRange, requirePageBytes } from '../errors/validate.js';
 
 const component = 'queue';
 
@@ -119,6 +121,21 @@ export class QueueHandle implements Queue {
     const packed = packKernelLaunch(this.#scope, this.#core, kernel, args, launch);
     if (packed.kind === 'user') this.#native.enqueueUserKernel(packed.kernel, packed.shape, packed.args, packed.buffer);
     else this.#native.enqueueKernel(packed.kernel, packed.args);
+    this.#counted();
+  }
+
+  enqueueGraph(graph: KernelGraph): void {
+    this.#assertLive('enqueueGraph()');
+    if (!(graph instanceof KernelGraphHandle) || graph.agent !== this.agent) {
+      const what = graph instanceof KernelGraphHandle ? `the graph belongs to agent ${graph.agent.id} of ${graph.agent.runtime === this.agent.runtime ? 'this' : 'another'} runtime, not agent ${this.agent.id}` : `graph is ${describeValue(graph)}, not a KernelGraph`;
+      throw argumentError(component, 'graph', what, "Make the graph with agent.createGraph() of this queue's agent");
+    }
+    const state = nativeGraphOf(graph);
+    if (state.frees !== this.#core.memory.frees) {
+      packGraphSteps(this.#scope, this.#core, graph.steps);
+      state.frees = this.#core.memory.frees;
+    }
+    this.#native.enqueueGraph(state.native);
     this.#counted();
   }
 

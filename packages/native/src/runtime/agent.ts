@@ -3,12 +3,15 @@ import type { Allocation } from '../memory/allocation.js';
 import { DeviceAllocation } from '../memory/device-allocation.js';
 import { deviceOutOfMemory } from '../memory/device-out-of-memory.js';
 import { DriverError } from '../errors/driver-error.js';
+import { UnsupportedError } from '../errors/unsupported-error.js';
+import { packGraphSteps } from '../kernels/graph-steps.js';
+import { KernelGraphHandle } from '../kernels/kernel-graph.js';
 import { nativeMessage } from '../errors/native-message.js';
 import type { AllocationState } from '../memory/memory-registry.js';
 import { QueueHandle } from '../queue/queue.js';
 import { runtimeDisposedError, type RuntimeCore } from './runtime-core.js';
-import type { Agent, Queue, Runtime } from './runtime-objects.js';
-import type { AgentInfo, MemoryInfo } from './runtime-types.js';
+import type { Agent, KernelGraph, Queue, Runtime } from './runtime-objects.js';
+import type { AgentInfo, GraphStep, MemoryInfo } from './runtime-types.js';
 import { argumentError, describeValue, requireByteCount, requireLiveRange } from '../errors/validate.js';
 
 const component = 'agent';
@@ -47,6 +50,33 @@ export class AgentHandle implements Agent {
   createQueue(): Queue {
     this.#core.assertLive(component, 'Agent.createQueue()');
     return new QueueHandle(this.#core, this, this.#core.native.createQueue(this.id));
+  }
+
+  createGraph(steps: readonly GraphStep[]): KernelGraph {
+    this.#core.assertLive(component, 'Agent.createGraph()');
+    const { driver } = this.#core;
+    if (!this.#core.graphs) throw this.#graphsUnsupported(`the ${driver} driver runs no graphs`, 'Launch the steps one by one on a queue, or use the host or cuda driver');
+    const scope = { component: 'graph', memory: this.#core.memory, agentId: this.id };
+    const frees = this.#core.memory.frees;
+    const { packed, steps: copies } = packGraphSteps(scope, this.#core, steps);
+    const made = this.#core.native.createGraph(this.id, packed);
+    if ('code' in made) {
+      if (made.code === 'unsupported') throw this.#graphsUnsupported(`the ${driver} driver cannot make this graph: ${made.message}`, 'Launch the steps one by one on a queue instead');
+      throw new DriverError({
+        packageName: 'native',
+        component: 'graph',
+        driver,
+        agentId: this.id,
+        operation: 'create-graph',
+        code: made.code,
+        message: nativeMessage('graph', `the ${driver} driver failed to build a graph of ${packed.length} steps on agent ${this.id}: ${made.message}`, 'Check the steps; launch them one by one to find the one at fault'),
+      });
+    }
+    return new KernelGraphHandle(this, copies, made, frees);
+  }
+
+  #graphsUnsupported(what: string, fix: string): UnsupportedError {
+    return new UnsupportedError({ packageName: 'native', component: 'graph', driver: this.#core.driver, feature: 'graphs', message: nativeMessage('graph', what, fix) });
   }
 
   async synchronize(): Promise<void> {

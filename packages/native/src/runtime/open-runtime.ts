@@ -114,5 +114,6 @@ export async function openRuntime(options?: OpenRuntimeOptions): Promise<Runtime
   const core = new RuntimeCore(opened, description.driver, description.agents.length, description.userKernels, description.checkpoints, description.profiler);
   core.waitSpinMicroseconds = resolved.waitSpinMicroseconds ?? (description.driver === 'host' ? 0 : 2000);
   core.fixedAddresses = description.fixedAddresses;
+  core.graphs = description.graphs === true;
   return new RuntimeHandle(core, binding.version, description.version, description.agents);
 }

@@ -23,6 +23,8 @@ export class RuntimeCore {
   get compactPageLists(): boolean {
     return this.driver !== 'hsa';
   }
+  /** Whether the driver runs kernel graphs (agent.createGraph). */
+  graphs = false;
   /** Whether the driver places memory at chosen addresses (runtime.allocateAt, allocateHostAt, kernelGlobal). */
   fixedAddresses = false;
   /** Live (not disposed) queues, each with its agent id. */

@@ -1,10 +1,10 @@
 /**
- * The objects of an open runtime as their users see them: the runtime, its agents, their queues and
- * events, and the checkpoint and profiler facilities. They point at each other both ways (a queue
- * knows its agent, an agent its queues), so their types live together here; the classes that
- * implement them (runtime.ts, agent.ts, queue/queue.ts, queue/timing-event.ts, memory/checkpoint.ts,
- * profiler/profiler.ts) import this module and the shared state of runtime-core.ts, and never each
- * other upwards.
+ * The objects of an open runtime as their users see them: the runtime, its agents, their queues,
+ * events and kernel graphs, and the checkpoint and profiler facilities. They point at each other
+ * both ways (a queue knows its agent, an agent its queues), so their types live together here; the
+ * classes that implement them (runtime.ts, agent.ts, queue/queue.ts, queue/timing-event.ts,
+ * kernels/kernel-graph.ts, memory/checkpoint.ts, profiler/profiler.ts) import this module and the
+ * shared state of runtime-core.ts, and never each other upwards.
  */
 import type { AgentMemory } from '../memory/agent-memory.js';
 import type { RuntimeMemory } from '../memory/runtime-memory.js';
@@ -15,6 +15,7 @@ import type {
   BuiltinKernels,
   DriverName,
   FaultSpec,
+  GraphStep,
   KernelDescriptor,
   LoadKernelOptions,
   ProfilerInstructionCache,
@@ -107,6 +108,19 @@ export interface Agent extends AgentMemory {
   createQueue(): Queue;
 
   /**
+   * A graph of `steps` (kernel launches, memsets, copies), in order, for this agent's queues to
+   * launch as one unit with {@link Queue.enqueueGraph}. The steps are checked as the queue checks
+   * each kind of work, and copied (later changes to the caller's objects do not reach the graph).
+   * The cuda driver builds and instantiates a CUDA graph of user kernels, memsets and copies; the
+   * host driver runs the steps one after another.
+   * @throws {UnsupportedError} on a driver without graphs (hsa), or for a kernel the driver cannot put in a graph (cuda: the built-in kernels).
+   * @throws {ArgumentError} for steps that are not a non-empty array of valid steps.
+   * @throws {DriverError} when the driver fails to build the graph.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  createGraph(steps: readonly GraphStep[]): KernelGraph;
+
+  /**
    * Waits for every queue of the agent, like each queue's synchronize.
    * @throws {DriverError} (as a rejection) with the first failure of the lowest-numbered failed queue; every queue's error is cleared.
    * @throws {DisposedError} (as a rejection) when the runtime was disposed.
@@ -133,6 +147,15 @@ export interface Queue extends QueueWork, AsyncDisposable {
   readonly workEnqueued: number;
 
   /**
+   * Launches a graph of this queue's agent ({@link Agent.createGraph}) as one work operation (one
+   * `kernel` operation for fault injection and {@link Queue.workEnqueued}): its steps run in order.
+   * When memory was freed since the graph was made, its steps are checked again.
+   * @throws {ArgumentError} when `graph` is not a KernelGraph of this queue's agent, or a step now reaches memory that was freed.
+   * @throws {DisposedError} when the queue, the runtime or the graph was disposed.
+   */
+  enqueueGraph(graph: KernelGraph): void;
+
+  /**
    * An event that completes when the queue reaches this point.
    * @throws {DisposedError} when the queue or runtime was disposed.
    */
@@ -154,6 +177,23 @@ export interface Queue extends QueueWork, AsyncDisposable {
 
   /** Runs the remaining work, then releases the queue. A pending error is dropped. Idempotent. */
   dispose(): Promise<void>;
+}
+
+/**
+ * Kernel launches, memsets and copies recorded once ({@link Agent.createGraph}) and launched as one
+ * unit ({@link Queue.enqueueGraph}), in order, each step after the one before. On the cuda driver it
+ * is an instantiated CUDA graph; on the host driver its steps run one after another on the queue.
+ */
+export interface KernelGraph extends Disposable {
+  /** The agent whose queues launch it. */
+  readonly agent: Agent;
+  /** The steps, as given (frozen copies). */
+  readonly steps: readonly GraphStep[];
+  /** Whether {@link KernelGraph.dispose} was called. */
+  readonly disposed: boolean;
+
+  /** Releases the graph; launches already enqueued still run. Idempotent. */
+  dispose(): void;
 }
 
 /**

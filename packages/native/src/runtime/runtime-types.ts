@@ -285,6 +285,16 @@ export interface KernelLaunch {
 export type KernelArguments = Readonly<Record<string, number | bigint | Uint8Array>>;
 
 /**
+ * One step of a kernel graph ({@link Agent.createGraph}): a kernel launch (as
+ * {@link Queue.enqueueKernel} takes it), a memset (every byte of the range set to `value`, 0-255),
+ * or a copy of one segment. Steps run in the order given, each after the one before.
+ */
+export type GraphStep =
+  | { readonly kind: 'kernel'; readonly kernel: KernelDescriptor; readonly args: KernelArguments; readonly launch?: KernelLaunch }
+  | { readonly kind: 'memset'; readonly address: number; readonly bytes: number; readonly value: number }
+  | { readonly kind: 'copy'; readonly source: number; readonly destination: number; readonly bytes: number };
+
+/**
  * The built-in kernels every driver provides. Exact semantics (so drivers agree bit for bit):
  * - `fill(destination: write, bytes: u64, value: u32)`: the 32-bit little-endian pattern repeated
  *   over `bytes` (a short tail gets the pattern's first bytes).

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { captureBlobId, captureBlobPath } from '../capture/capture-blob.js';
-import type { CaptureCost, CaptureLaunchAttribute, CaptureMemoryKind, CaptureParameterSlot, CaptureWork } from '../capture/capture-folder-types.js';
+import type { CaptureCost, CaptureGraphNode, CaptureLaunchAttribute, CaptureMemoryKind, CaptureParameterSlot, CaptureWork } from '../capture/capture-folder-types.js';
 import { pageHash } from '../queue/page-hash.js';
 
 /** One memory range of a test capture: its bytes before the launch and after it. */
@@ -48,6 +48,8 @@ export interface TestCaptureLaunch {
   readonly sequenceBreak?: string | null;
   /** Version 2: the recorded work between the previous captured launch and this one. Default none. */
   readonly workBefore?: readonly CaptureWork[];
+  /** Version 2: its place in a graph launch, when it stands for a kernel node of one. Default none. */
+  readonly graph?: CaptureGraphNode;
 }
 
 /** What {@link writeTestCapture} writes. */
@@ -96,7 +98,7 @@ function workJson(work: CaptureWork): Record<string, unknown> {
 function sequenceFields(launch: TestCaptureLaunch, sequence: number): Record<string, unknown> {
   const follows = launch.follows === undefined ? (sequence === 0 ? null : sequence - 1) : launch.follows;
   const sequenceBreak = launch.sequenceBreak !== undefined ? launch.sequenceBreak : follows !== null ? null : sequence === 0 ? 'first-launch' : 'unrecorded-write';
-  return { stream: launch.stream ?? '0x0', context: launch.context ?? '0x1', follows, sequenceBreak, workBefore: (launch.workBefore ?? []).map(workJson) };
+  return { stream: launch.stream ?? '0x0', context: launch.context ?? '0x1', follows, sequenceBreak, workBefore: (launch.workBefore ?? []).map(workJson), ...(launch.graph && { graph: launch.graph }) };
 }
 
 /**

@@ -5,7 +5,7 @@
  * the fake ROCr: `pnpm --filter @kreplay/native test:fake-hsa`.
  */
 import { describe, expect, it } from 'vitest';
-import { DriverError, openRuntime } from '../../src/index.js';
+import { DriverError, openRuntime, UnsupportedError } from '../../src/index.js';
 import { testDriver } from '../../src/test.js';
 import { probeHsaForTests } from './hsa-availability.js';
 
@@ -31,6 +31,17 @@ if (!hsa.available) {
     open,
     capabilities,
     sizes: hsa.fake ? { smallBytes: 8 * KiB, largeBytes: 64 * KiB, pageBytes: 128 } : { smallBytes: 64 * KiB, largeBytes: 8 * MiB, pageBytes: 128 },
+  });
+
+  describe('hsa graphs', () => {
+    it('refuses agent.createGraph with an UnsupportedError that says to launch the steps one by one', async () => {
+      await using runtime = await openRuntime({ driver: 'hsa' });
+      const agent = runtime.agents[0]!;
+      const buffer = agent.allocate(4096);
+      const creating = () => agent.createGraph([{ kind: 'memset', address: buffer.address, bytes: 4096, value: 0 }]);
+      expect(creating).toThrow(UnsupportedError);
+      expect(creating).toThrow(/the hsa driver runs no graphs\. Launch the steps one by one on a queue/);
+    });
   });
 
   describe('hsa queue errors', () => {

@@ -113,6 +113,14 @@ std::shared_ptr<const CudaLibrary> openCudaLibrary() {
   resolveOptional(library, api.cuMemHostRegister, {"cuMemHostRegister_v2", "cuMemHostRegister"});
   resolveOptional(library, api.cuMemHostUnregister, {"cuMemHostUnregister"});
   resolveOptional(library, api.cuMemHostGetDevicePointer, {"cuMemHostGetDevicePointer_v2"});
+  resolveOptional(library, api.cuGraphCreate, {"cuGraphCreate"});
+  resolveOptional(library, api.cuGraphDestroy, {"cuGraphDestroy"});
+  resolveOptional(library, api.cuGraphAddKernelNode, {"cuGraphAddKernelNode"});
+  resolveOptional(library, api.cuGraphAddMemsetNode, {"cuGraphAddMemsetNode"});
+  resolveOptional(library, api.cuGraphAddMemcpyNode, {"cuGraphAddMemcpyNode"});
+  resolveOptional(library, api.cuGraphInstantiateWithFlags, {"cuGraphInstantiateWithFlags"});
+  resolveOptional(library, api.cuGraphExecDestroy, {"cuGraphExecDestroy"});
+  resolveOptional(library, api.cuGraphLaunch, {"cuGraphLaunch"});
   return loaded;
 }
 

@@ -22,6 +22,9 @@ using CUmodule = struct CUmod_st*;
 using CUfunction = struct CUfunc_st*;
 using CUhostFn = void (*)(void* userData);
 using CUmemGenericAllocationHandle = unsigned long long;
+using CUgraph = struct CUgraph_st*;
+using CUgraphNode = struct CUgraphNode_st*;
+using CUgraphExec = struct CUgraphExec_st*;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
@@ -130,6 +133,49 @@ struct CUlaunchConfig {
   unsigned numAttrs;
 };
 
+// Graphs (cuda.h's layouts of the _v1 structures the unsuffixed entry points take).
+struct CUDA_KERNEL_NODE_PARAMS {
+  CUfunction func;
+  unsigned gridDimX;
+  unsigned gridDimY;
+  unsigned gridDimZ;
+  unsigned blockDimX;
+  unsigned blockDimY;
+  unsigned blockDimZ;
+  unsigned sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+
+struct CUDA_MEMSET_NODE_PARAMS {
+  CUdeviceptr dst;
+  std::size_t pitch;
+  unsigned value;
+  unsigned elementSize;
+  std::size_t width;
+  std::size_t height;
+};
+
+constexpr int CU_MEMORYTYPE_UNIFIED = 4;
+
+struct CUDA_MEMCPY3D {
+  std::size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType;  // CUmemorytype
+  const void* srcHost;
+  CUdeviceptr srcDevice;
+  void* srcArray;
+  void* reserved0;
+  std::size_t srcPitch, srcHeight;
+  std::size_t dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType;  // CUmemorytype
+  void* dstHost;
+  CUdeviceptr dstDevice;
+  void* dstArray;
+  void* reserved1;
+  std::size_t dstPitch, dstHeight;
+  std::size_t WidthInBytes, Height, Depth;
+};
+
 /** The entry points, resolved once per driver. */
 struct CudaApi {
   CUresult (*cuInit)(unsigned flags);
@@ -196,6 +242,26 @@ struct CudaApi {
   CUresult (*cuMemHostRegister)(void* pointer, std::size_t bytes, unsigned flags) = nullptr;
   CUresult (*cuMemHostUnregister)(void* pointer) = nullptr;
   CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr* devicePointer, void* pointer, unsigned flags) = nullptr;
+  // Graphs (CudaDriver::createGraph): all of them, or the driver runs no graphs.
+  CUresult (*cuGraphCreate)(CUgraph* graph, unsigned flags) = nullptr;
+  CUresult (*cuGraphDestroy)(CUgraph graph) = nullptr;
+  CUresult (*cuGraphAddKernelNode)(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
+                                   std::size_t dependencyCount, const CUDA_KERNEL_NODE_PARAMS* parameters) = nullptr;
+  CUresult (*cuGraphAddMemsetNode)(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
+                                   std::size_t dependencyCount, const CUDA_MEMSET_NODE_PARAMS* parameters,
+                                   CUcontext context) = nullptr;
+  CUresult (*cuGraphAddMemcpyNode)(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies,
+                                   std::size_t dependencyCount, const CUDA_MEMCPY3D* parameters,
+                                   CUcontext context) = nullptr;
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec* exec, CUgraph graph, unsigned long long flags) = nullptr;
+  CUresult (*cuGraphExecDestroy)(CUgraphExec exec) = nullptr;
+  CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream) = nullptr;
+
+  /** Whether every graph entry point was found. */
+  bool hasGraphs() const {
+    return cuGraphCreate && cuGraphDestroy && cuGraphAddKernelNode && cuGraphAddMemsetNode && cuGraphAddMemcpyNode &&
+           cuGraphInstantiateWithFlags && cuGraphExecDestroy && cuGraphLaunch;
+  }
 
   /** "CUDA_ERROR_OUT_OF_MEMORY" for 2, or "CUDA error 2" when the library does not know the code. */
   std::string errorName(CUresult result) const;

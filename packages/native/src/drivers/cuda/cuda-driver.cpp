@@ -2,6 +2,7 @@
 
 #include "core/address-reservations.hpp"
 #include "drivers/cuda/cuda-check.hpp"
+#include "drivers/cuda/cuda-graph.hpp"
 #include "drivers/cuda/cupti-device-config.hpp"
 
 namespace kreplay::cuda {
@@ -54,6 +55,14 @@ std::uint32_t CudaDriver::loadUserKernel(const std::vector<std::uint8_t>& image,
                                          const std::vector<std::uint8_t>& parameterBytes) {
   return context_->userKernels.add(
       std::make_shared<CudaUserKernel>(context_->devices, image, name, parameterBytes));
+}
+
+bool CudaDriver::runsGraphs() const {
+  return context_->library->api.hasGraphs();
+}
+
+std::shared_ptr<KernelGraph> CudaDriver::createGraph(std::uint32_t agent, std::vector<GraphStep> steps) {
+  return std::make_shared<CudaKernelGraph>(context_->devices.at(agent), agent, std::move(steps), context_->userKernels);
 }
 
 std::string CudaDriver::checkpointUnavailableReason() {

@@ -47,6 +47,10 @@ class CudaDriver : public Driver {
   bool runsUserKernels() const override { return true; }
   std::uint32_t loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
                                const std::vector<std::uint8_t>& parameterBytes) override;
+  /** Whether libcuda exports the graph entry points. */
+  bool runsGraphs() const override;
+  /** A CudaKernelGraph of user kernels, memsets and copies, instantiated. */
+  std::shared_ptr<KernelGraph> createGraph(std::uint32_t agent, std::vector<GraphStep> steps) override;
   bool offersFixedAddresses() const override { return true; }
   void allocateAt(std::uint32_t agent, std::uint64_t address, std::uint64_t bytes) override;
   void allocateHostAt(std::uint64_t address, std::uint64_t bytes) override;

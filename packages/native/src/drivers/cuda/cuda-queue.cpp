@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "drivers/cuda/cuda-check.hpp"
+#include "drivers/cuda/cuda-graph.hpp"
 
 namespace kreplay::cuda {
 
@@ -140,6 +141,15 @@ void CudaQueue::enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> a
 void CudaQueue::enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments) {
   pushWork(OperationKind::Kernel, [this, kernel, shape, arguments = std::move(arguments)] {
     work_->userKernel(kernel, shape, arguments);
+  });
+}
+
+void CudaQueue::enqueueGraph(std::shared_ptr<KernelGraph> graph) {
+  auto cudaGraph = std::dynamic_pointer_cast<CudaKernelGraph>(graph);
+  if (!cudaGraph || cudaGraph->agent() != agent_) throw std::logic_error("enqueueGraph needs a graph of this queue's agent made by the cuda driver");
+  pushWork(OperationKind::Kernel, [this, cudaGraph = std::move(cudaGraph)] {
+    const CudaApi& api = device_->api();
+    check(api, api.cuGraphLaunch(cudaGraph->executable(), work_->stream()), "cuGraphLaunch");
   });
 }
 

@@ -37,6 +37,8 @@ class CudaQueue : public Queue {
   void enqueuePageListCopy(PageListCopy options) override;
   void enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) override;
   void enqueueUserKernel(std::uint32_t kernel, const LaunchShape& shape, UserKernelArguments arguments) override;
+  /** One work operation: cuGraphLaunch of a CudaKernelGraph of this queue's agent. */
+  void enqueueGraph(std::shared_ptr<KernelGraph> graph) override;
   AllocationResult enqueueAllocate(std::uint64_t bytes) override;
   void enqueueFree(std::uint64_t address) override;
   std::shared_ptr<EventState> recordEvent() override;

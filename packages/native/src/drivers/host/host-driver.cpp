@@ -71,6 +71,15 @@ std::shared_ptr<Queue> HostDriver::createQueue(std::uint32_t agent) {
   return queue;
 }
 
+std::shared_ptr<KernelGraph> HostDriver::createGraph(std::uint32_t agent, std::vector<GraphStep> steps) {
+  for (const GraphStep& step : steps) {
+    if (step.kind == GraphStep::Kind::UserKernel) {
+      throw OperationFailure("unsupported", "the host driver runs no user kernels, in a graph or not");
+    }
+  }
+  return std::make_shared<KernelGraph>(agent, std::move(steps));
+}
+
 void HostDriver::shutdown() {
   {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -37,6 +37,9 @@ class HostDriver : public Driver {
   std::function<void()> agentFence(std::uint32_t agent) override;
 
   std::shared_ptr<Queue> createQueue(std::uint32_t agent) override;
+  bool runsGraphs() const override { return true; }
+  /** The steps as they are: a host queue runs them one after another. */
+  std::shared_ptr<KernelGraph> createGraph(std::uint32_t agent, std::vector<GraphStep> steps) override;
   FaultInjector& faults() override { return context_->faults; }
   void shutdown() override;
 

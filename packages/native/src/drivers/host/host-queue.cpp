@@ -1,5 +1,7 @@
 #include "drivers/host/host-queue.hpp"
 
+#include <cstring>
+
 #include "core/copy-segments.hpp"
 #include "core/hash-pages.hpp"
 
@@ -76,6 +78,26 @@ void HostQueue::enqueuePageListCopy(PageListCopy options) {
 void HostQueue::enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) {
   pushWork(OperationKind::Kernel, [this, kernel, arguments = std::move(arguments)] {
     runBuiltinKernel(*context_->pool, kernel, arguments);
+  });
+}
+
+void HostQueue::enqueueGraph(std::shared_ptr<KernelGraph> graph) {
+  pushWork(OperationKind::Kernel, [this, graph = std::move(graph)] {
+    for (const GraphStep& step : graph->steps()) {
+      switch (step.kind) {
+        case GraphStep::Kind::BuiltinKernel:
+          runBuiltinKernel(*context_->pool, step.builtin, step.words);
+          break;
+        case GraphStep::Kind::Memset:
+          std::memset(pointerOf(step.range.address), step.value, step.range.bytes);
+          break;
+        case GraphStep::Kind::Copy:
+          copySegments(*context_->pool, {step.segment});
+          break;
+        case GraphStep::Kind::UserKernel:
+          throw OperationFailure("unsupported", "the host driver runs no user kernels");
+      }
+    }
   });
 }
 

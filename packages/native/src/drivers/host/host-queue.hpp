@@ -23,6 +23,8 @@ class HostQueue : public Queue, public std::enable_shared_from_this<HostQueue> {
   void enqueueConditionalCopy(ConditionalCopy options) override;
   void enqueuePageListCopy(PageListCopy options) override;
   void enqueueKernel(BuiltinKernel kernel, std::vector<std::uint64_t> arguments) override;
+  /** One work operation (kind `kernel`) running the graph's steps in order on the worker thread. */
+  void enqueueGraph(std::shared_ptr<KernelGraph> graph) override;
   AllocationResult enqueueAllocate(std::uint64_t bytes) override;
   void enqueueFree(std::uint64_t address) override;
   std::shared_ptr<EventState> recordEvent() override;
