@@ -5,7 +5,7 @@
  */
 
 export { openRuntime } from './runtime/open-runtime.js';
-export type { Agent, Checkpoints, CheckpointSession, KernelGraph, Profilers, ProfilerSession, Queue, Runtime, TimingEvent } from './runtime/runtime-objects.js';
+export { Agent, Checkpoints, CheckpointSession, KernelGraph, Profilers, ProfilerSession, Queue, Runtime, TimingEvent } from './runtime/runtime-exports.js';
 export type { AgentMemory } from './memory/agent-memory.js';
 export type { RuntimeMemory } from './memory/runtime-memory.js';
 export type { QueueWork } from './queue/queue-work.js';
