@@ -18,6 +18,7 @@ const summary: CaptureSummary = {
   formatVersion: 2,
   sequences: 2,
   sequenceBreaks: { 'uncaptured-launch': 1 },
+  graphLaunches: 0,
   cost: { wallSeconds: 1.25, deviceBytesHashed: 2 ** 32, bytesCopiedToHost: 3 * 2 ** 20, bytesStored: 4096, blobsStored: 1, launches: 3, programWaitSeconds: 0.5 },
   damaged: [],
   incomplete: [],
@@ -49,6 +50,13 @@ describe('describeCaptureSummary', () => {
     expect(text).toContain('started anew: host-write\\x1b[1m 1');
     expect(text).toContain('damaged: launches/00000001.json: function \\x1b[8mhidden');
     expect(text).toContain('left unfinished: launches/00000002.json\\x1b[K.tmp');
+  });
+
+  it('says how many graph launches had their kernel nodes captured, when any had', () => {
+    expect(describeCaptureSummary(summary)).not.toContain('graph launch');
+    expect(describeCaptureSummary({ ...summary, graphLaunches: null })).not.toContain('graph launch');
+    expect(describeCaptureSummary({ ...summary, graphLaunches: 1 })).toContain('  kernel nodes of 1 graph launch captured node by node\n');
+    expect(describeCaptureSummary({ ...summary, graphLaunches: 3 })).toContain('  kernel nodes of 3 graph launches captured node by node\n');
   });
 
   it('says the captured sequences with the reasons they started anew, and what capturing cost', () => {

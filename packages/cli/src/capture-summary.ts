@@ -32,6 +32,11 @@ export interface CaptureSummary {
   readonly sequences: number | null;
   /** Why sequences after the first started, by reason (only reasons with a count). */
   readonly sequenceBreaks: Readonly<Record<string, number>>;
+  /**
+   * Graph launches (`cuGraphLaunch`) whose kernel nodes were captured node by node; null for a
+   * capture written before graph capture, which records none.
+   */
+  readonly graphLaunches: number | null;
   /** What capturing cost the program; null for a version 1 capture. */
   readonly cost: CaptureCost | null;
   /** Records that are there but damaged, with the reason. */
@@ -96,6 +101,7 @@ export async function summarizeCapture(folder: CaptureFolder): Promise<CaptureSu
     formatVersion: manifest.formatVersion,
     sequences: manifest.sequences ?? null,
     sequenceBreaks: Object.fromEntries(Object.entries(manifest.sequenceBreaks ?? {}).filter(([, count]) => count > 0)),
+    graphLaunches: manifest.graphLaunches ?? null,
     cost: manifest.cost ?? null,
     damaged: folder.damaged.map(({ file, reason }) => ({ file, reason })),
     incomplete: folder.incomplete,
@@ -136,6 +142,9 @@ export function describeCaptureSummary(summary: CaptureSummary): string {
     ...(summary.selectionError === null ? [] : [`  nothing was selected: ${terminalText(summary.selectionError)}`]),
     `  not captured: ${notCaptured.length === 0 ? 'nothing' : notCaptured.map(([reason, count]) => `${terminalText(reason)} ${count}`).join(', ')}`,
     describeSequences(summary),
+    ...(summary.graphLaunches === null || summary.graphLaunches === 0
+      ? []
+      : [`  kernel nodes of ${summary.graphLaunches} graph launch${summary.graphLaunches === 1 ? '' : 'es'} captured node by node`]),
     ...(summary.cost === null ? [] : [describeCost(summary.cost)]),
     ...summary.kernels.slice(0, 20).map((kernel) => `  ${String(kernel.launches).padStart(5)}  ${terminalText(kernel.function)}${describeCode(kernel)}`),
     ...(summary.kernels.length > 20 ? [`  ... and ${summary.kernels.length - 20} more kernels (--json lists them all)`] : []),

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
-import { ArgumentError, readKernelModuleFile } from '@kreplay/native';
+import { ArgumentError, readKernelModuleFile, readRegularFile } from '@kreplay/native';
 import { createScatterWorkload, validateScatterWorkloadOptions } from '@kreplay/bench';
 import type { ScatterWorkloadOptions } from '@kreplay/bench';
 import type { CaptureFolder } from '@kreplay/native';
@@ -44,9 +43,18 @@ export function parseDeclaredArgument(text: string, previous: readonly DeclaredA
   return [...previous, { name: match[1]!, type, ...(access && { access }), value }];
 }
 
-/** Reads declared arguments from a JSON file: `[{ "name", "type", "access"?, "value" }]` (a pointer's value may be "64MiB"). */
-export function readDeclaredArguments(path: string): DeclaredArgument[] {
-  const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+/** The most bytes `--args` reads: a list of declared arguments is a few hundred bytes. */
+const declaredArgumentsMaxBytes = 16 * 2 ** 20;
+
+/**
+ * Reads declared arguments from a JSON file: `[{ "name", "type", "access"?, "value" }]` (a pointer's
+ * value may be "64MiB"). Only a regular file of at most 16 MiB is read (a FIFO would block).
+ * @throws InvalidArgumentError saying what is wrong with the file or its contents; SyntaxError when it is not JSON.
+ */
+export async function readDeclaredArguments(path: string): Promise<DeclaredArgument[]> {
+  const read = await readRegularFile(path, { maxBytes: declaredArgumentsMaxBytes, followSymlinks: true });
+  if ('problem' in read) throw new InvalidArgumentError(`${path} ${read.problem}.`);
+  const parsed = JSON.parse(read.bytes.toString('utf8')) as unknown;
   if (!Array.isArray(parsed)) throw new InvalidArgumentError(`${path} does not hold an array of arguments.`);
   return parsed.reduce<DeclaredArgument[]>((all, entry: Record<string, unknown>) => {
     const value = entry['type'] === 'pointer' && typeof entry['value'] === 'number' ? `${entry['value']}` : String(entry['value']);
@@ -153,14 +161,12 @@ function scatterPlan(options: ProfileWorkloadOptions, given: (flag: string) => b
   return { kind: 'scatter', options: scatter };
 }
 
-function declaredArguments(options: ProfileWorkloadOptions): readonly DeclaredArgument[] {
+async function declaredArguments(options: ProfileWorkloadOptions): Promise<readonly DeclaredArgument[]> {
   if (options.args === undefined) return options.arg ?? [];
   if (options.arg !== undefined) throw usage('--arg and --args both declare the arguments; use one of them');
   try {
-    return readDeclaredArguments(options.args);
+    return await readDeclaredArguments(options.args);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== undefined) throw usage(`--args ${options.args}: cannot be read (${code})`);
     if (error instanceof SyntaxError) throw usage(`--args ${options.args}: is not JSON (${error.message})`);
     throw usage(`--args ${options.args}: ${(error as Error).message.replace(/\.$/, '')}`);
   }
@@ -172,7 +178,7 @@ async function ptxPlan(spec: string, options: ProfileWorkloadOptions, given: (fl
   const [, path] = /^ptx:(.+):([^:]+)$/.exec(spec) ?? [];
   if (path === undefined) throw usage(`"${spec}" is not ptx:<file>:<kernel>`);
   if (options.grid === undefined || options.block === undefined) throw usage('a ptx workload needs --grid and --block');
-  const declared = declaredArguments(options);
+  const declared = await declaredArguments(options);
   // Read now, once: a directory, a FIFO (which would block), a device or a huge file is a usage error before any driver opens.
   const read = await readKernelModuleFile(path);
   if ('problem' in read) throw usage(`${spec}: ${path} ${read.problem}`);
