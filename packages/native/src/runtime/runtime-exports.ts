@@ -1,7 +1,8 @@
 /**
  * The runtime's objects as the package exports them: each name is both the interface of
  * runtime-objects.ts (the type users write) and the class that implements it (the value, for
- * `instanceof`; its constructor is internal).
+ * `instanceof`; its constructor is internal). TypeScript lets an interface and a value share a
+ * name only when both are declared in one module, hence the empty interfaces here.
  */
 import { CheckpointSessionHandle, CheckpointsHandle } from '../memory/checkpoint.js';
 import { KernelGraphHandle } from '../kernels/kernel-graph.js';
@@ -12,21 +13,21 @@ import { AgentHandle } from './agent.js';
 import { RuntimeHandle } from './runtime.js';
 import type * as Objects from './runtime-objects.js';
 
-export type Runtime = Objects.Runtime;
+export interface Runtime extends Objects.Runtime {}
 export const Runtime = RuntimeHandle;
-export type Agent = Objects.Agent;
+export interface Agent extends Objects.Agent {}
 export const Agent = AgentHandle;
-export type Queue = Objects.Queue;
+export interface Queue extends Objects.Queue {}
 export const Queue = QueueHandle;
-export type KernelGraph = Objects.KernelGraph;
+export interface KernelGraph extends Objects.KernelGraph {}
 export const KernelGraph = KernelGraphHandle;
-export type TimingEvent = Objects.TimingEvent;
+export interface TimingEvent extends Objects.TimingEvent {}
 export const TimingEvent = TimingEventHandle;
-export type Checkpoints = Objects.Checkpoints;
+export interface Checkpoints extends Objects.Checkpoints {}
 export const Checkpoints = CheckpointsHandle;
-export type CheckpointSession = Objects.CheckpointSession;
+export interface CheckpointSession extends Objects.CheckpointSession {}
 export const CheckpointSession = CheckpointSessionHandle;
-export type Profilers = Objects.Profilers;
+export interface Profilers extends Objects.Profilers {}
 export const Profilers = ProfilersHandle;
-export type ProfilerSession = Objects.ProfilerSession;
+export interface ProfilerSession extends Objects.ProfilerSession {}
 export const ProfilerSession = ProfilerSessionHandle;
