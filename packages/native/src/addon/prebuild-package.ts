@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { LibcFamily, RunningPlatform } from './running-platform.js';
 
 /**
@@ -22,8 +22,25 @@ export type PrebuildPackageLocation =
   | { readonly name: string; readonly absent: string };
 
 /**
- * Finds `@kreplay/native-<target>` for the running system the way Node.js resolves a dependency of
- * the package at `packageRoot` (its own node_modules, then those above it).
+ * The folder of package `name` as a dependency of the package at `packageRoot`: in the
+ * `node_modules` of its folder or of a folder above it, as Node.js looks for a dependency. NODE_PATH
+ * and the global folders are not searched: an optional dependency of @kreplay/native is installed
+ * beside it, and NODE_PATH (which pnpm's scripts set to its store) would find a package of another
+ * install.
+ */
+function dependencyFolder(packageRoot: string, name: string): string | null {
+  for (let folder = resolve(packageRoot); ; folder = dirname(folder)) {
+    if (basename(folder) !== 'node_modules') {
+      const candidate = join(folder, 'node_modules', name);
+      if (existsSync(join(candidate, 'package.json'))) return candidate;
+    }
+    if (dirname(folder) === folder) return null;
+  }
+}
+
+/**
+ * Finds `@kreplay/native-<target>` for the running system where a dependency of the package at
+ * `packageRoot` is installed (its own node_modules, then those above it).
  * @internal
  */
 export function findPrebuildPackage(packageRoot: string, running: RunningPlatform): PrebuildPackageLocation {
@@ -32,15 +49,12 @@ export function findPrebuildPackage(packageRoot: string, running: RunningPlatfor
   if (!(prebuildTargets as readonly string[]).includes(target)) {
     return { name, absent: `kreplay publishes no prebuilt addon for ${target} (only for ${prebuildTargets.join(', ')})` };
   }
-  try {
-    const manifest = createRequire(join(packageRoot, 'package.json')).resolve(`${name}/package.json`);
-    return { name, directory: dirname(manifest) };
-  } catch {
-    return {
-      name,
-      absent:
-        `${name} is not installed (an optional dependency of @kreplay/native, installed on ${target} only; ` +
-        '--omit=optional, --no-optional or a lockfile made on another system leaves it out: reinstall without them)',
-    };
-  }
+  const directory = dependencyFolder(packageRoot, name);
+  if (directory !== null) return { name, directory };
+  return {
+    name,
+    absent:
+      `${name} is not installed (an optional dependency of @kreplay/native, installed on ${target} only; ` +
+      '--omit=optional, --no-optional or a lockfile made on another system leaves it out: reinstall without them)',
+  };
 }
