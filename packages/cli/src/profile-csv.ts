@@ -5,7 +5,8 @@ import { printedKernelName, type PrintUnits } from './profile-details-page.js';
 import { describeDimensions } from './profile-launch.js';
 import { computeCapabilityText, profiledValue } from './profile-metric-value.js';
 import { allMetrics, commandLineSectionName } from './sections/resolve-sections.js';
-import type { ProfileReport, ProfileRow } from './commands/profile-command.js';
+import type { ProfileRow } from './profile-dispatches.js';
+import type { ProfileReport } from './profile-report.js';
 
 /** The pages of `ncu --csv --page`: one row per launch (`raw`) or one row per metric (`details`, ncu's default). */
 export type CsvPage = 'raw' | 'details';

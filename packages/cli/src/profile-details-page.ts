@@ -8,7 +8,8 @@ import { formatNcuNumber, scaleToNcuUnit } from './ncu-units.js';
 import { describeDimensions } from './profile-launch.js';
 import { computeCapabilityText, profiledValue } from './profile-metric-value.js';
 import { allMetrics, commandLineSectionName } from './sections/resolve-sections.js';
-import type { ProfileReport, ProfileRow } from './commands/profile-command.js';
+import type { ProfileRow } from './profile-dispatches.js';
+import type { ProfileReport } from './profile-report.js';
 
 /** How the details page prints units: scaled as ncu prints them (`auto`, its default) or in base units. */
 export type PrintUnits = 'auto' | 'base';

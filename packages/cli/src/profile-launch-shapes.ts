@@ -1,5 +1,5 @@
 import type { CaptureFolder } from '@kreplay/native';
-import type { ProfileReport } from './commands/profile-command.js';
+import type { ProfileReport } from './profile-report.js';
 
 /**
  * The profile of a capture with each row's launch shape (grid and block) from the captured launch

@@ -1,6 +1,7 @@
 import { ncuBaseUnit } from './ncu-units.js';
 import { isLaunchMetric, launchMetric } from './profile-launch.js';
-import type { ProfileReport, ProfileRow } from './commands/profile-command.js';
+import type { ProfileRow } from './profile-dispatches.js';
+import type { ProfileReport } from './profile-report.js';
 
 /** A metric's value for one profiled launch, in ncu's base unit. */
 export interface ProfiledValue {

@@ -1,5 +1,5 @@
 import { KreplayError } from '@kreplay/native';
-import type { PluginIdentity } from './run-plugin-hook.js';
+import type { PluginIdentity } from './plugin-identity.js';
 
 /**
  * A strategy or pass-provider hook threw (or broke its contract). Names the plug-in and the hook;

@@ -1,10 +1,7 @@
+import type { PluginIdentity } from './plugin-identity.js';
 import { ReplayPluginError } from './replay-plugin-error.js';
 
-/** Which plug-in a hook belongs to, for error messages. */
-export interface PluginIdentity {
-  readonly kind: 'strategy' | 'pass provider';
-  readonly name: string;
-}
+export type { PluginIdentity } from './plugin-identity.js';
 
 /**
  * Calls one synchronous plug-in hook. Whatever it throws comes back as a {@link ReplayPluginError}

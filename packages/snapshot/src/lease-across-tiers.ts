@@ -2,8 +2,8 @@ import type { DispatchContext } from './snapshot-strategy.js';
 import type { StagingLease, StagingTierChoice } from './staging-types.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { splitRanges } from './tier-split.js';
-import type { RestoreCache } from './restore-cache.js';
 import { restoreCacheBytes, withRestoreCache } from './restore-cache-lease.js';
+import type { StagedPart } from './staged-part.js';
 
 /**
  * A snapshot spans tiers only when the device part holds at least 1/16 of it: a smaller part would
@@ -11,13 +11,7 @@ import { restoreCacheBytes, withRestoreCache } from './restore-cache-lease.js';
  */
 const minimumDeviceShare = 16;
 
-/** Some of a snapshot's ranges and the one lease (of one tier) that stages them. */
-export interface StagedPart {
-  readonly ranges: readonly CandidateRange[];
-  readonly lease: StagingLease;
-  /** For a part in host memory: device staging for a restore cache (see {@link RestoreCache}). */
-  readonly restoreCache?: StagingLease;
-}
+export type { StagedPart } from './staged-part.js';
 
 /** The parts of a snapshot, each staged in one tier (device first), or why there is no room. */
 export type PartsResult =

@@ -1,7 +1,7 @@
 import type { DispatchContext } from './snapshot-strategy.js';
 import type { CandidateRange } from './candidate-ranges.js';
 import { isDeviceKind } from './copy-direction.js';
-import type { StagedPart } from './lease-across-tiers.js';
+import type { StagedPart } from './staged-part.js';
 import type { RestoreCache } from './restore-cache.js';
 
 /**

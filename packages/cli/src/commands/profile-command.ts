@@ -3,9 +3,7 @@ import { openRuntime } from '@kreplay/native';
 import type { KreplayError } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { profileReportSchemaId, profileReportVersion, strategyByName, strategyNames } from '@kreplay/bench';
-import type { ProfileDocument } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
-import type { ProfileConditions } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
 import type { StagingTierChoice } from '@kreplay/snapshot';
 import { createTracker } from '@kreplay/tracker';
@@ -33,7 +31,6 @@ import { describeProfile, launchName, notProfiled, type PrintUnits, type Profile
 import { profileCsv } from '../profile-csv.js';
 import { describeQueriedMetrics, describeSectionList, describeSetList, queryMetrics, sectionListJson, type QueryMetricsMode } from '../profile-listing.js';
 import { sectionSetNames } from '../sections/sections.js';
-import type { ProfileSection } from '../sections/resolve-sections.js';
 
 interface ProfileOptions extends MetricChoiceOptions, JsonOutputOptions {
   readonly driver: DriverChoice;
@@ -76,26 +73,8 @@ export type { ProfileRange, ProfileRow } from '../profile-dispatches.js';
 /** The schema fields every profile starts with: its JSON Schema (`@kreplay/bench`'s profile-report.schema.json) and version. */
 const profileSchemaFields = { schema: profileReportSchemaId, schemaVersion: profileReportVersion } as const;
 
-/** What `kreplay profile --json` prints: a profile document (`@kreplay/bench`'s ProfileDocument) as this command fills it. */
-export interface ProfileReport extends ProfileDocument {
-  readonly measure: ProfilerRange;
-  readonly cacheControl: ProfilerCacheControl;
-  readonly range: CaptureRangeChoice;
-  /** `capture:` only: `--graph-profiling`, node (each kernel node of a captured graph launch its own result) or graph (each captured graph launch one result). */
-  readonly graphProfiling?: GraphProfiling;
-  /** Every condition the counters were measured under: the L2 flush, the instruction caches, cache control, warm runs, samples. */
-  readonly conditions: ProfileConditions;
-  /** The device's architecture (`sm_90`): which metrics each section collects, and ncu's `CC`. */
-  readonly architecture: string;
-  /** The sections collected (--section, --set; `basic` when nothing was named), as their tables print. */
-  readonly sections: readonly ProfileSection[];
-  /** The metrics named with --metrics. */
-  readonly commandLineMetrics: readonly string[];
-  readonly dispatches: readonly ProfileRow[];
-  readonly ranges: readonly ProfileRange[];
-  /** `capture:` only: the reason of each damaged record of the folder (not profiled), led by its file. */
-  readonly damaged?: readonly string[];
-}
+export type { ProfileReport } from '../profile-report.js';
+import type { ProfileReport } from '../profile-report.js';
 
 /** Parses --range: dispatches per range, `auto` (capture:), or `kernel` / `dispatch` (the spelling of --measure before ranges). */
 function parseRange(text: string): CaptureRangeChoice | ProfilerRange {
