@@ -6,52 +6,17 @@
  * each captured sequence must replay, launch after launch, to the program's memory (checkRange).
  * Skips without a CUDA device (and on the fake libcuda, which has no CUPTI injection) or without nvcc.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findNvcc, nvcc } from '../../../src/capture/nvcc.js';
-import { captureLibraryPath, captureSequences, openCapture, readCaptureFolder } from '../../../src/index.js';
-import { probeCudaForTests } from '../cuda-availability.js';
-
-const cuda = await probeCudaForTests();
-const found = findNvcc();
-const skip = !cuda.available ? cuda.reason : cuda.fake ? 'the fake libcuda has no CUPTI injection' : 'missing' in found ? found.missing : '';
-
-/** The program's source in the repository, or beside the bundled test (scripts/bundle-gpu-tests.mjs copies it). */
-function source(): string {
-  const candidates = [new URL('./capture-sequences-program.cu', import.meta.url)].map((url) => fileURLToPath(url));
-  return candidates.find((candidate) => existsSync(candidate)) ?? candidates[0]!;
-}
+import { describe, expect, it } from 'vitest';
+import { readCaptureFolder } from '../../../src/index.js';
+import { capturedProgramSkip as skip, expectSequencesReplay, runUnderCapture, useCompiledProgram } from './captured-cuda-program.js';
 
 describe.skipIf(skip !== '')(`captured sequences of a CUDA program${skip ? ` (${skip})` : ''}`, () => {
-  let folder = '';
-  let program = '';
-
-  beforeAll(() => {
-    folder = mkdtempSync(join(tmpdir(), 'kreplay-capture-sequences-gpu-'));
-    program = join(folder, 'capture-sequences-program');
-    nvcc((found as { path: string }).path, ['-arch=native', '-o', program, source()]);
-  }, 180_000);
-  afterAll(() => {
-    if (folder) rmSync(folder, { recursive: true, force: true });
-  });
+  const built = useCompiledProgram('capture-sequences-program');
 
   it('links each launch to the one before as the program allows, with the work between them, and each sequence replays to the program memory', async () => {
-    const directory = join(folder, 'capture');
-    const result = spawnSync(program, [], {
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: {
-        ...process.env,
-        CUDA_INJECTION64_PATH: captureLibraryPath(),
-        KREPLAY_CAPTURE_DIR: directory,
-        KREPLAY_CAPTURE_EVERY_LAUNCH: '1',
-        KREPLAY_CAPTURE_KERNEL_NAME: 'kreplay_sequence_touch',
-      },
-    });
+    const directory = join(built.folder(), 'capture');
+    const result = runUnderCapture(built.program(), directory, 'kreplay_sequence_touch');
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
     expect(result.stdout).toContain('ok');
     const capture = await readCaptureFolder(directory);
@@ -76,14 +41,6 @@ describe.skipIf(skip !== '')(`captured sequences of a CUDA program${skip ? ` (${
     expect(capture.manifest.cost?.launches).toBe(9);
     expect(capture.manifest.cost?.deviceBytesHashed).toBeGreaterThan(0);
 
-    const { sequences } = captureSequences(capture);
-    expect(sequences.map((sequence) => sequence.launches.map((launch) => launch.sequence))).toEqual([[0, 1, 2], [3], [4], [5], [6, 7, 8]]);
-    await using replay = await openCapture(capture);
-    await using queue = replay.agent.createQueue();
-    for (const sequence of sequences) {
-      const check = await replay.checkRange(sequence.launches, queue);
-      expect(check.launches.map((launch) => launch.reproduced)).toEqual(sequence.launches.map(() => true));
-      expect(check.pagesRepaired).toBe(0);
-    }
+    await expectSequencesReplay(capture, [[0, 1, 2], [3], [4], [5], [6, 7, 8]]);
   }, 180_000);
 });
