@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck source-path=SCRIPTDIR
 # Issue 41's acceptance on one NVIDIA GPU, in one run: kernels inside CUDA graphs, captured node by
 # node, replayed and profiled by kreplay, beside Nsight Compute on the same programs. The programs
 # are not written for kreplay:
@@ -19,8 +20,9 @@
 # Run on the GPU machine from the repository root with Node.js on PATH and the CLI bundle in BUNDLE:
 #   BUNDLE=.device OUT=/tmp/graph-programs packages/bench/scripts/graph-programs/run.sh
 # Environment: PROGRAMS (default "forward nccl compiled"), NCU_RUNS (default 1), STEP_TIMEOUT
-# (seconds, default 150: bounds each step), BUDGET (seconds, default 480: a step that would start
-# after it is skipped and listed in skipped.txt, so that the summary is still written), KEEP_CAPTURES
+# (seconds, default 120: bounds each step), BUDGET (seconds, default 330: a step that would start
+# after it is skipped and listed in skipped.txt, so that the summary is still written; with the
+# defaults the run ends within about 450 s, BUDGET + STEP_TIMEOUT), KEEP_CAPTURES
 # (1 keeps the capture folders; by default they are removed before the tar), PYTHON (default python3),
 # FORWARD_ARGS, COMPILED_ARGS, NCCL_ARGS (the programs' own options).
 # Writes into OUT one folder per program (steps.txt names its steps; each step's JSON, CSV and log),
@@ -30,14 +32,14 @@ bundle=${BUNDLE:-.device}
 out=${OUT:?set OUT to the output folder}
 programs=${PROGRAMS:-forward nccl compiled}
 ncu_runs=${NCU_RUNS:-1}
-export STEP_TIMEOUT=${STEP_TIMEOUT:-150}
-budget=${BUDGET:-480}
+export STEP_TIMEOUT=${STEP_TIMEOUT:-120}
+budget=${BUDGET:-330}
 python=${PYTHON:-python3}
 graph_metrics=gpu__time_duration.sum
 here=$(cd "$(dirname "$0")" && pwd)
-# shellcheck source=/dev/null
+# shellcheck source=../speed-of-light-metrics.sh
 . "$here/../speed-of-light-metrics.sh"
-# shellcheck source=/dev/null
+# shellcheck source=../capture-acceptance/ncu-values.sh
 . "$here/../capture-acceptance/ncu-values.sh"
 
 program_of() { # name -> the program's script and its options

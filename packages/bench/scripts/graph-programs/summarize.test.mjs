@@ -112,11 +112,11 @@ describe('graph-programs summarize.mjs', () => {
       rmSync(join(at, 'forward', 'ncu-node-2.csv'));
       writeFileSync(join(at, 'forward', 'profile-graph.json'), '');
       writeFileSync(join(at, 'timings.txt'), readFileSync(join(at, 'timings.txt'), 'utf8').replace('forward.profile-graph 5.0 exit=0', 'forward.profile-graph 150.0 exit=124'));
-      writeFileSync(join(at, 'skipped.txt'), 'forward.ncu-node-1 after 481 s, past BUDGET=480 s\n');
+      writeFileSync(join(at, 'skipped.txt'), 'forward.ncu-node-1 after 331 s, past BUDGET=330 s\n');
     });
     const result = summarize(folder);
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain('MISSING forward/ncu-node-N.csv: skipped: after 481 s, past BUDGET=480 s');
+    expect(result.stdout).toContain('MISSING forward/ncu-node-N.csv: skipped: after 331 s, past BUDGET=330 s');
     expect(result.stdout).toContain('MISSING forward/profile-graph.json: timed out (STEP_TIMEOUT) after 150 s');
     expect(result.stdout).toContain('profile --graph-profiling graph: no report');
     expect(result.stdout).toContain('replay --verify full: 6/6');
