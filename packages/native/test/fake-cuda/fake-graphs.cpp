@@ -13,6 +13,7 @@
 #include <mutex>
 #include <set>
 
+#include "fake-device-memory.hpp"
 #include "fake-streams.hpp"
 
 using kreplay_fake::CUdeviceptr;

@@ -1,37 +1,18 @@
 // CUDA graphs in the fake libcuda: graphs built node by node or by stream capture, executable
 // graphs that run their nodes in one topological order on a stream (as the fake runs launches),
-// their exec updates, and the cuda.h structures those calls take (fake-graphs.cpp). fake-libcuda.cpp
-// asks captureStream* first: work on a capturing stream becomes a node instead of running.
+// their exec updates, and the cuda.h structures those calls take (fake-graphs.cpp). The calls that
+// put work on a stream ask capture* first: work on a capturing stream becomes a node instead of running.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <vector>
 
-#include "fake-fibers.hpp"
-#include "fake-kernels.hpp"
+#include "fake-cuda-results.hpp"
+#include "fake-launches.hpp"
 
 struct CUstream_st;
 struct CUevent_st;
 
-struct CUfunc_st {
-  const kreplay_fake::FakeKernel* kernel;
-  const char* name;
-};
-
 namespace kreplay_fake {
-
-using CUresult = int;
-using CUdeviceptr = unsigned long long;
-using ParameterValues = std::vector<std::vector<unsigned char>>;
-
-// fake-libcuda.cpp
-CUresult allocateDeviceMemory(CUdeviceptr* pointer, std::size_t bytes);
-CUresult freeDeviceMemory(CUdeviceptr pointer);
-/** Runs a kernel's grid on the calling thread. */
-void runKernel(const FakeKernel& kernel, const ParameterValues& values, Dim3 grid, Dim3 block);
-/** A launch's parameter values from `parameters` or `extra`; `valid` false when they do not fit the kernel. */
-ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void** extra, bool& valid);
 
 // fake-graphs.cpp: each returns false when `stream` is not capturing (the caller runs the work).
 bool captureKernel(CUstream_st* stream, CUfunc_st* function, Dim3 grid, Dim3 block, unsigned sharedBytes,

@@ -100,3 +100,16 @@ struct CUevent_st {
     changed.wait(lock, [&] { return completed >= generation; });
   }
 };
+
+namespace kreplay_fake {
+
+/** Puts `task` on `stream`'s worker, or runs it now on the null stream. */
+inline void runOn(CUstream_st* stream, std::function<void()> task) {
+  if (stream) {
+    stream->push(std::move(task));
+  } else {
+    task();
+  }
+}
+
+}  // namespace kreplay_fake
