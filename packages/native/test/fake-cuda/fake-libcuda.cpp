@@ -5,7 +5,8 @@
 // file holds initialization, error names, the device and its one context; the other calls are by
 // concept: fake-device-memory.cpp, fake-memory-transfers.cpp, fake-streams.cpp, fake-modules.cpp,
 // fake-launches.cpp, the virtual memory calls and host registration in fake-vmm.cpp, graphs and
-// stream capture in fake-graphs.cpp (work on a capturing stream becomes a node there instead of running).
+// stream capture in fake-graph-*.cpp and fake-stream-capture.cpp (see fake-graphs.hpp: work on a
+// capturing stream becomes a node there instead of running).
 // Build: scripts/build-fake-cuda.sh; use: KREPLAY_CUDA_LIBRARY=build/fake-cuda/libcuda.so.1.
 #include <cstddef>
 #include <cstring>
