@@ -38,14 +38,16 @@ CUresult cuMemsetD8Async(CUdeviceptr destination, unsigned char value, std::size
 CUresult cuMemsetD16Async(CUdeviceptr destination, unsigned short value, std::size_t count, CUstream_st* stream) {
   if (kreplay_fake::captureMemset(stream, destination, value, 2, count)) return kSuccess;
   kreplay_fake::runOn(stream, [=] {
-    for (std::size_t index = 0; index < count; ++index) std::memcpy(reinterpret_cast<void*>(destination + 2 * index), &value, 2);
+    for (std::size_t index = 0; index < count; ++index)
+      std::memcpy(reinterpret_cast<void*>(destination + 2 * index), &value, 2);
   });
   return kSuccess;
 }
 CUresult cuMemsetD32Async(CUdeviceptr destination, unsigned value, std::size_t count, CUstream_st* stream) {
   if (kreplay_fake::captureMemset(stream, destination, value, 4, count)) return kSuccess;
   kreplay_fake::runOn(stream, [=] {
-    for (std::size_t index = 0; index < count; ++index) std::memcpy(reinterpret_cast<void*>(destination + 4 * index), &value, 4);
+    for (std::size_t index = 0; index < count; ++index)
+      std::memcpy(reinterpret_cast<void*>(destination + 4 * index), &value, 4);
   });
   return kSuccess;
 }
