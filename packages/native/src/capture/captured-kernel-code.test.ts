@@ -10,7 +10,8 @@ import { capturedKernelCode } from './captured-kernel-code.js';
 import { writeTestCapture, type TestCaptureLaunch } from '../test/capture-folder-writer.js';
 
 // capturedKernelCode on test captures whose modules are a cubin nvcc builds here from the capture
-// fixture's PTX, that PTX alone, and bytes that are no module image.
+// fixture's PTX, that PTX alone, and bytes that are no module image. nvcc runs in each test, so each
+// has the limit of the package's other nvcc tests.
 const found = findNvcc();
 const ptxPath = fileURLToPath(new URL('../../test/gpu/kernels/capture-fixture-axpy.ptx', import.meta.url));
 const ptx = readFileSync(ptxPath);
@@ -48,7 +49,7 @@ describe.skipIf('missing' in found)('capturedKernelCode', () => {
     expect(codes.get('from_ptx_only')).toBeNull();
     expect(codes.get('not_a_module')).toBeNull();
     expect(codes.get('not_in_its_module')).toBeNull();
-  });
+  }, 120_000);
 
   it("takes the cubin of the capture's architecture: an sm_80 cubin describes an sm_80 capture's kernel, not an sm_90 one's", async () => {
     const cubinPath = join(root, 'parameters80.cubin');
@@ -59,5 +60,5 @@ describe.skipIf('missing' in found)('capturedKernelCode', () => {
       (await capturedKernelCode(await readCaptureFolder(writeTestCapture(join(root, architecture), { device: { name: 'Test device', architecture }, launches: [launch('pointers', module)] })))).get('pointers');
     expect((await on('sm_80'))?.codeBytes).toBeGreaterThan(0);
     expect(await on('sm_90')).toBeNull();
-  });
+  }, 120_000);
 });
