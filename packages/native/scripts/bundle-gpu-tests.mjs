@@ -8,7 +8,7 @@
 // (build dist/ first). Usage:
 //   node scripts/bundle-gpu-tests.mjs <output folder>     (default: <repository>/.device)
 //   KREPLAY_NATIVE_BINDING=<folder>/kreplay.node node <folder>/cuda-tests.mjs [report.json]
-import { copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleTestFiles, commonBundleOptions, loadEsbuild } from './gpu-runner/bundle-test-files.mjs';
@@ -44,8 +44,8 @@ for (const program of ['capture-fixture-program.cu', 'capture-sequences-program.
   copyFileSync(join(packageRoot, 'test', 'gpu', 'capture', program), join(output, program));
 }
 copyFileSync(join(packageRoot, 'test', 'capture-fixtures', 'axpy.cu'), join(output, 'axpy.cu'));
-// cuda-graphs.test.ts builds it with g++ beside the bundle.
-copyFileSync(join(packageRoot, 'test', 'gpu', 'cuda-graphs-program.cpp'), join(output, 'cuda-graphs-program.cpp'));
+// cuda-graphs.test.ts builds the program from every .cpp of this folder with g++, beside the bundle.
+cpSync(join(packageRoot, 'test', 'gpu', 'cuda-graphs-program'), join(output, 'cuda-graphs-program'), { recursive: true });
 const captureLibrary = join(packageRoot, 'build', 'Release', 'libkreplay-capture.so');
 if (existsSync(captureLibrary)) copyFileSync(captureLibrary, join(output, 'libkreplay-capture.so'));
 console.log(`bundled ${testFiles.length} test files, measure-cuda, measure-cupti-checkpoint and check-cuda-device-fault into ${relative(process.cwd(), output) || '.'}`);

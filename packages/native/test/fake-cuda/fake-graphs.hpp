@@ -1,39 +1,22 @@
-// CUDA graphs in the fake libcuda: graphs built node by node or by stream capture, executable
-// graphs that run their nodes in one topological order on a stream (as the fake runs launches),
-// their exec updates, and the cuda.h structures those calls take (fake-graphs.cpp). fake-libcuda.cpp
-// asks captureStream* first: work on a capturing stream becomes a node instead of running.
+// What the rest of the fake libcuda asks of its CUDA graphs: the calls that put work on a stream ask
+// capture* first, and work on a capturing stream becomes a node of the capture's graph instead of
+// running (fake-stream-capture.cpp); cuMemFree* leaves graph memory to its graph (fake-graph-objects.cpp).
+// The graph calls themselves are by concept: fake-graph-building.cpp, fake-graph-queries.cpp,
+// fake-graph-exec.cpp and fake-graph-launch.cpp, over fake-graph-objects.hpp.
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
-#include <vector>
 
-#include "fake-fibers.hpp"
-#include "fake-kernels.hpp"
+#include "fake-cuda-results.hpp"
+#include "fake-launches.hpp"
 
 struct CUstream_st;
 struct CUevent_st;
-
-struct CUfunc_st {
-  const kreplay_fake::FakeKernel* kernel;
-  const char* name;
-};
+struct CUgraph_st;
 
 namespace kreplay_fake {
 
-using CUresult = int;
-using CUdeviceptr = unsigned long long;
-using ParameterValues = std::vector<std::vector<unsigned char>>;
-
-// fake-libcuda.cpp
-CUresult allocateDeviceMemory(CUdeviceptr* pointer, std::size_t bytes);
-CUresult freeDeviceMemory(CUdeviceptr pointer);
-/** Runs a kernel's grid on the calling thread. */
-void runKernel(const FakeKernel& kernel, const ParameterValues& values, Dim3 grid, Dim3 block);
-/** A launch's parameter values from `parameters` or `extra`; `valid` false when they do not fit the kernel. */
-ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void** extra, bool& valid);
-
-// fake-graphs.cpp: each returns false when `stream` is not capturing (the caller runs the work).
+// Each returns false when `stream` is not capturing (the caller runs the work).
 bool captureKernel(CUstream_st* stream, CUfunc_st* function, Dim3 grid, Dim3 block, unsigned sharedBytes,
                    ParameterValues values);
 bool captureMemset(CUstream_st* stream, CUdeviceptr destination, unsigned value, unsigned elementBytes,
@@ -41,6 +24,8 @@ bool captureMemset(CUstream_st* stream, CUdeviceptr destination, unsigned value,
 bool captureCopy(CUstream_st* stream, CUdeviceptr destination, CUdeviceptr source, std::size_t bytes);
 bool captureAllocation(CUstream_st* stream, CUdeviceptr* pointer, std::size_t bytes, CUresult& result);
 bool captureFree(CUstream_st* stream, CUdeviceptr pointer);
+/** A graph launched on a capturing stream becomes a child graph node holding a clone of `graph`. */
+bool captureGraphLaunch(CUstream_st* stream, const CUgraph_st& graph);
 bool captureEventRecord(CUstream_st* stream, CUevent_st* event);
 /** A wait on an event recorded during a capture joins `stream` to it; true when it did. */
 bool captureEventWait(CUstream_st* stream, CUevent_st* event);

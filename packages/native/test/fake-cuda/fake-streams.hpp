@@ -25,7 +25,7 @@ struct CUstream_st {
   std::deque<std::function<void()>> work;
   bool busy = false;
   bool stopping = false;
-  // Stream capture (fake-graphs.cpp): the capture this stream takes part in (0: none) and the nodes
+  // Stream capture (fake-stream-capture.cpp): the capture this stream takes part in (0: none) and the nodes
   // its next captured work depends on.
   std::uint64_t capture = 0;
   std::vector<CUgraphNode_st*> captureDependencies;
@@ -100,3 +100,16 @@ struct CUevent_st {
     changed.wait(lock, [&] { return completed >= generation; });
   }
 };
+
+namespace kreplay_fake {
+
+/** Puts `task` on `stream`'s worker, or runs it now on the null stream. */
+inline void runOn(CUstream_st* stream, std::function<void()> task) {
+  if (stream) {
+    stream->push(std::move(task));
+  } else {
+    task();
+  }
+}
+
+}  // namespace kreplay_fake

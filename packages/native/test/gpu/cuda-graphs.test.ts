@@ -1,11 +1,12 @@
 /**
- * CUDA graphs through libcuda itself: cuda-graphs-program.cpp (built here with g++, no CUDA SDK) builds
- * graphs node by node and by stream capture, launches them, updates them, and checks every result.
+ * CUDA graphs through libcuda itself: the program in cuda-graphs-program/ (every .cpp there built here
+ * with g++, no CUDA SDK) builds graphs node by node and by stream capture, launches them, updates
+ * them, and checks every result.
  * Against test/fake-cuda it tests the fake's graphs; on a GPU the same checks hold the fake to what
  * the NVIDIA driver does. Skips without a CUDA device or without a C++ compiler.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,16 +17,19 @@ const cuda = await probeCudaForTests();
 const compiler = process.env['CXX'] ?? 'g++';
 const hasCompiler = spawnSync(compiler, ['--version']).status === 0;
 const skip = !cuda.available ? cuda.reason : hasCompiler ? '' : `no C++ compiler (${compiler})`;
-const source = fileURLToPath(new URL('./cuda-graphs-program.cpp', import.meta.url));
+const sourceFolder = fileURLToPath(new URL('./cuda-graphs-program/', import.meta.url));
 const ptx = fileURLToPath(new URL('./kernels/scale-floats.ptx', import.meta.url));
 
-describe.skipIf(skip !== '' || !existsSync(source))(`CUDA graphs in libcuda${skip ? ` (${skip})` : ''}`, () => {
+describe.skipIf(skip !== '' || !existsSync(sourceFolder))(`CUDA graphs in libcuda${skip ? ` (${skip})` : ''}`, () => {
   const folder = mkdtempSync(join(tmpdir(), 'kreplay-cuda-graphs-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
   it('builds, launches and updates graphs made node by node and by stream capture', () => {
     const program = join(folder, 'cuda-graphs-program');
-    execFileSync(compiler, ['-std=c++17', source, '-o', program, '-ldl'], { stdio: 'pipe' });
+    const sources = readdirSync(sourceFolder)
+      .filter((name) => name.endsWith('.cpp'))
+      .map((name) => join(sourceFolder, name));
+    execFileSync(compiler, ['-std=c++17', ...sources, '-o', program, '-ldl'], { stdio: 'pipe' });
     const result = spawnSync(program, [ptx], { encoding: 'utf8', timeout: 60_000 });
     expect(result.stdout, result.stderr).not.toContain('FAILED');
     expect(result.status).toBe(0);

@@ -12,7 +12,8 @@ namespace kreplay::capture {
 
 namespace {
 
-// cuda.h's structures and constants the graph calls take (cuda-graphs-program.cpp checks them on a GPU).
+// cuda.h's structures and constants the graph calls take (the program in test/gpu/cuda-graphs-program/
+// checks them on a GPU).
 struct KernelNodeParams {
   void* func;
   unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;

@@ -1,25 +1,24 @@
-// The capture session over a fake device (host memory): options, selection, parameter buffers from
-// kernelParams and `extra`, what is not captured and why, page blobs reused across launches, and a
-// failure that stops capturing without crashing. capture-session-memory-test.cpp has what it reads
-// and copies, capture-session-sequence-test.cpp the work between launches and captured sequences;
-// capture-session.test.ts checks with readCaptureFolder what the session writes (--write-session-capture).
+// The capture session over a fake device (host memory): parameter buffers from kernelParams and
+// `extra`, what is not captured and why, page blobs reused across launches (and the writer trusting a
+// known blob id), profile-from-start off, a module's globals, and a failure that stops capturing
+// without crashing. Its options are in capture-options-test.cpp, which launches it captures in
+// launch-selection-test.cpp, which module a launch uses in capture-session-module-test.cpp,
+// what it reads and copies in capture-session-memory-test.cpp, the work between launches and captured
+// sequences in capture-session-sequence-test.cpp; capture-session.test.ts checks with
+// readCaptureFolder what the session writes (--write-session-capture).
 #include <dirent.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "capture/inject/capture-session.hpp"
 #include "capture/inject/parameter-buffer.hpp"
-#include "capture/json-text.hpp"
-#include "capture/test/capture-test-files.hpp"
-#include "capture/test/fake-device-memory.hpp"
-#include "capture/test/synthetic-images.hpp"
+#include "capture/test/session-fixture.hpp"
 #include "core/page-hash.hpp"
 #include "drivers/hsa/test/test-harness.hpp"
 
@@ -90,176 +89,7 @@ struct ScaleFixture {
   void* params[2] = {nullptr, nullptr};
 };
 
-std::string hexOf(const void* data, std::size_t size) {
-  const std::string quoted = jsonHexBytes(static_cast<const std::uint8_t*>(data), size);
-  return quoted.substr(1, quoted.size() - 2);
-}
-
-const char* fromMap(const std::map<std::string, std::string>& values, const char* name) {
-  const auto found = values.find(name);
-  return found == values.end() ? nullptr : found->second.c_str();
-}
-
 }  // namespace
-
-TEST("capture options: the environment's variables, and a bad value named with its variable") {
-  std::map<std::string, std::string> values = {
-      {"KREPLAY_CAPTURE_DIR", "/tmp/x"},
-      {"KREPLAY_CAPTURE_KERNEL_NAME", "gemm|axpy"},
-      {"KREPLAY_CAPTURE_LAUNCH_SKIP", "3"},
-      {"KREPLAY_CAPTURE_EVERY_LAUNCH", "1"},
-      {"KREPLAY_CAPTURE_COMMAND", R"(["python", "a \"b\"", "c\\d\u00e9"])"}};
-  auto lookup = [&](const char* name) { return fromMap(values, name); };
-  const CaptureOptions options = readCaptureOptions(lookup);
-  CHECK_EQ(options.directory, std::string("/tmp/x"));
-  CHECK(options.kernelName == std::optional<std::string>("gemm|axpy"));
-  CHECK(options.launchSkip == std::optional<std::uint64_t>(3));
-  CHECK(!options.launchCount.has_value());
-  CHECK(options.everyLaunch);
-  CHECK_EQ(options.command.size(), std::size_t{3});
-  CHECK_EQ(options.command[1], std::string("a \"b\""));
-  CHECK_EQ(options.command[2], std::string("c\\d\xc3\xa9"));
-  CHECK(options.fromStart);
-  values["KREPLAY_CAPTURE_PROFILE_FROM_START"] = "off";
-  CHECK(!readCaptureOptions(lookup).fromStart);
-  values["KREPLAY_CAPTURE_PROFILE_FROM_START"] = "later";
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_PROFILE_FROM_START=later is not on or off");
-  values.erase("KREPLAY_CAPTURE_PROFILE_FROM_START");
-  values["KREPLAY_CAPTURE_LAUNCH_COUNT"] = "-1";
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_LAUNCH_COUNT=-1 is not a whole number");
-  values.erase("KREPLAY_CAPTURE_LAUNCH_COUNT");
-  values["KREPLAY_CAPTURE_COMMAND"] = "[\"unterminated";
-  CHECK_THROWS(readCaptureOptions(lookup), "is not a JSON array of strings");
-  values.erase("KREPLAY_CAPTURE_COMMAND");
-  CHECK_EQ(readCaptureOptions(lookup).stagingBytes, kDefaultStagingBytes);
-  CHECK_EQ(readCaptureOptions(lookup).writerThreads, 0u);  // auto
-  values["KREPLAY_CAPTURE_STAGING_BYTES"] = "1048576";
-  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "3";
-  CHECK_EQ(readCaptureOptions(lookup).stagingBytes, std::uint64_t{1048576});
-  CHECK_EQ(readCaptureOptions(lookup).writerThreads, 3u);
-  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "auto";
-  CHECK_EQ(readCaptureOptions(lookup).writerThreads, 0u);
-  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "0";
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_WRITER_THREADS=0 is not auto or a whole number from 1 to 64");
-  values["KREPLAY_CAPTURE_WRITER_THREADS"] = "lots";
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_WRITER_THREADS=lots is not auto");
-  values.erase("KREPLAY_CAPTURE_WRITER_THREADS");
-  values["KREPLAY_CAPTURE_STAGING_BYTES"] = "4096";
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_STAGING_BYTES=4096 is not a byte count of at least 65536");
-  values["KREPLAY_CAPTURE_STAGING_BYTES"] = "256MiB";
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_STAGING_BYTES=256MiB is not a whole number");
-  values.erase("KREPLAY_CAPTURE_STAGING_BYTES");
-  const std::vector<std::string> own =
-      readCaptureOptions(lookup).command;  // this program's /proc/self/cmdline
-  CHECK(!own.empty() && own[0].find("kreplay-capture-test") != std::string::npos);
-  values.erase("KREPLAY_CAPTURE_DIR");
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_DIR is not set");
-  CaptureOptions badRegex;
-  badRegex.kernelName = "regex:(unclosed";
-  CHECK_THROWS(LaunchSelection{badRegex},
-               "KREPLAY_CAPTURE_KERNEL_NAME=regex:(unclosed is not a valid regular expression");
-  CaptureOptions literal;
-  literal.kernelName = "(unclosed";  // a name, matched whole: no regular expression to compile
-  CHECK(!LaunchSelection{literal}.matches("scale"));
-  values["KREPLAY_CAPTURE_KERNEL_NAME_BASE"] = "demangled";
-  values["KREPLAY_CAPTURE_DIR"] = "/tmp/x";
-  CHECK(readCaptureOptions(lookup).kernelNameBase == KernelNameBase::Demangled);
-  values["KREPLAY_CAPTURE_KERNEL_NAME_BASE"] = "symbol";
-  CHECK_THROWS(readCaptureOptions(lookup), "KREPLAY_CAPTURE_KERNEL_NAME_BASE");
-}
-
-TEST("launch selection: a name matched whole, as ncu reads --kernel-name, on the function's name by default") {
-  CaptureOptions options;
-  options.kernelName = "apply";
-  LaunchSelection function(options);
-  CHECK(function.matches("_Z5applyIiEviT_"));  // void apply<int>(int, int)
-  CHECK(function.matches("apply"));
-  CHECK(!function.matches("_Z7applyToi"));  // applyTo(int): not the whole name
-  options.kernelName = "app";
-  LaunchSelection part(options);
-  CHECK(!part.matches("_Z5applyIiEviT_"));
-  CHECK(!part.matches("apply"));
-}
-
-TEST("launch selection: regex: searches the name, the base names which name") {
-  CaptureOptions options;
-  options.kernelName = "regex:^app";
-  LaunchSelection searched(options);
-  CHECK(searched.matches("_Z5applyIiEviT_"));
-  CHECK(!searched.matches("_Z4scalePfi"));
-  options.kernelName = "regex:^void apply<";
-  CHECK(!LaunchSelection(options).matches("_Z5applyIiEviT_"));  // the function's name has no return type
-  options.kernelNameBase = KernelNameBase::Demangled;
-  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
-  options.kernelName = "void apply<int>(int, int)";
-  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
-  options.kernelNameBase = KernelNameBase::Mangled;
-  options.kernelName = "_Z5applyIiEviT_";
-  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
-  options.kernelName = "apply";
-  CHECK(!LaunchSelection(options).matches("_Z5applyIiEviT_"));
-  options.kernelName = "regex:Z5app";
-  CHECK(LaunchSelection(options).matches("_Z5applyIiEviT_"));
-  CHECK_EQ(demangledName("_Z5applyIiEviT_"), std::string("void apply<int>(int, int)"));
-  CHECK_EQ(demangledName("scale"), std::string("scale"));
-  // Only a function's symbol is demangled: `b` alone would read as the type bool.
-  CHECK_EQ(demangledName("b"), std::string("b"));
-  CHECK_EQ(kernelName("i", KernelNameBase::Function), std::string("i"));
-}
-
-TEST("kernel names: the function's name drops return type, scope, template arguments and parameters") {
-  CHECK_EQ(functionName("void apply<int>(int, int)"), std::string("apply"));
-  CHECK_EQ(functionName("scale"), std::string("scale"));
-  CHECK_EQ(functionName("scale(float*, int)"), std::string("scale"));
-  CHECK_EQ(functionName("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
-                        "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)"),
-           std::string("vectorized_elementwise_kernel"));
-  CHECK_EQ(functionName("void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align1>("
-                        "cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align1::Params)"),
-           std::string("Kernel2"));
-  CHECK_EQ(functionName("void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl<at::native::"
-                        "AddFunctor<float> >(at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::"
-                        "{lambda(int)#1}>(int, at::native::gpu_kernel_impl<at::native::AddFunctor<float> >("
-                        "at::TensorIteratorBase&, at::native::AddFunctor<float> const&)::{lambda(int)#1})"),
-           std::string("elementwise_kernel"));
-  CHECK_EQ(kernelName("_Z5applyIiEviT_", KernelNameBase::Function), std::string("apply"));
-  CHECK_EQ(kernelName("_Z5applyIiEviT_", KernelNameBase::Mangled), std::string("_Z5applyIiEviT_"));
-  CHECK(parseKernelNameBase("demangled") == KernelNameBase::Demangled);
-  CHECK(!parseKernelNameBase("Function"));
-}
-
-TEST("launch selection: by default the first launch of each kernel, until one is captured") {
-  LaunchSelection selection(CaptureOptions{});
-  CHECK(selection.select("a"));
-  CHECK(selection.select("a"));  // not captured yet (say, its stream was capturing): still wanted
-  selection.markCaptured("a");
-  CHECK(!selection.select("a"));
-  CHECK(selection.select("b"));
-  selection.markCaptured("b");
-  CHECK(!selection.select("b"));
-  CHECK(!selection.exhausted());
-}
-
-TEST("launch selection: skip and count over the matching launches, every launch") {
-  CaptureOptions options;
-  options.launchSkip = 2;
-  options.launchCount = 3;
-  LaunchSelection ranged(options);
-  std::string picked;
-  for (int i = 0; i < 8; ++i) picked += ranged.select(i % 2 == 0 ? "a" : "b") ? "1" : "0";
-  CHECK_EQ(picked, std::string("00111000"));
-  CHECK(ranged.exhausted());
-  CaptureOptions every;
-  every.everyLaunch = true;
-  LaunchSelection all(every);
-  all.markCaptured("a");
-  CHECK(all.select("a") && all.select("a") && all.select("b"));
-  CaptureOptions countOnly;
-  countOnly.launchCount = 1;
-  LaunchSelection one(countOnly);
-  CHECK(one.select("a"));
-  CHECK(!one.select("b"));
-}
 
 TEST("capture session: kernelParams laid out by the cubin's metadata, shape, device in the manifest") {
   ScaleFixture fixture;
@@ -460,129 +290,4 @@ TEST("capture session: a module's globals are ranges of the launch, labelled by 
   const std::string record = fixture.record(0);
   CHECK(contains(record, "\"kind\":\"module-global\",\"label\":\"counter\""));
   CHECK(contains(record, "\"bytes\":4,"));
-}
-
-TEST(
-    "capture session: kernelParams of nvcc-built kernels (axpy, a struct by value) laid out by their "
-    "cubins") {
-  const char* axpyCubin = std::getenv("KREPLAY_CAPTURE_TEST_AXPY_CUBIN");
-  const char* parametersCubin = std::getenv("KREPLAY_CAPTURE_TEST_PARAMETERS_CUBIN");
-  if (axpyCubin == nullptr || parametersCubin == nullptr)
-    throw kreplay::hsa::test::Skip(
-        "no nvcc-built cubins (capture-layout.test.ts builds them when nvcc is found)");
-  CaptureOptions options;
-  options.directory = temporaryFolder();
-  options.everyLaunch = true;
-  FakeDeviceMemory device;
-  std::ostringstream log;
-  CaptureSession session(options, device, log);
-  const std::string axpy = readFile(axpyCubin), parameters = readFile(parametersCubin);
-  session.moduleLoaded(1, reinterpret_cast<const std::uint8_t*>(axpy.data()), axpy.size());
-  session.moduleLoaded(2, reinterpret_cast<const std::uint8_t*>(parameters.data()), parameters.size());
-  std::uint64_t y = 0x7f0000001000, x = 0x7f0000002000;
-  float a = 2.5f;
-  unsigned n = 1000;
-  void* axpyParams[] = {&y, &x, &a, &n};
-  LaunchRequest request;
-  request.function = "kreplay_capture_fixture_axpy";
-  request.kernelParams = axpyParams;
-  session.afterLaunch(session.beforeLaunch(request), true);
-  std::uint8_t expected[24] = {};
-  std::memcpy(expected, &y, 8);
-  std::memcpy(expected + 8, &x, 8);
-  std::memcpy(expected + 16, &a, 4);
-  std::memcpy(expected + 20, &n, 4);
-  session.flush();
-  const std::string first = readFile(options.directory + "/launches/00000000.json");
-  CHECK(contains(first, "\"size\":24,\"buffer\":\"" + hexOf(expected, 24) + "\""));
-  CHECK(contains(first, "{\"index\":2,\"offset\":16,\"size\":4},{\"index\":3,\"offset\":20,\"size\":4}"));
-  struct Padded {
-    char tag;
-    double value;
-    short count;
-  } padded{'t', 1.5, 7};
-  int after = 42;
-  std::uint64_t out = 0x7f0000003000;
-  void* paddedParams[] = {&padded, &after, &out};
-  request.function = "padded_struct";
-  request.kernelParams = paddedParams;
-  session.afterLaunch(session.beforeLaunch(request), true);
-  std::uint8_t expectedPadded[40] = {};
-  std::memcpy(expectedPadded, &padded, 24);
-  std::memcpy(expectedPadded + 24, &after, 4);
-  std::memcpy(expectedPadded + 32, &out, 8);
-  session.flush();
-  const std::string second = readFile(options.directory + "/launches/00000001.json");
-  CHECK(contains(second, "\"size\":40,\"buffer\":\"" + hexOf(expectedPadded, 40) + "\""));
-  CHECK(contains(second,
-                 "[{\"index\":0,\"offset\":0,\"size\":24},{\"index\":1,\"offset\":24,\"size\":4},{\"index\":"
-                 "2,\"offset\":32,\"size\":8}]"));
-}
-
-TEST(
-    "capture session: a module the driver loads lazily when asked about the function is used for that "
-    "launch") {
-  const std::string directory = temporaryFolder();
-  CaptureOptions options;
-  options.directory = directory;
-  FakeDeviceMemory device;
-  std::ostringstream log;
-  CaptureSession session(options, device, log);
-  const Bytes module = syntheticCubin().bytes;
-  // The module-loaded callback comes on the same thread, inside the session's own question.
-  device.onFunctionModule = [&] { session.moduleLoaded(9, module.data(), module.size()); };
-  std::uint64_t pointer = 0x1000;
-  int count = 4;
-  void* params[] = {&pointer, &count};
-  LaunchRequest request;
-  request.function = "scale";
-  request.functionHandle = 0x77;
-  request.kernelParams = params;
-  session.afterLaunch(session.beforeLaunch(request), true);
-  CHECK_EQ(session.capturedLaunches(), std::uint64_t{1});
-  CHECK(!contains(readFile(directory + "/manifest.json"), "\"no-parameter-metadata\":1"));
-}
-
-TEST(
-    "capture session: of several modules defining a kernel, the one its handle is known to be, else the "
-    "latest, said once") {
-  const std::string directory = temporaryFolder();
-  CaptureOptions options;
-  options.directory = directory;
-  options.everyLaunch = true;
-  FakeDeviceMemory device;
-  std::ostringstream log;
-  CaptureSession session(options, device, log);
-  const Bytes first = syntheticCubin().bytes;
-  const Bytes second = syntheticCubin(8, {0x04, 0x7d, 0x04, 0x00, 1, 2, 3, 4}).bytes;
-  session.moduleLoaded(1, first.data(), first.size());
-  session.moduleLoaded(2, second.data(), second.size());
-  session.moduleHandle(0x5000, 1);  // what cuModuleLoadData returned while module 1 loaded
-  std::uint64_t pointer = 0x1000;
-  int count = 4;
-  void* params[] = {&pointer, &count};
-  LaunchRequest request;
-  request.function = "scale";
-  request.functionHandle = 0x77;  // the fake device says its module is 0x5000
-  request.kernelParams = params;
-  session.afterLaunch(session.beforeLaunch(request), true);
-  request.functionHandle = 0;  // a module it cannot tell
-  session.afterLaunch(session.beforeLaunch(request), true);
-  session.afterLaunch(session.beforeLaunch(request), true);
-  session.flush();
-  CHECK(contains(readFile(directory + "/launches/00000000.json"),
-                 "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
-  CHECK(contains(readFile(directory + "/launches/00000001.json"),
-                 "\"module\":\"" + blobId(second.data(), second.size()) + "\""));
-  const std::string said = log.str();
-  const std::string message =
-      "[kreplay capture] 2 loaded modules define scale; the capture uses the most recently loaded one "
-      "(module 2)";
-  CHECK(contains(said, message));
-  CHECK_EQ(said.find(message), said.rfind(message));
-  session.moduleUnloaded(2);
-  session.afterLaunch(session.beforeLaunch(request), true);
-  session.flush();
-  CHECK(contains(readFile(directory + "/launches/00000003.json"),
-                 "\"module\":\"" + blobId(first.data(), first.size()) + "\""));
 }

@@ -1,6 +1,7 @@
 // A capture session over the fake device (host memory) for the session's tests: ranges of whole
 // pages that stay put, launches of the synthetic `scale` kernel on any stream and context with a
-// "kernel" that changes memory while it runs, and the records as the writer wrote them.
+// "kernel" that changes memory while it runs, and the records as the writer wrote them (with
+// parameter buffers in hex, as records write them).
 #pragma once
 
 #include <cstdio>
@@ -13,11 +14,18 @@
 #include <vector>
 
 #include "capture/inject/capture-session.hpp"
+#include "capture/json-text.hpp"
 #include "capture/test/capture-test-files.hpp"
 #include "capture/test/fake-device-memory.hpp"
 #include "capture/test/synthetic-images.hpp"
 
 namespace kreplay::capture::test {
+
+/** The hex text of `size` bytes, as a launch record writes a parameter buffer. */
+inline std::string hexOf(const void* data, std::size_t size) {
+  const std::string quoted = jsonHexBytes(static_cast<const std::uint8_t*>(data), size);
+  return quoted.substr(1, quoted.size() - 2);
+}
 
 /** Capture options for every launch, into a new folder. */
 inline CaptureOptions everyLaunchOptions() {
