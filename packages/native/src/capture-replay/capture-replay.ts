@@ -5,6 +5,7 @@ import { CaptureFormatError } from '../errors/capture-format-error.js';
 import { DriverError } from '../errors/driver-error.js';
 import { nativeMessage } from '../errors/native-message.js';
 import { UnsupportedError } from '../errors/unsupported-error.js';
+import { moduleParameterLayouts, parameterExtent } from '../kernels/kernel-parameter-layout.js';
 import { readPtxHeader } from '../kernels/ptx-module.js';
 import { pageHash } from '../queue/page-hash.js';
 import type { KernelDescriptor } from '../runtime/runtime-types.js';
@@ -212,12 +213,16 @@ export class CaptureReplay implements AsyncDisposable {
       (attribute) => `launch attribute ${attribute.name} (${attribute.values.join(', ')}) of the captured launch is not applied by the replay`,
     );
     const parameters = relocateParameterWords(record.parameterBuffer, moved);
+    const launchBytes = launchParameterBytes(kernel);
+    if (launchBytes < parameters.buffer.length) {
+      notes.push(`the parameter buffer's last ${parameters.buffer.length - launchBytes} bytes lie past kernel ${record.function}'s parameters in its module and are not passed (CUDA refuses a longer buffer)`);
+    }
     if (this.#relocations.length > 0) {
       notes.push(
         `${this.#relocations.length} of ${this.regions.length} memory regions are not at their captured addresses (the driver would not place them there); ${parameters.rewritten} pointer${parameters.rewritten === 1 ? '' : 's'} of the parameter buffer follow them, pointers stored in memory do not`,
       );
     }
-    return { record, kernel, memory, pages, parameters: parameters.buffer, relocatedRegions: this.#relocations.length, notes };
+    return { record, kernel, memory, pages, parameters: parameters.buffer.subarray(0, launchBytes), relocatedRegions: this.#relocations.length, notes };
   }
 
   /**
@@ -313,7 +318,9 @@ export class CaptureReplay implements AsyncDisposable {
       kernel = (async () => {
         const image = await readBlob(this.folder.directory, record.module);
         await this.#checkArchitecture(record.module, image);
-        const size = record.parameterBuffer.length;
+        // A buffer longer than the kernel's parameters passes only them (CUDA refuses more).
+        const layout = moduleParameterLayouts(image).get(record.function);
+        const size = layout === undefined ? record.parameterBuffer.length : Math.min(record.parameterBuffer.length, parameterExtent(layout));
         return this.runtime
           .loadKernel({
             image,
@@ -391,4 +398,10 @@ export class CaptureReplay implements AsyncDisposable {
     }
     return Number(global.address);
   }
+}
+
+/** The bytes of the parameter buffer a launch of this kernel passes (its one bytes parameter's size). */
+function launchParameterBytes(kernel: KernelDescriptor): number {
+  const [whole] = kernel.parameters;
+  return whole?.type === 'bytes' ? whole.size! : 0;
 }

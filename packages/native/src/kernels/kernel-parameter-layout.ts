@@ -52,6 +52,18 @@ export function moduleParameterLayouts(image: Uint8Array): ReadonlyMap<string, K
 }
 
 /**
+ * What is wrong with launching kernel `name` of this layout with a parameter buffer of `bufferBytes`
+ * (a phrase like {@link parameterBufferProblem}'s), or null when it holds exactly its parameters:
+ * CUDA refuses a buffer longer than where the last parameter ends with
+ * CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (an H100 refused 32 bytes for 28 bytes of parameters).
+ */
+export function launchBufferProblem(name: string, bufferBytes: number, layout: KernelParameterLayout): string | null {
+  const extent = parameterExtent(layout);
+  if (bufferBytes <= extent) return parameterBufferProblem(name, bufferBytes, layout);
+  return `holds ${bufferBytes} bytes, more than the ${extent} bytes where the last parameter of kernel ${name} ends in its module; CUDA refuses a longer buffer (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)`;
+}
+
+/**
  * What is wrong with a parameter buffer of `bufferBytes` for kernel `name` of this layout, as a phrase
  * that follows the buffer's name (`holds 0 bytes, but its module declares ...`), or null when it
  * holds every parameter.

@@ -4,7 +4,7 @@
  * parameter its size (it is then the kernel's only parameter).
  * @internal
  */
-import { parameterBufferProblem, type KernelParameterLayout } from './kernel-parameter-layout.js';
+import { launchBufferProblem, type KernelParameterLayout } from './kernel-parameter-layout.js';
 import type { Access, KernelParameter, ParameterType, PointerExtent } from '../runtime/runtime-types.js';
 import { argumentError, describeValue, requireArray, requireBoolean, requireChoice, requireInteger, requireKnownKeys, requireObject } from '../errors/validate.js';
 
@@ -127,13 +127,14 @@ export function parameterBytes(parameters: readonly KernelParameter[]): Uint8Arr
  * Checks that a launch of these declared parameters passes every parameter the kernel's module
  * declares (its cubin's metadata or its PTX): a `bytes` parameter as large as the parameters span,
  * or else one declared parameter, a 64-bit word, for each of the module's, none of them larger.
- * Less would make the driver read past what the launch passes.
+ * Less would make the driver read past what the launch passes; a longer `bytes` parameter the driver
+ * refuses at launch.
  * @throws {ArgumentError} when the declaration passes less than the module declares.
  */
 export function requireParametersCoverModule(component: string, name: string, parameters: readonly KernelParameter[], layout: KernelParameterLayout): void {
   const whole = `one bytes parameter of the whole ${layout.parameterBufferBytes}-byte parameter buffer`;
   if (parameters.length === 1 && parameters[0]!.type === 'bytes') {
-    const short = parameterBufferProblem(name, parameters[0]!.size!, layout);
+    const short = launchBufferProblem(name, parameters[0]!.size!, layout);
     if (short) throw argumentError(component, 'options.parameters[0].size', `the bytes parameter ${parameters[0]!.name} ${short}`, `Declare ${whole}`);
     return;
   }

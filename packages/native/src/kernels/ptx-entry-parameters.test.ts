@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findNvcc, nvcc } from '../capture/nvcc.js';
-import { moduleParameterLayouts, parameterBufferProblem } from './kernel-parameter-layout.js';
+import { launchBufferProblem, moduleParameterLayouts, parameterBufferProblem } from './kernel-parameter-layout.js';
 import { ptxParameterLayouts } from './ptx-entry-parameters.js';
 
 const committed = (path: string) => readFileSync(new URL(path, import.meta.url), 'latin1');
@@ -68,6 +68,18 @@ describe('parameterBufferProblem', () => {
     expect(parameterBufferProblem('kreplay_capture_fixture_axpy', 24, layout)).toBeNull();
     expect(parameterBufferProblem('kreplay_capture_fixture_axpy', 0, layout)).toBe(
       'holds 0 bytes, but its module declares 4 parameters of kernel kreplay_capture_fixture_axpy in 24 bytes (the last ending at byte 24)',
+    );
+  });
+});
+
+describe('launchBufferProblem', () => {
+  it('refuses a buffer shorter than the parameters, and one longer than where the last ends (padding after it included), as CUDA does', () => {
+    // a, b, sums (8 bytes each) and n (4 bytes): the parameters end at byte 28, not at 32.
+    const layout = ptxParameterLayouts(committed('../../test/gpu/kernels/capture-fixture-block-sums.ptx')).get('kreplay_capture_fixture_block_sums')!;
+    expect(launchBufferProblem('kreplay_capture_fixture_block_sums', 28, layout)).toBeNull();
+    expect(launchBufferProblem('kreplay_capture_fixture_block_sums', 24, layout)).toBe(parameterBufferProblem('kreplay_capture_fixture_block_sums', 24, layout));
+    expect(launchBufferProblem('kreplay_capture_fixture_block_sums', 32, layout)).toBe(
+      'holds 32 bytes, more than the 28 bytes where the last parameter of kernel kreplay_capture_fixture_block_sums ends in its module; CUDA refuses a longer buffer (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)',
     );
   });
 });

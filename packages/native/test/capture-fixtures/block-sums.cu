@@ -4,7 +4,8 @@
 // mapped pinned host memory. Deterministic: the tree's order is fixed. Compiled for the CPU into
 // the fake libcuda (test/fake-cuda/fake-kernels.cpp), and to PTX
 // (test/gpu/kernels/capture-fixture-block-sums.ptx) by nvcc. Launch it with 256-thread blocks.
-// Its parameter buffer (C ABI): a at 0, b at 8, sums at 16, n at 24; 32 bytes.
+// Its parameter buffer: a at 0, b at 8, sums at 16, n at 24; 28 bytes (where the last parameter
+// ends: CUDA refuses a longer buffer with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
 
 extern "C" {
 

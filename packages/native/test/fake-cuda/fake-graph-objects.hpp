@@ -74,13 +74,14 @@ CUgraphNode_st* addNode(CUgraphNode_st** added, CUgraph_st* graph, CUgraphNode_s
 /** Allocates device memory for a graph memory node, freed when the last `owner` goes. */
 CUresult allocateGraphMemory(std::size_t bytes, std::shared_ptr<GraphAllocation>& owner);
 
-/** Sets a kernel node from CUDA_KERNEL_NODE_PARAMS (v1 or v2); kInvalidValue when the values do not fit. */
+/** Sets a kernel node from CUDA_KERNEL_NODE_PARAMS (v1 or v2); kInvalidValue when the values do not fit (a buffer short or long). */
 template <class Params>
 CUresult setKernelNode(CUgraphNode_st& node, const Params& params) {
   if (params.func == nullptr) return kInvalidValue;
   bool valid = false;
-  ParameterValues values = launchValues(*params.func->kernel, params.kernelParams, params.extra, valid);
-  if (!valid) return kInvalidValue;
+  bool tooLong = false;
+  ParameterValues values = launchValues(*params.func->kernel, params.kernelParams, params.extra, valid, tooLong);
+  if (!valid || tooLong) return kInvalidValue;
   node.function = params.func;
   node.grid = {params.gridDimX, params.gridDimY, params.gridDimZ};
   node.block = {params.blockDimX, params.blockDimY, params.blockDimZ};

@@ -21,11 +21,15 @@ namespace kreplay_fake {
 /**
  * The parameter values of a launch: from `parameters` (one pointer per parameter), or from the
  * buffer `extra` passes (CU_LAUNCH_PARAM_BUFFER_POINTER/SIZE), laid out as the C ABI lays out the
- * kernel's parameters. Empty (with `valid` false) when the buffer has the wrong size.
+ * kernel's parameters. Empty (with `valid` false) when the buffer is shorter than the parameters;
+ * `tooLong` when it holds more than they span (the last one's end, no padding after it), which CUDA
+ * refuses with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (seen on an H100 with a 32-byte buffer for 28 bytes
+ * of parameters).
  */
-ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void** extra, bool& valid) {
+ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void** extra, bool& valid, bool& tooLong) {
   std::vector<std::vector<unsigned char>> values;
   valid = true;
+  tooLong = false;
   const unsigned char* buffer = nullptr;
   std::size_t bufferBytes = 0;
   bool hasSize = false;
@@ -46,17 +50,15 @@ ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void**
     return values;
   }
   std::size_t offset = 0;
-  std::size_t largest = 1;
   for (std::size_t index = 0; index < kernel.parameterBytes.size(); ++index) {
     const std::size_t alignment = kernel.parameterAlignments[index];
-    largest = std::max(largest, alignment);
     offset = (offset + alignment - 1) / alignment * alignment;
     if (offset + kernel.parameterBytes[index] > bufferBytes) break;
     values.emplace_back(buffer + offset, buffer + offset + kernel.parameterBytes[index]);
     offset += kernel.parameterBytes[index];
   }
-  const std::size_t expected = (offset + largest - 1) / largest * largest;
-  valid = hasSize && values.size() == kernel.parameterBytes.size() && (bufferBytes == expected || bufferBytes == offset);
+  valid = hasSize && values.size() == kernel.parameterBytes.size();
+  tooLong = valid && bufferBytes > offset;
   return values;
 }
 
@@ -75,8 +77,10 @@ CUresult launch(CUfunc_st* function, kreplay_fake::Dim3 grid, kreplay_fake::Dim3
                 CUstream_st* stream, void** parameters, void** extra) {
   const kreplay_fake::FakeKernel* kernel = function->kernel;
   bool valid = false;
-  kreplay_fake::ParameterValues values = kreplay_fake::launchValues(*kernel, parameters, extra, valid);
+  bool tooLong = false;
+  kreplay_fake::ParameterValues values = kreplay_fake::launchValues(*kernel, parameters, extra, valid, tooLong);
   if (!valid) return kInvalidValue;
+  if (tooLong) return kreplay_fake::kLaunchOutOfResources;
   if (kreplay_fake::captureKernel(stream, function, grid, block, sharedBytes, values)) return kSuccess;
   kreplay_fake::runOn(stream, [kernel, values = std::move(values), grid, block] {
     kreplay_fake::runKernel(*kernel, values, grid, block);

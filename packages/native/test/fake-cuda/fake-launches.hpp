@@ -18,7 +18,10 @@ using ParameterValues = std::vector<std::vector<unsigned char>>;
 
 /** Runs a kernel's grid on the calling thread. */
 void runKernel(const FakeKernel& kernel, const ParameterValues& values, Dim3 grid, Dim3 block);
-/** A launch's parameter values from `parameters` or `extra`; `valid` false when they do not fit the kernel. */
-ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void** extra, bool& valid);
+/**
+ * A launch's parameter values from `parameters` or `extra`; `valid` false when they do not fit the
+ * kernel, `tooLong` when an `extra` buffer holds more bytes than the parameters span.
+ */
+ParameterValues launchValues(const FakeKernel& kernel, void** parameters, void** extra, bool& valid, bool& tooLong);
 
 }  // namespace kreplay_fake

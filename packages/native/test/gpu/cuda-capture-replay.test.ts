@@ -216,6 +216,45 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     await queue.dispose();
   });
 
+  it("passes only the kernel's parameters of a recorded buffer that runs past them (CUDA refuses a longer one), with a note", async () => {
+    const directory = join(root, 'long-parameters');
+    const base = freeWindow();
+    const [a, b, sums] = [base + 6 * 2 ** 20, base + 8 * 2 ** 20, base + 10 * 2 ** 20];
+    const elements = 4 * captureFixtureBlockThreads;
+    const aValues = Float32Array.from({ length: elements }, (_, index) => (index % 13) - 6);
+    const bValues = Float32Array.from({ length: elements }, (_, index) => (index % 5) * 0.5);
+    const expected = captureFixtureBlockSums(aValues, bValues);
+    // The buffer padded to 32 bytes, as a C struct of the parameters would be; they end at byte 28.
+    const padded = new Uint8Array(32);
+    padded.set(captureFixtureBlockSumsParameters(a, b, sums, elements));
+    writeTestCapture(directory, {
+      device: { name: 'The captured GPU', architecture },
+      command: ['block-sums-program'],
+      launches: [
+        {
+          function: 'kreplay_capture_fixture_block_sums',
+          module: readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-block-sums.ptx', import.meta.url))),
+          grid: [elements / captureFixtureBlockThreads, 1, 1],
+          block: [captureFixtureBlockThreads, 1, 1],
+          parameters: padded,
+          memory: [
+            { base: a, kind: 'device', before: bytesOf(aValues) },
+            { base: b, kind: 'device', before: bytesOf(bValues) },
+            { base: sums, kind: 'device', before: new Uint8Array(expected.byteLength), after: bytesOf(expected) },
+          ],
+        },
+      ],
+    });
+    await using replay = await openCapture(directory, { runtime, placement: 'exact' });
+    const queue = runtime.agents[0]!.createQueue();
+    const dispatch = await replay.prepare(0);
+    expect(dispatch.args).toEqual({ parameters: captureFixtureBlockSumsParameters(a, b, sums, elements) });
+    expect(dispatch.notes).toContain("the parameter buffer's last 4 bytes lie past kernel kreplay_capture_fixture_block_sums's parameters in its module and are not passed (CUDA refuses a longer buffer)");
+    queue.enqueueKernel(dispatch.kernel, dispatch.args, dispatch.launch);
+    expect(await checkPostLaunchHashes(queue, dispatch.expectedPageHashes)).toMatchObject({ reproduced: true, pagesMismatched: 0 });
+    await queue.dispose();
+  });
+
   it('relocates memory the driver will not place at its captured addresses, and rewrites the parameter buffer to follow', async () => {
     const directory = join(root, 'relocated');
     const { y, x, results } = writeAxpyCapture(directory, freeWindow(), axpyModule(architecture), architecture);

@@ -72,7 +72,7 @@ describe.skipIf(!cuda.available)(`cuda user kernels${cuda.available ? '' : ` (${
     pageable.free();
   });
 
-  it('refuses parameters that pass less than the module declares, which a launch would read past', async () => {
+  it('refuses parameters that pass less than the module declares, which a launch would read past, and a buffer longer than they span', async () => {
     const [data, count] = scaleFloats.parameters;
     // The PTX declares three parameters (a pointer, a u32, an f32): 16 bytes.
     await expect(runtime.loadKernel({ ...scaleFloats, parameters: [data, count] })).rejects.toThrow(
@@ -81,6 +81,10 @@ describe.skipIf(!cuda.available)(`cuda user kernels${cuda.available ? '' : ` (${
     await expect(runtime.loadKernel({ ...scaleFloats, parameters: [] })).rejects.toBeInstanceOf(ArgumentError);
     await expect(runtime.loadKernel({ ...scaleFloats, parameters: [{ name: 'parameters', type: 'bytes', size: 8 }] })).rejects.toThrow(
       /the bytes parameter parameters holds 8 bytes, but its module declares 3 parameters of kernel kreplay_test_scale_floats in 16 bytes \(the last ending at byte 16\)/,
+    );
+    // More than the parameters span the driver refuses at launch (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES).
+    await expect(runtime.loadKernel({ ...scaleFloats, parameters: [{ name: 'parameters', type: 'bytes', size: 24 }] })).rejects.toThrow(
+      /the bytes parameter parameters holds 24 bytes, more than the 16 bytes where the last parameter of kernel kreplay_test_scale_floats ends in its module; CUDA refuses a longer buffer/,
     );
     const whole = await runtime.loadKernel({ ...scaleFloats, parameters: [{ name: 'parameters', type: 'bytes', size: 16 }] });
     expect(whole.parameters).toHaveLength(1);
