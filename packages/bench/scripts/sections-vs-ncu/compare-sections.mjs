@@ -143,7 +143,8 @@ export function describeComparisons(results) {
 export function compareFolder(folder, tolerance = 0) {
   const files = readdirSync(folder);
   const always = files.includes('ncu-baseline.csv') ? readRawPage(readFileSync(join(folder, 'ncu-baseline.csv'), 'utf8')).metrics.filter((metric) => !metric.startsWith('gpu__time_duration')) : [];
-  const definitions = files.includes('sections.json') ? JSON.parse(readFileSync(join(folder, 'sections.json'), 'utf8')) : [];
+  // `kreplay profile --list-sections --json`: { sections, missing, sets }.
+  const definitions = files.includes('sections.json') ? JSON.parse(readFileSync(join(folder, 'sections.json'), 'utf8')).sections : [];
   return files
     .map((file) => /^kreplay-(.+)\.csv$/.exec(file)?.[1])
     .filter((section) => section !== undefined)
