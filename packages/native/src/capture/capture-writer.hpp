@@ -43,7 +43,7 @@ enum class NotCapturedReason {
   GraphHostNode,
   GraphEventNode,  ///< event record or wait (across streams)
   DeviceGraphLaunch,  ///< a graph that may launch graphs from the device
-  Collective,  ///< a kernel taking part in a collective (NCCL): never replayed alone
+  Collective,  ///< a kernel taking part in a collective (NCCL's, RCCL's): never replayed alone
 };
 const char* notCapturedReasonName(NotCapturedReason reason);
 

@@ -2,13 +2,14 @@
 // its kernel nodes (counted like launches), and the run of its nodes between keeping the memory they
 // can reach and putting it back.
 #include "capture/inject/capture-session.hpp"
+#include "capture/inject/collective-library.hpp"
 #include "capture/inject/graph-launch.hpp"
 
 namespace kreplay::capture {
 
 namespace {
 
-/** The reason a node keeps its graph from running node by node, if it does. */
+/** The reason a node other than a kernel keeps its graph from running node by node, if it does. */
 std::optional<NotCapturedReason> nodeReason(const GraphNode& node) {
   switch (node.kind) {
     case GraphNodeKind::ChildGraph:
@@ -21,9 +22,6 @@ std::optional<NotCapturedReason> nodeReason(const GraphNode& node) {
       return NotCapturedReason::GraphEventNode;
     case GraphNodeKind::Unsupported:
       return NotCapturedReason::GraphLaunch;
-    case GraphNodeKind::Kernel:
-      if (isCollectiveKernel(node.launch.function)) return NotCapturedReason::Collective;
-      return std::nullopt;
     default:
       return std::nullopt;
   }
@@ -38,10 +36,12 @@ bool CaptureSession::graphNodesRunAlone(const GraphLaunchRequest& request) {
   }
   bool alone = true;
   for (const GraphNode& node : request.nodes) {
-    if (const auto reason = nodeReason(node)) {
-      notCaptured(*reason, node.launch.function, "a node of a graph launch, which runs untouched");
-      alone = false;
-    }
+    const auto reason = nodeReason(node);
+    const auto collective = node.kind == GraphNodeKind::Kernel ? collectiveLaunch(node.launch) : std::nullopt;
+    if (!reason && !collective) continue;
+    notCaptured(reason.value_or(NotCapturedReason::Collective), node.launch.function,
+                "a node of a graph launch, which runs untouched" + (collective ? ": " + *collective : ""));
+    alone = false;
   }
   return alone;
 }

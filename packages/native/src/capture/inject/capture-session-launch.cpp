@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "capture/inject/capture-session.hpp"
-#include "capture/inject/graph-launch.hpp"
+#include "capture/inject/collective-library.hpp"
 #include "capture/inject/parameter-buffer.hpp"
 
 namespace kreplay::capture {
@@ -76,9 +76,14 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     notCaptured(NotCapturedReason::MultiDeviceLaunch, request.function, "a multi-device launch");
     return nullptr;
   }
-  if (isCollectiveKernel(request.function)) {
-    notCaptured(NotCapturedReason::Collective, request.function,
-                "it takes part in a collective (NCCL), which is never replayed alone");
+  // Asking for the function's module makes a driver that loads modules lazily load it now, before the
+  // launch: its module-loaded callback then reaches moduleLoaded on this thread, which tells which
+  // loaded module the handle is (as cuModuleLoad* does for modules loaded eagerly), and whether it
+  // came from a collective library.
+  const std::uintptr_t module = functionModule(request.functionHandle);
+  const std::optional<KernelDefinition> definition = definitionOf(request.function, module);
+  if (const auto why = whyCollective(request.function, definition ? definition->module->collectiveLibrary : "")) {
+    notCaptured(NotCapturedReason::Collective, request.function, *why);
     return nullptr;
   }
   if (request.selected ? !*request.selected
@@ -101,14 +106,6 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
                 "its stream is being captured into a graph, so it does not run now");
     return nullptr;
   }
-  // Asking for the function's module makes a driver that loads modules lazily load it now, before the
-  // launch: its module-loaded callback then reaches moduleLoaded on this thread, which tells which
-  // loaded module the handle is (as cuModuleLoad* does for modules loaded eagerly).
-  const std::uintptr_t module = functionModule(request.functionHandle);
-  const auto known = moduleIds_.find(module);
-  const std::optional<KernelDefinition> definition =
-      modules_.find(request.function,
-                    known == moduleIds_.end() ? std::nullopt : std::optional<std::uint32_t>(known->second));
   if (!definition) {
     notCaptured(NotCapturedReason::NoParameterMetadata, request.function,
                 "no loaded module image (of " + std::to_string(modules_.size()) + ") describes this kernel");

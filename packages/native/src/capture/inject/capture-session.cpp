@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "capture/inject/collective-library.hpp"
+
 namespace kreplay::capture {
 
 namespace {
@@ -94,11 +96,16 @@ void CaptureSession::stop(const std::string& what) {
   log_.flush();
 }
 
-void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes) {
+void CaptureSession::moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes,
+                                  const std::string& collectiveLibrary) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (stopped_ || image == nullptr || bytes == 0) return;
   try {
-    modules_.add(moduleId, image, bytes);
+    modules_.add(moduleId, image, bytes, collectiveLibrary);
+    if (!collectiveLibrary.empty())
+      sayOnce("collective library " + collectiveLibrary,
+              "modules loaded from " + collectiveLibrary +
+                  ", a collective library: their kernels are counted as collective, never captured");
     if (askingForModule_) loadedWhileAsking_.push_back(moduleId);
   } catch (const std::exception& error) {
     sayOnce("module " + std::to_string(moduleId),
@@ -143,6 +150,19 @@ std::uintptr_t CaptureSession::functionModule(std::uintptr_t functionHandle) {
   askingForModule_ = false;
   if (module != 0 && loadedWhileAsking_.size() == 1) moduleIds_[module] = loadedWhileAsking_[0];
   return module;
+}
+
+std::optional<KernelDefinition> CaptureSession::definitionOf(const std::string& function,
+                                                             std::uintptr_t module) const {
+  const auto known = moduleIds_.find(module);
+  return modules_.find(function,
+                       known == moduleIds_.end() ? std::nullopt : std::optional<std::uint32_t>(known->second));
+}
+
+std::optional<std::string> CaptureSession::collectiveLaunch(const LaunchRequest& request) {
+  if (auto named = whyCollective(request.function, "")) return named;
+  const auto definition = definitionOf(request.function, functionModule(request.functionHandle));
+  return definition ? whyCollective(request.function, definition->module->collectiveLibrary) : std::nullopt;
 }
 
 void CaptureSession::allocationAdded(std::uint64_t base, std::uint64_t bytes, MemoryKind kind) {

@@ -74,7 +74,12 @@ class CaptureSession {
                  std::function<void()> beforeWrite = {});
   ~CaptureSession();
 
-  void moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes);
+  /**
+   * A module the driver loaded; `collectiveLibrary` names the collective library (libnccl*, librccl*)
+   * its image was loaded from (collective-library.hpp), whose kernels are then counted `collective`.
+   */
+  void moduleLoaded(std::uint32_t moduleId, const std::uint8_t* image, std::size_t bytes,
+                    const std::string& collectiveLibrary = {});
   void moduleUnloaded(std::uint32_t moduleId);
   /** The driver's handle of a loaded module (cuModuleLoad* returned it while loading `moduleId`). */
   void moduleHandle(std::uintptr_t handle, std::uint32_t moduleId);
@@ -155,6 +160,10 @@ class CaptureSession {
   const std::vector<std::uint64_t>& moduleGlobals(const KernelDefinition& definition, std::uintptr_t module);
   /** The module handle of a function, learning which loaded module it is when the driver loads it now. */
   std::uintptr_t functionModule(std::uintptr_t functionHandle);
+  /** The loaded module defining a launch's function: the one its module handle is, when known, else the latest. */
+  std::optional<KernelDefinition> definitionOf(const std::string& function, std::uintptr_t module) const;
+  /** Why a launch takes part in a collective (its name, or the library its module came from), or nothing. */
+  std::optional<std::string> collectiveLaunch(const LaunchRequest& request);
   void sayOnce(const std::string& key, const std::string& message);
   /** Why a graph cannot run node by node (a count per node that cannot), or nothing. */
   bool graphNodesRunAlone(const GraphLaunchRequest& request);

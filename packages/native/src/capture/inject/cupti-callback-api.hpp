@@ -67,6 +67,7 @@ constexpr CallbackId cuModuleLoad = 18;
 constexpr CallbackId cuModuleLoadData = 19;
 constexpr CallbackId cuModuleLoadDataEx = 20;
 constexpr CallbackId cuModuleLoadFatBinary = 21;
+constexpr CallbackId cuLibraryLoadData = 678;
 constexpr CallbackId cuMemMap = 551;
 constexpr CallbackId cuMemUnmap = 552;
 constexpr CallbackId cuMemAllocAsync = 598;
@@ -323,6 +324,11 @@ struct ObjectCreateParams {  // cuTexObjectCreate, cuSurfObjectCreate (the first
 struct ModuleLoadParams {  // cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary (the
                            // first field)
   CUmodule* module;
+};
+struct ModuleImageParams {  // cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoadFatBinary, cuLibraryLoadData
+                            // (the first fields: the handle made, the image)
+  void* handle;
+  const void* image;
 };
 struct GraphInstantiateParams {  // cuGraphInstantiate* (the first fields; WithFlags adds flags, WithParams a struct)
   void** phGraphExec;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capture/inject/capture-session.hpp"
+#include "capture/inject/collective-library.hpp"
 #include "capture/inject/cuda-graphs.hpp"
 #include "capture/inject/cuda-memory-access.hpp"
 #include "capture/inject/cupti-callback-api.hpp"
@@ -39,6 +40,9 @@ thread_local bool insideCallback = false;
 thread_local PendingLaunchHandle pendingLaunch;
 // Modules the driver loaded on this thread during the current cuModuleLoad* call.
 thread_local std::vector<std::uint32_t> modulesLoadedHere;
+// The collective library (libnccl*, librccl*) whose file holds the image that the current module or
+// library load on this thread loads from, or empty.
+thread_local std::string loadingFromCollectiveLibrary;
 
 /** Executable graphs as the program makes, changes and launches them (cuda-graphs.hpp). True when it was one. */
 bool onGraphCall(CallbackId id, const CallbackData& data) {
@@ -105,13 +109,17 @@ void onDriverCall(CallbackId id, const CallbackData& data) {
     }
     return;
   }
-  if (isModuleLoad(id)) {
+  if (isModuleLoad(id) || id == cbid::cuLibraryLoadData) {
     if (data.callbackSite == kApiEnter) {
       modulesLoadedHere.clear();
-    } else if (*static_cast<const CUresult*>(data.functionReturnValue) == 0 &&
-               modulesLoadedHere.size() == 1) {
-      session->moduleHandle(loadedModuleHandle(data.functionParams), modulesLoadedHere[0]);
+      loadingFromCollectiveLibrary =
+          collectiveLibraryHolding(loadedModuleImage(id, data.functionParams)).value_or("");
+      return;
     }
+    loadingFromCollectiveLibrary.clear();
+    if (isModuleLoad(id) && *static_cast<const CUresult*>(data.functionReturnValue) == 0 &&
+        modulesLoadedHere.size() == 1)
+      session->moduleHandle(loadedModuleHandle(data.functionParams), modulesLoadedHere[0]);
     return;
   }
   if (data.callbackSite != kApiExit) return;
@@ -125,8 +133,13 @@ void onResource(CallbackId id, const ResourceData& data) {
   if (id == kResourceModuleLoaded) {
     if (CudaMemoryAccess::loadingOwnModule()) return;  // the capture's own page-hash kernel
     modulesLoadedHere.push_back(module->moduleId);
+    // Loaded from an image in a collective library's file: the load call's image, or (a module a
+    // library or the runtime loads lazily, later) the image the callback gives, when it lies there.
+    const std::string library = !loadingFromCollectiveLibrary.empty()
+                                    ? loadingFromCollectiveLibrary
+                                    : collectiveLibraryHolding(module->pCubin).value_or("");
     session->moduleLoaded(module->moduleId, reinterpret_cast<const std::uint8_t*>(module->pCubin),
-                          module->cubinSize);
+                          module->cubinSize, library);
   } else if (id == kResourceModuleUnloadStarting) {
     session->moduleUnloaded(module->moduleId);
   }
@@ -272,7 +285,8 @@ int initialize() {
                                       cbid::cuModuleLoad,
                                       cbid::cuModuleLoadData,
                                       cbid::cuModuleLoadDataEx,
-                                      cbid::cuModuleLoadFatBinary};
+                                      cbid::cuModuleLoadFatBinary,
+                                      cbid::cuLibraryLoadData};
     std::vector<CallbackId> enabled(std::begin(driverCalls), std::end(driverCalls));
     enabled.insert(enabled.end(), workCallbackIds().begin(), workCallbackIds().end());
     for (const CallbackId id : enabled) {

@@ -269,6 +269,13 @@ std::uintptr_t loadedModuleHandle(const void* params) {
   return p.module == nullptr ? 0 : reinterpret_cast<std::uintptr_t>(*p.module);
 }
 
+const void* loadedModuleImage(CallbackId id, const void* params) {
+  if (id != cbid::cuModuleLoadData && id != cbid::cuModuleLoadDataEx && id != cbid::cuModuleLoadFatBinary &&
+      id != cbid::cuLibraryLoadData)
+    return nullptr;
+  return static_cast<const ModuleImageParams*>(params)->image;
+}
+
 bool isStreamCaptureEnd(CallbackId id) {
   return id == cbid::cuStreamEndCapture || id == cbid::cuStreamEndCapture_ptsz;
 }

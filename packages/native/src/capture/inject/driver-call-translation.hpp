@@ -22,6 +22,8 @@ void applyMemoryCall(CaptureSession& session, cupti::CallbackId id, const void* 
 /** Whether the call loads a module (cuModuleLoad*), and the handle it returned (at API exit). */
 bool isModuleLoad(cupti::CallbackId id);
 std::uintptr_t loadedModuleHandle(const void* params);
+/** The module image a call loads from memory (cuModuleLoadData/Ex/FatBinary, cuLibraryLoadData), else null. */
+const void* loadedModuleImage(cupti::CallbackId id, const void* params);
 
 /** Whether the call ends a stream capture (applied whatever it returned: the capture is over either way). */
 bool isStreamCaptureEnd(cupti::CallbackId id);

@@ -25,8 +25,4 @@ std::vector<std::size_t> graphTopologicalOrder(const std::vector<GraphNode>& nod
   return order;
 }
 
-bool isCollectiveKernel(const std::string& function) {
-  return function.find("ncclDevKernel_") != std::string::npos || function.find("ncclKernel_") != std::string::npos;
-}
-
 }  // namespace kreplay::capture

@@ -63,7 +63,4 @@ class GraphNodeRunner {
 /** Kahn's topological order of the nodes, ready nodes taken in index order (as the fake libcuda runs them). */
 std::vector<std::size_t> graphTopologicalOrder(const std::vector<GraphNode>& nodes);
 
-/** Whether a kernel takes part in a collective (NCCL's kernels), so is never replayed alone. */
-bool isCollectiveKernel(const std::string& function);
-
 }  // namespace kreplay::capture

@@ -4,9 +4,11 @@
 
 namespace kreplay::capture {
 
-void LoadedModules::add(std::uint32_t id, const std::uint8_t* image, std::size_t bytes) {
+void LoadedModules::add(std::uint32_t id, const std::uint8_t* image, std::size_t bytes,
+                        const std::string& collectiveLibrary) {
   auto module = std::make_shared<LoadedModule>();
   module->id = id;
+  module->collectiveLibrary = collectiveLibrary;
   module->image.assign(image, image + bytes);
   module->info = readModuleImage(module->image.data(), module->image.size());
   module->order = nextOrder_++;

@@ -19,6 +19,7 @@ struct LoadedModule {
   std::uint64_t order = 0;  ///< when it was loaded, counting from 0
   std::vector<std::uint8_t> image;
   ModuleImageInfo info;
+  std::string collectiveLibrary;  ///< the collective library (libnccl*, librccl*) its image came from, or empty
   BlobRef blob;  ///< once handed to the capture's writer
 };
 
@@ -35,8 +36,11 @@ struct KernelDefinition {
 
 class LoadedModules {
  public:
-  /** Copies and reads the image. Throws ModuleImageError when it cannot be read (it is then not kept). */
-  void add(std::uint32_t id, const std::uint8_t* image, std::size_t bytes);
+  /**
+   * Copies and reads the image, loaded from `collectiveLibrary` (empty: not a collective library's).
+   * Throws ModuleImageError when it cannot be read (it is then not kept).
+   */
+  void add(std::uint32_t id, const std::uint8_t* image, std::size_t bytes, const std::string& collectiveLibrary = {});
   void remove(std::uint32_t id);
   /**
    * The kernel by its (mangled) name: in module `preferred` when it is given and defines it, else

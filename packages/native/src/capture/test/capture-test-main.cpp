@@ -9,6 +9,9 @@
 //   kreplay-capture-test --measure-sha256 [MiB]   the SHA-256 rate of both codes on this CPU
 //   kreplay-capture-test --drive-injection <library> <fake libcupti.so>   the CUPTI glue end to end
 //     over fake-cupti (drive-injection.cpp)
+//   kreplay-capture-test --drive-collective-injection <library> <fake libcupti.so> <image library>   the glue on
+//     a module whose image lies in another shared object, a collective library's by its name or not
+//     (drive-collective-injection.cpp)
 //   kreplay-capture-test --drive-graph-injection <library> <fake libcupti.so> <fake libcuda.so.1>   the glue on
 //     CUDA graphs, over fake-cupti and the fake libcuda (drive-graph-injection.cpp)
 //   kreplay-capture-test --inject <library>   dlopens the capture library and calls its
@@ -19,6 +22,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "capture/test/drive-collective-injection.hpp"
 #include "capture/test/drive-graph-injection.hpp"
 #include "capture/test/drive-injection.hpp"
 #include "capture/test/measure-sha256.hpp"
@@ -50,6 +54,8 @@ int main(int argc, char** argv) {
     return kreplay::capture::test::measureSha256(argc == 3 ? std::strtoull(argv[2], nullptr, 10) : 512, std::cout);
   if (argc == 4 && std::strcmp(argv[1], "--drive-injection") == 0)
     return kreplay::capture::test::driveInjection(argv[2], argv[3], std::cout);
+  if (argc == 5 && std::strcmp(argv[1], "--drive-collective-injection") == 0)
+    return kreplay::capture::test::driveCollectiveInjection(argv[2], argv[3], argv[4], std::cout);
   if (argc == 5 && std::strcmp(argv[1], "--drive-graph-injection") == 0)
     return kreplay::capture::test::driveGraphInjection(argv[2], argv[3], argv[4], std::cout);
   if (argc == 3 && std::strcmp(argv[1], "--inject") == 0) {

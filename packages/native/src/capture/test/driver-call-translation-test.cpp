@@ -213,3 +213,13 @@ TEST("driver calls: a module load's params give the handle it returned") {
         !isModuleLoad(cu::cbid::cuMemMap));
   CHECK_EQ(loadedModuleHandle(&params), std::uintptr_t{0x1234});
 }
+
+TEST("driver calls: a module or library load from memory gives the image it loads; a load from a file none") {
+  const char image[] = "image";
+  cu::ModuleImageParams params{nullptr, image};
+  for (const std::uint32_t id : {cu::cbid::cuModuleLoadData, cu::cbid::cuModuleLoadDataEx,
+                                 cu::cbid::cuModuleLoadFatBinary, cu::cbid::cuLibraryLoadData})
+    CHECK(loadedModuleImage(id, &params) == image);
+  CHECK(loadedModuleImage(cu::cbid::cuModuleLoad, &params) == nullptr);
+  CHECK(loadedModuleImage(cu::cbid::cuMemMap, &params) == nullptr);
+}

@@ -53,6 +53,7 @@ SAME_CBID(cuModuleLoad);
 SAME_CBID(cuModuleLoadData);
 SAME_CBID(cuModuleLoadDataEx);
 SAME_CBID(cuModuleLoadFatBinary);
+SAME_CBID(cuLibraryLoadData);
 SAME_CBID(cuStreamBeginCapture);
 SAME_CBID(cuStreamBeginCapture_ptsz);
 SAME_CBID(cuStreamEndCapture);
@@ -244,6 +245,11 @@ static_assert(offsetof(cuModuleLoadData_params, module) == 0 &&
                   offsetof(cuModuleLoadDataEx_params, module) == 0 &&
                   offsetof(cuModuleLoadFatBinary_params, module) == 0,
               "module loads: the module first");
+static_assert(offsetof(cuModuleLoadData_params, image) == offsetof(k::ModuleImageParams, image) &&
+                  offsetof(cuModuleLoadDataEx_params, image) == offsetof(k::ModuleImageParams, image) &&
+                  offsetof(cuModuleLoadFatBinary_params, fatCubin) == offsetof(k::ModuleImageParams, image) &&
+                  offsetof(cuLibraryLoadData_params, code) == offsetof(k::ModuleImageParams, image),
+              "module and library loads from memory: the image second");
 static_assert(offsetof(cuStreamBeginCaptureToGraph_params, hStream) == 0, "begin to graph");
 static_assert(offsetof(cuStreamEndCapture_params, hStream) == 0, "end");
 SAME_LAYOUT(ObjectDestroyParams, cuTexObjectDestroy_params);
