@@ -79,10 +79,11 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
   // Asking for the function's module makes a driver that loads modules lazily load it now, before the
   // launch: its module-loaded callback then reaches moduleLoaded on this thread, which tells which
   // loaded module the handle is (as cuModuleLoad* does for modules loaded eagerly), and whether it
-  // came from a collective library.
+  // came from a collective library (or the launch was made by one's code: launchedFrom).
   const std::uintptr_t module = functionModule(request.functionHandle);
   const std::optional<KernelDefinition> definition = definitionOf(request.function, module);
-  if (const auto why = whyCollective(request.function, definition ? definition->module->collectiveLibrary : "")) {
+  if (const auto why = whyCollective(request.function, definition ? definition->module->collectiveLibrary : "",
+                                     request.launchedFrom)) {
     notCaptured(NotCapturedReason::Collective, request.function, *why);
     return nullptr;
   }

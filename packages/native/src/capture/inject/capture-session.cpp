@@ -160,7 +160,7 @@ std::optional<KernelDefinition> CaptureSession::definitionOf(const std::string& 
 }
 
 std::optional<std::string> CaptureSession::collectiveLaunch(const LaunchRequest& request) {
-  if (auto named = whyCollective(request.function, "")) return named;
+  if (auto named = whyCollective(request.function, "", request.launchedFrom)) return named;
   const auto definition = definitionOf(request.function, functionModule(request.functionHandle));
   return definition ? whyCollective(request.function, definition->module->collectiveLibrary) : std::nullopt;
 }

@@ -49,6 +49,8 @@ struct LaunchRequest {
   void* const* extra = nullptr;
   std::uintptr_t stream = 0;
   std::uintptr_t context = 0;  ///< the context it was launched in (0: unknown)
+  /** The collective library whose code made the launch (collective-caller.hpp), or empty. */
+  std::string launchedFrom;
   /** A kernel node of a graph launch: whether the selection chose it, decided for the whole graph first. */
   std::optional<bool> selected;
 };
@@ -162,7 +164,7 @@ class CaptureSession {
   std::uintptr_t functionModule(std::uintptr_t functionHandle);
   /** The loaded module defining a launch's function: the one its module handle is, when known, else the latest. */
   std::optional<KernelDefinition> definitionOf(const std::string& function, std::uintptr_t module) const;
-  /** Why a launch takes part in a collective (its name, or the library its module came from), or nothing. */
+  /** Why a launch takes part in a collective (its name, the library its module came from or whose code launched it), or nothing. */
   std::optional<std::string> collectiveLaunch(const LaunchRequest& request);
   void sayOnce(const std::string& key, const std::string& message);
   /** Why a graph cannot run node by node (a count per node that cannot), or nothing. */

@@ -21,9 +21,12 @@ std::optional<std::string> collectiveLibraryHolding(const void* address) {
   return collectiveLibraryName(info.dli_fname);
 }
 
-std::optional<std::string> whyCollective(const std::string& function, const std::string& library) {
+std::optional<std::string> whyCollective(const std::string& function, const std::string& library,
+                                         const std::string& caller) {
   if (!library.empty())
     return "its code was loaded from " + library + ", a collective library, and a collective is never replayed alone";
+  if (!caller.empty())
+    return "launched from " + caller + "'s code, a collective library, and a collective is never replayed alone";
   if (isCollectiveKernel(function)) return "it takes part in a collective (NCCL), which is never replayed alone";
   return std::nullopt;
 }

@@ -3,6 +3,8 @@
 // collective library's shared object (libnccl*, librccl*), since NCCL and RCCL also launch kernels
 // with other names (at one rank an AllReduce AVG runs `oneRankReduce`; other versions name theirs
 // otherwise). The shared object holding a module image is the one dladdr() finds at its address.
+// A launch made by a collective library's code counts too, wherever its image came from
+// (collective-caller.hpp).
 #pragma once
 
 #include <optional>
@@ -21,8 +23,10 @@ std::optional<std::string> collectiveLibraryHolding(const void* address);
 
 /**
  * Why a launch of `function`, whose code came from `library` (empty: not a collective library's),
- * takes part in a collective, said for the log; nothing when it does not.
+ * made by `caller`'s code (the collective library on the launching thread's stack, or empty), takes
+ * part in a collective, said for the log; nothing when it does not.
  */
-std::optional<std::string> whyCollective(const std::string& function, const std::string& library);
+std::optional<std::string> whyCollective(const std::string& function, const std::string& library,
+                                         const std::string& caller = {});
 
 }  // namespace kreplay::capture
