@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capture/inject/capture-session.hpp"
+#include "capture/inject/collective-caller.hpp"
 #include "capture/inject/collective-library.hpp"
 #include "capture/inject/cuda-graphs.hpp"
 #include "capture/inject/cuda-memory-access.hpp"
@@ -60,7 +61,12 @@ bool onGraphCall(CallbackId id, const CallbackData& data) {
       } catch (const std::exception& error) {
         std::cerr << "[kreplay capture] a graph launch could not be read (" << error.what() << "); it is counted, not captured\n";
       }
-      if (request) session->graphLaunch(*request, *graphs);
+      if (request) {
+        // Launched by a collective library's code: so is each of its kernel nodes.
+        if (const auto caller = collectiveCaller())
+          for (GraphNode& node : request->nodes) node.launch.launchedFrom = *caller;
+        session->graphLaunch(*request, *graphs);
+      }
       else session->beforeLaunch(launchRequest(id, data.functionParams, data.symbolName));  // counted
       return true;
     }
@@ -102,6 +108,7 @@ void onDriverCall(CallbackId id, const CallbackData& data) {
     if (data.callbackSite == kApiEnter) {
       LaunchRequest request = launchRequest(id, data.functionParams, data.symbolName);
       request.context = reinterpret_cast<std::uintptr_t>(data.context);
+      request.launchedFrom = collectiveCaller().value_or("");  // a backtrace only while one is loaded
       pendingLaunch = session->beforeLaunch(request);
     } else if (pendingLaunch) {
       const bool launched = *static_cast<const CUresult*>(data.functionReturnValue) == 0;
