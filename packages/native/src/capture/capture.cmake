@@ -8,7 +8,8 @@
 #   build/tests/fake-cupti/libcupti.so (a libcupti and libcuda stand-in), which capture-injection.test.ts runs the glue over (with
 #   CUPTI's profiler host API for a fake chip, which cupti-metric-catalog.test.ts lists metrics
 #   through), and build/tests/collective-library/libnccl-kreplay-fixture.so (a stand-in for NCCL's library
-#   holding a module image, capture-collective-injection.test.ts) (KREPLAY_BUILD_TESTS=OFF skips them).
+#   holding a module image and launching kernels from its code, capture-collective-injection.test.ts)
+#   (KREPLAY_BUILD_TESTS=OFF skips them).
 set(KREPLAY_CAPTURE_DIR "${CMAKE_CURRENT_SOURCE_DIR}/src/capture")
 file(GLOB KREPLAY_CAPTURE_SOURCES CONFIGURE_DEPENDS "${KREPLAY_CAPTURE_DIR}/*.cpp")
 target_sources(kreplay_core PRIVATE ${KREPLAY_CAPTURE_SOURCES})
@@ -54,10 +55,12 @@ if(KREPLAY_BUILD_TESTS)
   target_include_directories(kreplay-fake-cupti PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/src")
   target_compile_options(kreplay-fake-cupti PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
 
-  # A stand-in for NCCL's libnccl.so.2: a shared object whose memory holds a module image.
+  # A stand-in for NCCL's libnccl.so.2: a shared object whose memory holds a module image, and whose
+  # code calls the cuLaunchKernel loaded in the process.
   add_library(kreplay-collective-library-fixture SHARED
     "${KREPLAY_CAPTURE_DIR}/test/collective-library-fixture/collective-library-fixture.cpp")
   set_target_properties(kreplay-collective-library-fixture PROPERTIES OUTPUT_NAME nccl-kreplay-fixture
     LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests/collective-library")
   target_compile_options(kreplay-collective-library-fixture PRIVATE ${KREPLAY_WARNINGS} ${KREPLAY_FLAGS})
+  target_link_libraries(kreplay-collective-library-fixture PRIVATE ${CMAKE_DL_LIBS})
 endif()

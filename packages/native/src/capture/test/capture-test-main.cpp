@@ -12,6 +12,8 @@
 //   kreplay-capture-test --drive-collective-injection <library> <fake libcupti.so> <image library>   the glue on
 //     a module whose image lies in another shared object, a collective library's by its name or not
 //     (drive-collective-injection.cpp)
+//   kreplay-capture-test --drive-collective-caller <library> <fake libcupti.so> <image library>   the glue on
+//     a kernel launched by another shared object's code, then by the program's (drive-collective-injection.cpp)
 //   kreplay-capture-test --drive-graph-injection <library> <fake libcupti.so> <fake libcuda.so.1>   the glue on
 //     CUDA graphs, over fake-cupti and the fake libcuda (drive-graph-injection.cpp)
 //   kreplay-capture-test --inject <library>   dlopens the capture library and calls its
@@ -55,7 +57,11 @@ int main(int argc, char** argv) {
   if (argc == 4 && std::strcmp(argv[1], "--drive-injection") == 0)
     return kreplay::capture::test::driveInjection(argv[2], argv[3], std::cout);
   if (argc == 5 && std::strcmp(argv[1], "--drive-collective-injection") == 0)
-    return kreplay::capture::test::driveCollectiveInjection(argv[2], argv[3], argv[4], std::cout);
+    return kreplay::capture::test::driveCollectiveInjection(
+        argv[2], argv[3], argv[4], kreplay::capture::test::CollectiveScenario::ImageInLibrary, std::cout);
+  if (argc == 5 && std::strcmp(argv[1], "--drive-collective-caller") == 0)
+    return kreplay::capture::test::driveCollectiveInjection(
+        argv[2], argv[3], argv[4], kreplay::capture::test::CollectiveScenario::LaunchFromLibrary, std::cout);
   if (argc == 5 && std::strcmp(argv[1], "--drive-graph-injection") == 0)
     return kreplay::capture::test::driveGraphInjection(argv[2], argv[3], argv[4], std::cout);
   if (argc == 3 && std::strcmp(argv[1], "--inject") == 0) {

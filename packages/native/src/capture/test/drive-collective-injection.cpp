@@ -14,7 +14,7 @@ namespace kreplay::capture::test {
 namespace cu = cupti;
 
 int driveCollectiveInjection(const char* captureLibrary, const char* fakeCupti, const char* imageLibrary,
-                             std::ostream& out) {
+                             CollectiveScenario scenario, std::ostream& out) {
   void* library = ::dlopen(captureLibrary, RTLD_NOW | RTLD_LOCAL);
   void* fake = ::dlopen(fakeCupti, RTLD_NOW | RTLD_GLOBAL);
   void* images = ::dlopen(imageLibrary, RTLD_NOW | RTLD_LOCAL);
@@ -24,9 +24,16 @@ int driveCollectiveInjection(const char* captureLibrary, const char* fakeCupti, 
   }
   auto* initialize = reinterpret_cast<int (*)()>(::dlsym(library, "InitializeInjection"));
   auto* invoke = reinterpret_cast<int (*)(int, std::uint32_t, const void*)>(::dlsym(fake, "fakeCuptiInvoke"));
-  auto* image = static_cast<std::uint8_t*>(::dlsym(images, "kreplayFixtureModuleImage"));
-  const Bytes cubin = syntheticCubin().bytes;
-  if (initialize == nullptr || invoke == nullptr || image == nullptr || cubin.size() > (1u << 16)) {
+  auto* nameKernel = reinterpret_cast<void (*)(void*, const char*)>(::dlsym(fake, "fakeCuptiNameKernel"));
+  auto* launchKernel = reinterpret_cast<int (*)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                                unsigned, void*, void**, void**)>(::dlsym(fake, "cuLaunchKernel"));
+  auto* libraryLaunch = reinterpret_cast<int (*)(void*, void**)>(::dlsym(images, "kreplayFixtureLaunch"));
+  Bytes cubin = syntheticCubin().bytes;
+  auto* image = scenario == CollectiveScenario::ImageInLibrary
+                    ? static_cast<std::uint8_t*>(::dlsym(images, "kreplayFixtureModuleImage"))
+                    : cubin.data();
+  if (initialize == nullptr || invoke == nullptr || image == nullptr || nameKernel == nullptr ||
+      launchKernel == nullptr || libraryLaunch == nullptr || cubin.size() > (1u << 16)) {
     out << "missing symbols\n";
     return 1;
   }
@@ -43,7 +50,7 @@ int driveCollectiveInjection(const char* captureLibrary, const char* fakeCupti, 
   };
 
   // cuModuleLoadData(&module, image): the callback gives the driver's copy, which no library holds.
-  std::memcpy(image, cubin.data(), cubin.size());
+  if (image != cubin.data()) std::memcpy(image, cubin.data(), cubin.size());
   cu::CUmodule module = nullptr;
   cu::ModuleImageParams load{&module, image};
   call(cu::cbid::cuModuleLoadData, cu::kApiEnter, &load);
@@ -61,11 +68,22 @@ int driveCollectiveInjection(const char* captureLibrary, const char* fakeCupti, 
   std::uint64_t pointer = base;
   int count = 1;
   void* kernelParams[] = {&pointer, &count};
-  cu::LaunchKernelParams params{
-      reinterpret_cast<cu::CUfunction>(0x77), 1, 1, 1, 64, 1, 1, 0, nullptr, kernelParams, nullptr};
-  call(cu::cbid::cuLaunchKernel, cu::kApiEnter, &params, "scale");
-  memory[0] = 2;  // the "kernel"
-  call(cu::cbid::cuLaunchKernel, cu::kApiExit, &params, "scale");
+  void* const function = reinterpret_cast<void*>(0x77);
+  if (scenario == CollectiveScenario::ImageInLibrary) {
+    cu::LaunchKernelParams params{
+        static_cast<cu::CUfunction>(function), 1, 1, 1, 64, 1, 1, 0, nullptr, kernelParams, nullptr};
+    call(cu::cbid::cuLaunchKernel, cu::kApiEnter, &params, "scale");
+    memory[0] = 2;  // the "kernel"
+    call(cu::cbid::cuLaunchKernel, cu::kApiExit, &params, "scale");
+  } else {
+    nameKernel(function, "scale");
+    const int fromLibrary = libraryLaunch(function, kernelParams);
+    const int fromProgram = launchKernel(function, 1, 1, 1, 64, 1, 1, 0, nullptr, kernelParams, nullptr);
+    if (fromLibrary != 0 || fromProgram != 0) {
+      out << "cuLaunchKernel failed: " << fromLibrary << ", " << fromProgram << "\n";
+      return 1;
+    }
+  }
 
   out << "{\"initialized\":" << initialized << ",\"pid\":" << ::getpid() << "}" << std::endl;
   return 0;  // exit: the library's atexit handler drains the writer and marks the capture complete

@@ -6,11 +6,14 @@
 // calls, its cuMemcpy raises a cuMemAlloc_v2 callback for an address nobody can read, its
 // cuModuleLoadDataEx the module-loaded resource callback, and its cuLaunchKernel of the page-hash
 // kernel a cuLaunchKernel callback: the library must ignore them all. That launch computes the hashes
-// with core's pageHash, over the span table the library uploaded.
+// with core's pageHash, over the span table the library uploaded. Its cuLaunchKernel of a function
+// fakeCuptiNameKernel named raises the program's launch callbacks (entry and exit) and runs nothing.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <set>
+#include <string>
 #include <utility>
 
 #include "capture/inject/cupti-callback-api.hpp"
@@ -58,7 +61,7 @@ void raiseOwnModuleLoaded(const void* image) {
   subscribed(subscribedData, cu::kDomainResource, cu::kResourceModuleLoaded, &resource);
 }
 
-void raiseOwnLaunch(cu::LaunchKernelParams& params, int site) {
+void raiseLaunch(cu::LaunchKernelParams& params, int site, const char* symbol) {
   if (subscribed == nullptr) return;
   static cu::CUresult success = 0;
   cu::CallbackData data{};
@@ -66,9 +69,13 @@ void raiseOwnLaunch(cu::LaunchKernelParams& params, int site) {
   data.functionName = "cuLaunchKernel";
   data.functionParams = &params;
   data.functionReturnValue = &success;
-  data.symbolName = "kreplay_hash_pages_block";
+  data.symbolName = symbol;
   subscribed(subscribedData, cu::kDomainDriverApi, cu::cbid::cuLaunchKernel, &data);
 }
+
+// The program's kernels that cuLaunchKernel knows (fakeCuptiNameKernel): their launches raise the
+// launch callbacks and run nothing.
+std::map<void*, std::string> programKernels;
 
 /** The page-hash kernel (kernels-cuda/hash-pages.cu) on the host. */
 void hashPages(void** parameters) {
@@ -102,6 +109,10 @@ FAKE int fakeCuptiInvoke(int domain, std::uint32_t cbid, const void* data) {
   if (subscribed == nullptr || enabled.count({domain, cbid}) == 0) return 0;
   subscribed(subscribedData, domain, cbid, data);
   return 1;
+}
+/** Test hook: cuLaunchKernel of `function` is a launch of the program's kernel `name` (callbacks, nothing run). */
+FAKE void fakeCuptiNameKernel(void* function, const char* name) {
+  programKernels[function] = name;
 }
 FAKE int fakeCuptiEnabled(int domain, std::uint32_t cbid) {
   return enabled.count({domain, cbid}) != 0 ? 1 : 0;
@@ -183,13 +194,18 @@ FAKE int cuModuleGetFunction(void** function, void* module, const char* name) {
 }
 FAKE int cuLaunchKernel(void* function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void* stream, void** parameters, void** extra) {
-  if (function != kHashBlock && function != kHashWarp) return 400;
   cu::LaunchKernelParams params{static_cast<cu::CUfunction>(function), gx, gy, gz, bx, by, bz, shared,
                                 static_cast<cu::CUstream>(stream), parameters, extra};
-  raiseOwnLaunch(params, cu::kApiEnter);
+  if (const auto program = programKernels.find(function); program != programKernels.end()) {
+    raiseLaunch(params, cu::kApiEnter, program->second.c_str());
+    raiseLaunch(params, cu::kApiExit, program->second.c_str());
+    return 0;
+  }
+  if (function != kHashBlock && function != kHashWarp) return 400;
+  raiseLaunch(params, cu::kApiEnter, "kreplay_hash_pages_block");
   hashLaunches += 1;
   hashPages(parameters);
-  raiseOwnLaunch(params, cu::kApiExit);
+  raiseLaunch(params, cu::kApiExit, "kreplay_hash_pages_block");
   return 0;
 }
 FAKE int cuStreamCreate(void** stream, unsigned) {
