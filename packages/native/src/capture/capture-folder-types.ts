@@ -13,7 +13,7 @@ export type NotCapturedReason =
   | 'graph-host-node'
   | 'graph-event-node'
   | 'device-graph-launch'
-  /** A kernel taking part in a collective (NCCL's by name, or any from a libnccl* / librccl* module): never replayed alone. */
+  /** A kernel taking part in a collective (NCCL's by name, any from a libnccl* / librccl* module or launched by one's code): never replayed alone. */
   | 'collective';
 
 /** The reasons every manifest lists; the others are absent from folders written before them. */
