@@ -6,7 +6,7 @@ set(KREPLAY_GLIBC_COMPAT_WRAPPED
   pthread_create pthread_detach pthread_join pthread_once
   pthread_key_create __pthread_key_create pthread_key_delete pthread_getspecific pthread_setspecific
   pthread_rwlock_rdlock pthread_rwlock_wrlock pthread_rwlock_unlock
-  dlopen dlclose dlsym dlerror
+  dlopen dlclose dlsym dlerror dladdr
   stat fstat64
   _dl_find_object
   arc4random)
