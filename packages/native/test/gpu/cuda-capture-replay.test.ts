@@ -52,6 +52,46 @@ const table = Uint8Array.from({ length: 256 }, (_, index) => index);
  * allocations are, but not aligned to the 32 MiB a reservation hint needs) and pinned host memory x
  * (at base + 64 MiB): the second reads what the first left in y, and x changed in its second page only.
  */
+/**
+ * One launch of the block-sums fixture in a fresh window: a and b (device memory) 6 and 8 MiB above
+ * its base, the sums 10 MiB above it, as `sums.kind` with `sums.before` there before the launch. The
+ * parameter buffer is the fixture's, zero-padded to `parameterBytes` when that is longer.
+ */
+function writeBlockSumsCapture(
+  directory: string,
+  architecture: string,
+  aValues: Float32Array,
+  bValues: Float32Array,
+  sums: { readonly kind: 'device' | 'host-pinned'; readonly before: (bytes: number) => Uint8Array },
+  parameterBytes?: number,
+): { readonly a: number; readonly b: number; readonly sums: number; readonly parameters: Uint8Array; readonly expected: Float32Array } {
+  const base = freeWindow();
+  const [a, b, sumsAt] = [base + 6 * 2 ** 20, base + 8 * 2 ** 20, base + 10 * 2 ** 20];
+  const expected = captureFixtureBlockSums(aValues, bValues);
+  const parameters = captureFixtureBlockSumsParameters(a, b, sumsAt, aValues.length);
+  const buffer = new Uint8Array(Math.max(parameters.length, parameterBytes ?? 0));
+  buffer.set(parameters);
+  writeTestCapture(directory, {
+    device: { name: 'The captured GPU', architecture },
+    command: ['block-sums-program'],
+    launches: [
+      {
+        function: 'kreplay_capture_fixture_block_sums',
+        module: readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-block-sums.ptx', import.meta.url))),
+        grid: [aValues.length / captureFixtureBlockThreads, 1, 1],
+        block: [captureFixtureBlockThreads, 1, 1],
+        parameters: buffer,
+        memory: [
+          { base: a, kind: 'device', before: bytesOf(aValues) },
+          { base: b, kind: 'device', before: bytesOf(bValues) },
+          { base: sumsAt, kind: sums.kind, before: sums.before(expected.byteLength), after: bytesOf(expected) },
+        ],
+      },
+    ],
+  });
+  return { a, b, sums: sumsAt, parameters, expected };
+}
+
 function writeAxpyCapture(
   directory: string,
   base: number,
@@ -178,30 +218,10 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     // The block-sums fixture: each block's sum of a[i] + b[i] stored by thread 0 in sums, pinned host
     // memory 4 MiB above a (where CUDA puts a program's cudaMallocHost memory).
     const directory = join(root, 'host-sums');
-    const base = freeWindow();
-    const [a, b, sums] = [base + 6 * 2 ** 20, base + 8 * 2 ** 20, base + 10 * 2 ** 20];
     const elements = 16 * captureFixtureBlockThreads;
     const aValues = Float32Array.from({ length: elements }, (_, index) => (index % 17) - 8);
     const bValues = Float32Array.from({ length: elements }, (_, index) => ((index * 7) % 23) * 0.25);
-    const expected = captureFixtureBlockSums(aValues, bValues);
-    writeTestCapture(directory, {
-      device: { name: 'The captured GPU', architecture },
-      command: ['block-sums-program'],
-      launches: [
-        {
-          function: 'kreplay_capture_fixture_block_sums',
-          module: readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-block-sums.ptx', import.meta.url))),
-          grid: [elements / captureFixtureBlockThreads, 1, 1],
-          block: [captureFixtureBlockThreads, 1, 1],
-          parameters: captureFixtureBlockSumsParameters(a, b, sums, elements),
-          memory: [
-            { base: a, kind: 'device', before: bytesOf(aValues) },
-            { base: b, kind: 'device', before: bytesOf(bValues) },
-            { base: sums, kind: 'host-pinned', before: new Uint8Array(expected.byteLength).fill(0xff), after: bytesOf(expected) },
-          ],
-        },
-      ],
-    });
+    const { sums, expected } = writeBlockSumsCapture(directory, architecture, aValues, bValues, { kind: 'host-pinned', before: (bytes) => new Uint8Array(bytes).fill(0xff) });
     await using replay = await openCapture(directory, { runtime, placement: 'exact' });
     const agent = runtime.agents[0]!;
     const queue = agent.createQueue();
@@ -218,37 +238,15 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
 
   it("passes only the kernel's parameters of a recorded buffer that runs past them (CUDA refuses a longer one), with a note", async () => {
     const directory = join(root, 'long-parameters');
-    const base = freeWindow();
-    const [a, b, sums] = [base + 6 * 2 ** 20, base + 8 * 2 ** 20, base + 10 * 2 ** 20];
     const elements = 4 * captureFixtureBlockThreads;
     const aValues = Float32Array.from({ length: elements }, (_, index) => (index % 13) - 6);
     const bValues = Float32Array.from({ length: elements }, (_, index) => (index % 5) * 0.5);
-    const expected = captureFixtureBlockSums(aValues, bValues);
     // The buffer padded to 32 bytes, as a C struct of the parameters would be; they end at byte 28.
-    const padded = new Uint8Array(32);
-    padded.set(captureFixtureBlockSumsParameters(a, b, sums, elements));
-    writeTestCapture(directory, {
-      device: { name: 'The captured GPU', architecture },
-      command: ['block-sums-program'],
-      launches: [
-        {
-          function: 'kreplay_capture_fixture_block_sums',
-          module: readFileSync(fileURLToPath(new URL('./kernels/capture-fixture-block-sums.ptx', import.meta.url))),
-          grid: [elements / captureFixtureBlockThreads, 1, 1],
-          block: [captureFixtureBlockThreads, 1, 1],
-          parameters: padded,
-          memory: [
-            { base: a, kind: 'device', before: bytesOf(aValues) },
-            { base: b, kind: 'device', before: bytesOf(bValues) },
-            { base: sums, kind: 'device', before: new Uint8Array(expected.byteLength), after: bytesOf(expected) },
-          ],
-        },
-      ],
-    });
+    const { parameters } = writeBlockSumsCapture(directory, architecture, aValues, bValues, { kind: 'device', before: (bytes) => new Uint8Array(bytes) }, 32);
     await using replay = await openCapture(directory, { runtime, placement: 'exact' });
     const queue = runtime.agents[0]!.createQueue();
     const dispatch = await replay.prepare(0);
-    expect(dispatch.args).toEqual({ parameters: captureFixtureBlockSumsParameters(a, b, sums, elements) });
+    expect(dispatch.args).toEqual({ parameters });
     expect(dispatch.notes).toContain("the parameter buffer's last 4 bytes lie past kernel kreplay_capture_fixture_block_sums's parameters in its module and are not passed (CUDA refuses a longer buffer)");
     queue.enqueueKernel(dispatch.kernel, dispatch.args, dispatch.launch);
     expect(await checkPostLaunchHashes(queue, dispatch.expectedPageHashes)).toMatchObject({ reproduced: true, pagesMismatched: 0 });
