@@ -2,6 +2,7 @@
 // are installed: every package through require() (their CommonJS builds), a fill, a copy and a hash on
 // the host driver, and which kreplay.node the native package loaded.
 const native = require('@kreplay/native');
+const { checkHostCopy } = require('./host-copy-check.cjs');
 const packages = {
   tracker: require('@kreplay/tracker'),
   snapshot: require('@kreplay/snapshot'),
@@ -17,26 +18,7 @@ if (typeof packages.replay.createReplayEngine !== 'function' || typeof packages.
 }
 
 async function main() {
-  const runtime = await native.openRuntime({ driver: 'host', host: { agents: 1, deviceMemoryBytes: 1 << 24 } });
-  const agent = runtime.agents[0];
-  const queue = agent.createQueue();
-  try {
-    const memory = agent.allocate(1 << 20);
-    const mirror = agent.allocate(1 << 20);
-    queue.enqueueKernel(runtime.kernels.fill, { destination: memory.address, bytes: 1 << 20, value: 0xdeadbeef });
-    queue.enqueueCopy([{ source: memory.address, destination: mirror.address, bytes: 1 << 20 }]);
-    const [original, copied] = await Promise.all([
-      queue.hashPages([{ address: memory.address, bytes: 1 << 20 }], 64 * 1024),
-      queue.hashPages([{ address: mirror.address, bytes: 1 << 20 }], 64 * 1024),
-    ]);
-    if (original.length !== 16 || original.some((hash, index) => hash !== copied[index])) {
-      throw new Error('the copy on the host driver does not hash like its source');
-    }
-    console.log(`cjs: addon ${runtime.versions.addon} loaded from ${native.nativeAddonPath()} (node ${process.version}, ${process.arch})`);
-  } finally {
-    await queue.dispose();
-    await runtime.dispose();
-  }
+  console.log(`cjs: ${await checkHostCopy(native)}`);
 }
 
 main().catch((error) => {
