@@ -4,7 +4,9 @@
 // that fits the prebuild's promise: glibc 2.28 or newer, any libstdc++ (none needed).
 //   node scripts/prebuild-symbols.mjs [--objdump aarch64-linux-gnu-objdump] FILE...
 // prints, per file, the highest GLIBC_ version and the symbols that need it, and exits 1 when a file
-// needs a glibc above 2.28, a GLIBCXX_ / CXXABI_ / GCC_ version, or a library outside glibc.
+// needs a glibc above 2.28, a GLIBCXX_ / CXXABI_ / GCC_ version, or a library outside glibc, or exports
+// more than its entry points (its linked-in C++ would then stand in for the host program's, or the
+// host's for its own).
 // scripts/prebuild.mjs runs the same check on what it builds.
 import { execFileSync } from 'node:child_process';
 import { basename, resolve } from 'node:path';
@@ -16,12 +18,15 @@ export const highestAllowedGlibc = '2.28';
 /** Libraries of glibc itself, which every glibc system has. */
 const glibcLibraries = /^(libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|ld-linux-(x86-64|aarch64)\.so\.[12])$/;
 
+/** The entry points a prebuilt file may export: Node-API's (kreplay.node) and CUDA's injection (libkreplay-capture.so). */
+const entryPoints = new Set(['napi_register_module_v1', 'node_api_module_get_api_version_v1', 'InitializeInjection']);
+
 /**
- * The needs of a shared object: the NEEDED libraries, and each symbol version its undefined dynamic
- * symbols name (GLIBC_2.17, GLIBCXX_3.4.21, ...) with those symbols.
+ * The needs of a shared object: the NEEDED libraries, each symbol version its undefined dynamic
+ * symbols name (GLIBC_2.17, GLIBCXX_3.4.21, ...) with those symbols, and the symbols it exports.
  * @param {string} file
  * @param {string} objdump the objdump that reads the file's architecture
- * @returns {{ needed: string[], versions: Map<string, string[]>, unversioned: string[] }}
+ * @returns {{ needed: string[], versions: Map<string, string[]>, unversioned: string[], exported: string[] }}
  */
 export function readNeeds(file, objdump = 'objdump') {
   const run = (flag) => {
@@ -41,7 +46,11 @@ export function readNeeds(file, objdump = 'objdump') {
     const symbol = match[3];
     versions.set(version, [...(versions.get(version) ?? []), symbol]);
   }
-  return { needed, versions, unversioned };
+  // Lines of defined symbols: "0000000000038380 g    DF .text  0000000000000005  Base        napi_register_module_v1"
+  const exported = [...run('-T').matchAll(/^[0-9a-f]+\s.{7}\s(\S+)\s+[0-9a-f]+\s+(?:\S+\s+)?(\S+)$/gm)]
+    .filter((match) => match[1] !== '*UND*')
+    .map((match) => match[2]);
+  return { needed, versions, unversioned, exported };
 }
 
 /** Compares dotted version numbers part by part, as numbers. */
@@ -56,8 +65,8 @@ export function compareVersions(left, right) {
 }
 
 /**
- * The highest GLIBC_ version a file needs, and what it needs that a prebuild must not.
- * @param {{ needed: string[], versions: Map<string, string[]>, unversioned: string[] }} needs
+ * The highest GLIBC_ version a file needs, and what it needs or exports that a prebuild must not.
+ * @param {{ needed: string[], versions: Map<string, string[]>, unversioned: string[], exported?: string[] }} needs
  * @returns {{ glibc: string | undefined, problems: string[] }}
  */
 export function judgeNeeds(needs) {
@@ -75,6 +84,8 @@ export function judgeNeeds(needs) {
   if (needs.unversioned.length > 0) problems.push(`undefined without a version: ${needs.unversioned.join(', ')} (a --wrap without its __wrap_ function?)`);
   const foreign = needs.needed.filter((library) => !glibcLibraries.test(library));
   if (foreign.length > 0) problems.push(`NEEDED ${foreign.join(', ')} (only glibc's own libraries may be needed)`);
+  const extra = (needs.exported ?? []).filter((symbol) => !entryPoints.has(symbol));
+  if (extra.length > 0) problems.push(`exports ${extra.length} symbols beyond its entry points (${extra.slice(0, 3).join(', ')}${extra.length > 3 ? ', ...' : ''}): link it with its .exports version script`);
   return { glibc, problems };
 }
 

@@ -31,8 +31,11 @@ target_compile_options(kreplay_capture_glue PRIVATE ${KREPLAY_WARNINGS} ${KREPLA
 target_link_libraries(kreplay_capture_glue PRIVATE kreplay_capture_session kreplay_core)
 add_library(kreplay-capture SHARED $<TARGET_OBJECTS:kreplay_capture_glue>)
 target_link_libraries(kreplay-capture PRIVATE kreplay_capture_session kreplay_core Threads::Threads ${CMAKE_DL_LIBS})
-# Only InitializeInjection is exported (CMAKE_CXX_VISIBILITY_PRESET hidden); nothing is left undefined.
-target_link_options(kreplay-capture PRIVATE "LINKER:--no-undefined" "LINKER:--exclude-libs,ALL")
+# Only InitializeInjection is exported (inject/kreplay-capture.exports); nothing is left undefined.
+set(KREPLAY_CAPTURE_EXPORTS "${KREPLAY_CAPTURE_DIR}/inject/kreplay-capture.exports")
+target_link_options(kreplay-capture PRIVATE "LINKER:--no-undefined" "LINKER:--exclude-libs,ALL"
+  "LINKER:--version-script=${KREPLAY_CAPTURE_EXPORTS}")
+set_property(TARGET kreplay-capture APPEND PROPERTY LINK_DEPENDS "${KREPLAY_CAPTURE_EXPORTS}")
 if(NOT CMAKE_LIBRARY_OUTPUT_DIRECTORY)
   set_target_properties(kreplay-capture PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/Release")
 endif()

@@ -24,6 +24,9 @@ add_library(kreplay-capture-portable SHARED $<TARGET_OBJECTS:kreplay_capture_glu
 set_target_properties(kreplay-capture-portable PROPERTIES OUTPUT_NAME kreplay-capture)
 target_link_libraries(kreplay-capture-portable PRIVATE kreplay_capture_session kreplay_core)
 target_link_options(kreplay-capture-portable PRIVATE "LINKER:--no-undefined")
+# The same exports as the files they twin (CMakeLists.txt, capture.cmake).
+target_link_options(kreplay-portable PRIVATE "LINKER:--version-script=${KREPLAY_NODE_EXPORTS}")
+target_link_options(kreplay-capture-portable PRIVATE "LINKER:--version-script=${KREPLAY_CAPTURE_EXPORTS}")
 
 foreach(target IN ITEMS kreplay-portable kreplay-capture-portable)
   set_target_properties(${target} PROPERTIES LIBRARY_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/portable")
