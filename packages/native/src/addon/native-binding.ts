@@ -165,6 +165,8 @@ export interface NativeRuntime {
   /** Pinned host memory at exactly `address`; null, or why not. Freed by freeHost(). */
   allocateHostAt(address: number, bytes: number): Promise<NativeFailure | null>;
   kernelGlobal(kernel: number, agentId: number, name: string): { readonly address: number; readonly bytes: number } | NativeFailure;
+  /** Registers per thread of a loaded kernel on an agent, as the driver counts them; null where it does not say. */
+  kernelRegisters(kernel: number, agentId: number): number | null | NativeFailure;
   allocate(agentId: number, bytes: number): NativeAllocationResult;
   memoryInfo(agentId: number): MemoryInfo;
   free(agentId: number, address: number): void;

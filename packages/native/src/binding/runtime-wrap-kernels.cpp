@@ -61,6 +61,18 @@ Napi::Value RuntimeWrap::kernelGlobal(const Napi::CallbackInfo& info) {
   return object;
 }
 
+// kernelRegisters(kernel, agent) -> number | null | { code, message }: registers per thread of the
+// kernel as the driver loaded it on the agent, null where the driver does not say.
+Napi::Value RuntimeWrap::kernelRegisters(const Napi::CallbackInfo& info) {
+  requireArguments(info, 2);
+  const auto kernel = static_cast<std::uint32_t>(toUint64(info[0]));
+  const std::uint32_t agent = agentOf(info[1]);
+  int registers = -1;
+  const Outcome outcome = outcomeOf([&] { registers = driver_->userKernelRegisters(kernel, agent); });
+  if (!outcome.code.empty()) return outcomeValue(info.Env(), outcome);
+  return registers < 0 ? info.Env().Null() : Napi::Value(Napi::Number::New(info.Env(), registers));
+}
+
 // createGraph(agent, steps: graph steps, see toGraphSteps) -> NativeGraph | { code, message }: the
 // driver's graph of the steps, or why it could not make it.
 Napi::Value RuntimeWrap::createGraph(const Napi::CallbackInfo& info) {

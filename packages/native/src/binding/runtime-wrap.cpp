@@ -50,6 +50,7 @@ Napi::Function RuntimeWrap::define(Napi::Env env) {
           InstanceMethod<&RuntimeWrap::allocateAt>("allocateAt"),
           InstanceMethod<&RuntimeWrap::allocateHostAt>("allocateHostAt"),
           InstanceMethod<&RuntimeWrap::kernelGlobal>("kernelGlobal"),
+          InstanceMethod<&RuntimeWrap::kernelRegisters>("kernelRegisters"),
           InstanceMethod<&RuntimeWrap::read>("read"),
           InstanceMethod<&RuntimeWrap::write>("write"),
           InstanceMethod<&RuntimeWrap::checkpointUnavailableReason>("checkpointUnavailableReason"),

@@ -36,6 +36,7 @@ class RuntimeWrap : public Napi::ObjectWrap<RuntimeWrap> {
   Napi::Value allocateAt(const Napi::CallbackInfo& info);
   Napi::Value allocateHostAt(const Napi::CallbackInfo& info);
   Napi::Value kernelGlobal(const Napi::CallbackInfo& info);
+  Napi::Value kernelRegisters(const Napi::CallbackInfo& info);
   Napi::Value read(const Napi::CallbackInfo& info);
   Napi::Value write(const Napi::CallbackInfo& info);
   Napi::Value checkpointUnavailableReason(const Napi::CallbackInfo& info);

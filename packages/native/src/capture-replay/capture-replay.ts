@@ -107,6 +107,19 @@ export class CaptureReplay implements AsyncDisposable {
   }
 
   /**
+   * Registers per thread of a launch's function as the driver loaded it for this replay (the
+   * captured module on this agent: the code the program ran, on the same architecture), which is
+   * what profilers report; null where the driver does not say. Loads the module when no prepare
+   * has yet.
+   * @throws {ArgumentError} (as a rejection) for a launch that is not in the capture.
+   * @throws {UnsupportedError} (as a rejection) when the module cannot run on this agent's architecture.
+   * @throws {DriverError} (as a rejection) when the driver fails to load the module.
+   */
+  async registersPerThread(launch: number | CaptureLaunch): Promise<number | null> {
+    return this.runtime.kernelRegisters(await this.#kernel(this.#launchOf(launch)), this.agent.id);
+  }
+
+  /**
    * Makes a range of launches ready to run as one unit: memory as it was before the program's
    * first launch of them (as {@link prepare} makes it), and for each launch its dispatch, without
    * writing its memory, and the copies that make memory as it was before it from memory as the

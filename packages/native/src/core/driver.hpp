@@ -67,6 +67,12 @@ class Driver {
                                        const std::vector<std::uint8_t>& parameterBytes) {
     throw std::logic_error(std::string("the ") + this->name() + " driver runs no user kernels");
   }
+  /**
+   * Registers per thread of user kernel `kernel` as loaded on `agent`, as the driver counts them (what
+   * profilers report as launch__registers_per_thread), or -1 when the driver does not say.
+   * @throws OperationFailure `unknown-kernel` for an id loadUserKernel never returned.
+   */
+  virtual int userKernelRegisters(std::uint32_t kernel, std::uint32_t agent) const { return -1; }
   /** Whether createGraph works (host, cuda). */
   virtual bool runsGraphs() const { return false; }
   /**

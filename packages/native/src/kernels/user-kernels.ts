@@ -1,6 +1,7 @@
 /**
  * User kernels: loading a module file or image on GPU drivers (runtime.loadKernel), the descriptors
- * it returns, each tied to the runtime that loaded it, and their modules' globals.
+ * it returns, each tied to the runtime that loaded it, and the registers the driver gave each
+ * (runtime.kernelRegisters).
  * @internal
  */
 import { DriverError } from '../errors/driver-error.js';
@@ -11,7 +12,7 @@ import { moduleParameterLayouts } from './kernel-parameter-layout.js';
 import { parameterBytes, requireKernelParameters, requireParametersCoverModule } from './kernel-parameters.js';
 import type { RuntimeCore } from '../runtime/runtime-core.js';
 import type { KernelDescriptor } from '../runtime/runtime-types.js';
-import { argumentError, describeValue, requireBoolean, requireKnownKeys, requireObject } from '../errors/validate.js';
+import { argumentError, describeValue, requireBoolean, requireInteger, requireKnownKeys, requireObject } from '../errors/validate.js';
 
 const component = 'kernel';
 
@@ -106,4 +107,31 @@ export async function loadUserKernel(core: RuntimeCore, value: unknown): Promise
   const descriptor: KernelDescriptor = Object.freeze({ name, parameters, deterministic });
   userKernels.set(descriptor, { core, id: loaded });
   return descriptor;
+}
+
+/**
+ * The user kernel behind `kernel`, loaded by the runtime of `core`.
+ * @throws {ArgumentError} for anything else (a built-in kernel, another runtime's kernel).
+ */
+export function requireUserKernel(core: RuntimeCore, kernel: unknown): UserKernel {
+  const user = userKernelOf(kernel);
+  if (user !== undefined && user.core === core) return user;
+  throw argumentError(component, 'kernel', `kernel ${describeValue((kernel as { name?: unknown } | null)?.name)} was not loaded by this runtime's loadKernel()`, "Pass a descriptor returned by this runtime's loadKernel()");
+}
+
+/** Runtime.kernelRegisters: the driver's count of registers per thread of a loaded kernel on one agent. */
+export function loadedKernelRegisters(core: RuntimeCore, agentCount: number, kernel: unknown, agentId: unknown): number | null {
+  const user = requireUserKernel(core, kernel);
+  const agent = requireInteger(component, 'agentId', agentId, 0, agentCount - 1);
+  const registers = core.native.kernelRegisters(user.id, agent);
+  if (registers === null || typeof registers === 'number') return registers;
+  throw new DriverError({
+    packageName: 'native',
+    component,
+    driver: core.driver,
+    agentId: agent,
+    operation: 'kernel-registers',
+    code: registers.code,
+    message: nativeMessage(component, `the registers of kernel ${(kernel as KernelDescriptor).name} could not be read: ${registers.message}`, 'Load the kernel again with runtime.loadKernel()'),
+  });
 }

@@ -11,7 +11,7 @@ import { HostBuffer } from './host-buffer.js';
 import type { AllocationState } from './memory-registry.js';
 import type { RuntimeCore } from '../runtime/runtime-core.js';
 import type { KernelGlobal } from '../runtime/runtime-types.js';
-import { userKernelOf } from '../kernels/user-kernels.js';
+import { requireUserKernel } from '../kernels/user-kernels.js';
 import { argumentError, describeValue, formatAddress, requireByteCount, requireInteger } from '../errors/validate.js';
 
 const component = 'memory';
@@ -111,10 +111,7 @@ const foundGlobals = new WeakMap<RuntimeCore, Map<string, KernelGlobal>>();
  * writes, copies and hashes reach it; it stays live until the runtime is disposed.
  */
 export function findKernelGlobal(core: RuntimeCore, agentCount: number, kernel: unknown, agentId: unknown, name: unknown): KernelGlobal {
-  const user = userKernelOf(kernel);
-  if (user === undefined || user.core !== core) {
-    throw argumentError('kernel', 'kernel', `kernel ${describeValue((kernel as { name?: unknown } | null)?.name)} was not loaded by this runtime's loadKernel()`, "Pass a descriptor returned by this runtime's loadKernel()");
-  }
+  const user = requireUserKernel(core, kernel);
   const agent = requireInteger('kernel', 'agentId', agentId, 0, agentCount - 1);
   if (typeof name !== 'string' || name.length === 0) {
     throw argumentError('kernel', 'name', `name is ${describeValue(name)}, not a non-empty string`, 'Pass the name of a __device__ or __constant__ variable of the module');

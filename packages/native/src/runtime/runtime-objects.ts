@@ -69,6 +69,17 @@ export interface Runtime extends RuntimeMemory, AsyncDisposable {
   loadKernel(options: LoadKernelOptions): Promise<KernelDescriptor>;
 
   /**
+   * Registers per thread of a kernel from {@link loadKernel} as the driver loaded it on `agentId`
+   * (cuda: CU_FUNC_ATTRIBUTE_NUM_REGS of the function), which is what profilers report as
+   * `launch__registers_per_thread`; it can differ from the count in the module's cubin. Null where
+   * the driver does not say.
+   * @throws {ArgumentError} for a kernel this runtime did not load, or an agent it does not have.
+   * @throws {DriverError} when the driver cannot say for that kernel.
+   * @throws {DisposedError} when the runtime was disposed.
+   */
+  kernelRegisters(kernel: KernelDescriptor, agentId: number): number | null;
+
+  /**
    * Fails (or delays) matching operations, counted when they execute: the (after+1)-th to
    * (after+count)-th fail with DriverError code `injected-fault` at the next synchronize of their
    * queue, or are delayed by `delayMilliseconds` and then succeed. `allocate` faults make

@@ -14,7 +14,7 @@ import type { Agent, Checkpoints, Profilers, Runtime } from './runtime-objects.j
 import type { BuiltinKernels, DriverName, FaultSpec, KernelDescriptor, KernelGlobal, LoadKernelOptions, MemoryEvent } from './runtime-types.js';
 import type { DeviceAllocation } from '../memory/device-allocation.js';
 import { allocateDeviceAt, allocateHostBufferAt, findKernelGlobal } from '../memory/fixed-address-memory.js';
-import { loadUserKernel } from '../kernels/user-kernels.js';
+import { loadedKernelRegisters, loadUserKernel } from '../kernels/user-kernels.js';
 import { requireBoolean, requireByteCount, requireFunction, requireObject } from '../errors/validate.js';
 
 const component = 'runtime';
@@ -97,6 +97,11 @@ export class RuntimeHandle implements Runtime {
   async kernelGlobal(kernel: KernelDescriptor, agentId: number, name: string): Promise<KernelGlobal> {
     this.#core.assertLive('kernel', 'Runtime.kernelGlobal()');
     return findKernelGlobal(this.#core, this.agents.length, kernel, agentId, name);
+  }
+
+  kernelRegisters(kernel: KernelDescriptor, agentId: number): number | null {
+    this.#core.assertLive(component, 'Runtime.kernelRegisters()');
+    return loadedKernelRegisters(this.#core, this.agents.length, kernel, agentId);
   }
 
   async loadKernel(options: LoadKernelOptions): Promise<KernelDescriptor> {

@@ -80,6 +80,15 @@ CUresult cuModuleGetFunction(CUfunc_st** function, CUmod_st*, const char* name) 
 CUresult cuFuncSetAttribute(CUfunc_st*, int, int) {
   return kSuccess;
 }
+CUresult cuFuncGetAttribute(int* value, int attribute, CUfunc_st*) {
+  // CU_FUNC_ATTRIBUTE_NUM_REGS: the fake compiles nothing, and says every function uses 24 registers
+  // per thread (a count no fixture's cubin holds, so a test sees whose count it got).
+  constexpr int numRegs = 4;
+  constexpr int fakeRegistersPerThread = 24;
+  if (attribute != numRegs) return kreplay_fake::kInvalidValue;
+  *value = fakeRegistersPerThread;
+  return kSuccess;
+}
 CUresult cuFuncGetName(const char** name, CUfunc_st* function) {
   *name = function->name;
   return kSuccess;

@@ -191,6 +191,9 @@ describe.skipIf(!cuda.available)(`openCapture on the cuda driver${cuda.available
     const twice = await checkPostLaunchHashes(queue, again.expectedPageHashes);
     expect(twice).toMatchObject({ reproduced: false, pagesCompared: 5, pagesMismatched: 2 });
     expect(twice.mismatches).toEqual([{ address: y, bytes: count * 4, kind: 'device', label: '', pages: [0, 1] }]);
+    // The registers of the function the driver loaded for the replay: the fake libcuda says 24.
+    expect(await replay.registersPerThread(1)).toBe(runtime.kernelRegisters(first.kernel, 0));
+    if (agent.info.name.startsWith('Fake CUDA')) expect(await replay.registersPerThread(0)).toBe(24);
     await queue.dispose();
   });
 

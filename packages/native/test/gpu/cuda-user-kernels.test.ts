@@ -50,6 +50,16 @@ describe.skipIf(!cuda.available)(`cuda user kernels${cuda.available ? '' : ` (${
     buffer.free();
   });
 
+  it("says the driver's count of registers per thread of the loaded function, and refuses what it did not load", async () => {
+    const kernel = await runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters] });
+    const registers = runtime.kernelRegisters(kernel, 0);
+    expect(Number.isInteger(registers) && registers! >= 1 && registers! <= 255, String(registers)).toBe(true);
+    // The fake libcuda says 24 for every function: what the runtime gives is the driver's count.
+    if (runtime.agents[0]!.info.name.startsWith('Fake CUDA')) expect(registers).toBe(24);
+    expect(() => runtime.kernelRegisters(runtime.kernels.fill, 0)).toThrow(/was not loaded by this runtime's loadKernel/);
+    expect(() => runtime.kernelRegisters(kernel, runtime.agents.length)).toThrow(ArgumentError);
+  });
+
   it('refuses a launch without a shape, a pointer into pageable memory, and a kernel of another runtime', async () => {
     const kernel = await runtime.loadKernel({ ...scaleFloats, parameters: [...scaleFloats.parameters] });
     const agent = runtime.agents[0]!;

@@ -99,6 +99,7 @@ std::shared_ptr<const CudaLibrary> openCudaLibrary() {
   resolve(library, api.cuModuleUnload, {"cuModuleUnload"});
   resolve(library, api.cuModuleGetFunction, {"cuModuleGetFunction"});
   resolve(library, api.cuFuncSetAttribute, {"cuFuncSetAttribute"});
+  resolve(library, api.cuFuncGetAttribute, {"cuFuncGetAttribute"});
   resolve(library, api.cuLaunchKernel, {"cuLaunchKernel"});
   resolveOptional(library, api.cuLaunchKernelEx, {"cuLaunchKernelEx"});
   resolveOptional(library, api.cuModuleGetGlobal, {"cuModuleGetGlobal_v2"});

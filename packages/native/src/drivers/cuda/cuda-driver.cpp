@@ -57,6 +57,10 @@ std::uint32_t CudaDriver::loadUserKernel(const std::vector<std::uint8_t>& image,
       std::make_shared<CudaUserKernel>(context_->devices, image, name, parameterBytes));
 }
 
+int CudaDriver::userKernelRegisters(std::uint32_t kernel, std::uint32_t agent) const {
+  return context_->userKernels.get(kernel)->registers(agent);
+}
+
 bool CudaDriver::runsGraphs() const {
   return context_->library->api.hasGraphs();
 }

@@ -45,6 +45,7 @@ class CudaDriver : public Driver {
   std::shared_ptr<Queue> createQueue(std::uint32_t agent) override;
   FaultInjector& faults() override { return context_->faults; }
   bool runsUserKernels() const override { return true; }
+  int userKernelRegisters(std::uint32_t kernel, std::uint32_t agent) const override;
   std::uint32_t loadUserKernel(const std::vector<std::uint8_t>& image, const std::string& name,
                                const std::vector<std::uint8_t>& parameterBytes) override;
   /** Whether libcuda exports the graph entry points. */

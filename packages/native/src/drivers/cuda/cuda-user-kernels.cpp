@@ -24,6 +24,10 @@ CudaUserKernel::CudaUserKernel(const std::vector<std::shared_ptr<CudaDevice>>& d
                                "the module has no kernel named " + name +
                                    " (a C++ kernel needs extern \"C\" or its mangled name)");
       }
+      int registers = -1;
+      if (device->api().cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, loaded_.back().function) == CUDA_SUCCESS) {
+        loaded_.back().registers = registers;
+      }
     }
   } catch (...) {
     for (const auto& loaded : loaded_) {

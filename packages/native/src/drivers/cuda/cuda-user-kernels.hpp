@@ -25,6 +25,8 @@ class CudaUserKernel {
   const std::string& name() const { return name_; }
   CUfunction function(std::uint32_t agent) const { return loaded_.at(agent).function; }
   CUmodule module(std::uint32_t agent) const { return loaded_.at(agent).module; }
+  /** Registers per thread of the function the driver loaded on `agent` (CU_FUNC_ATTRIBUTE_NUM_REGS), or -1 when it did not say. */
+  int registers(std::uint32_t agent) const { return loaded_.at(agent).registers; }
   const std::vector<std::uint8_t>& parameterBytes() const { return parameterBytes_; }
 
  private:
@@ -32,6 +34,7 @@ class CudaUserKernel {
     std::shared_ptr<CudaDevice> device;
     CUmodule module = nullptr;
     CUfunction function = nullptr;
+    int registers = -1;
   };
   std::string name_;
   std::vector<std::uint8_t> parameterBytes_;

@@ -90,6 +90,8 @@ SAME_ENTRY_TYPE(ours::HostGetDevicePointer, cuMemHostGetDevicePointer_v2);
 SAME_ENTRY_TYPE(ours::ModuleGetGlobal, cuModuleGetGlobal_v2);
 SAME_ENTRY(cuLaunchKernelEx, cuLaunchKernelEx);
 SAME_ENTRY(cuLaunchKernel, cuLaunchKernel);
+SAME_ENTRY(cuFuncGetAttribute, cuFuncGetAttribute);
+static_assert(k::CU_FUNC_ATTRIBUTE_NUM_REGS == CU_FUNC_ATTRIBUTE_NUM_REGS);
 
 // Graphs: the unsuffixed entry points take the _v1 structures.
 SAME_LAYOUT(CUDA_KERNEL_NODE_PARAMS, CUDA_KERNEL_NODE_PARAMS_v1);
