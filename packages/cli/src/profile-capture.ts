@@ -95,6 +95,8 @@ export interface ProfiledCapture {
   readonly notes: readonly string[];
   /** The reason of each damaged record of the folder (not profiled), led by its file. */
   readonly damaged: readonly string[];
+  /** Registers per thread of each profiled function as the driver loaded it, where it says (ncu's launch__registers_per_thread). */
+  readonly registersPerThread: ReadonlyMap<string, number>;
 }
 
 /** What profiling one range (or one launch alone) gave: a row per launch, and the range's row when it ran as one. */
@@ -182,6 +184,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       },
       options.onLaunch,
     );
+    const wallMs = performance.now() - profiledAt;
     return {
       device: agent.info.name,
       driver: runtime.driver,
@@ -195,7 +198,7 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       conditions: passes.conditions,
       units: Object.fromEntries(options.metrics.map((metric, index) => [metric, session.plan.units[index] ?? ''])),
       setupMs,
-      wallMs: performance.now() - profiledAt,
+      wallMs,
       range: choice,
       rangeLength: plan.rangeLength,
       graphProfiling,
@@ -203,12 +206,26 @@ export async function profileCapture(folder: CaptureFolder, options: ProfileCapt
       ranges,
       notes: plan.notes,
       damaged: folder.damaged.map((record) => record.reason),
+      registersPerThread: await loadedRegisters(replay, units.flatMap((unit) => unit.launches)),
     };
   } finally {
     await passes.dispose();
   }
 }
 
+
+/** The driver's register count of each function of `launches`, as the replay loaded it; functions it does not say for are left out. */
+async function loadedRegisters(replay: CaptureReplay, launches: readonly CaptureLaunch[]): Promise<ReadonlyMap<string, number>> {
+  const counts = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const launch of launches) {
+    if (seen.has(launch.function)) continue;
+    seen.add(launch.function);
+    const registers = await replay.registersPerThread(launch);
+    if (registers !== null) counts.set(launch.function, registers);
+  }
+  return counts;
+}
 
 /** One launch profiled alone (`--range 1`): each sample from its captured memory. */
 function profileAlone(replay: CaptureReplay, engine: ReplayEngine, queue: Queue, launch: CaptureLaunch, samples: number): Promise<ProfileRow> {

@@ -16,7 +16,10 @@ export interface ProfileLaunch {
   readonly dynamicSharedBytes: number | null;
   /** Cluster dimensions, null without clusters (or where the workload does not say). */
   readonly clusterDims: readonly [number, number, number] | null;
-  /** Registers per thread, when the module's cubin says. */
+  /**
+   * Registers per thread: the driver's count for the function it loaded where known (what ncu
+   * reports), else the count in the module's cubin, which can be lower; null when neither says.
+   */
   readonly registersPerThread: number | null;
 }
 
@@ -39,10 +42,15 @@ export function dispatchLaunch(kernel: KernelDescriptor, launch: KernelLaunch | 
 }
 
 /**
- * The rows of a capture's profile with each launch's kernel and resources (registers per thread
- * from its module's cubin, where it holds one for the capture's architecture).
+ * The rows of a capture's profile with each launch's kernel and resources. Registers per thread
+ * are the driver's count of the function the replay loaded (`loadedRegisters`, by function), else
+ * the count in its module's cubin for the capture's architecture, where it holds one.
  */
-export async function withCapturedLaunches<Row extends { readonly dispatch: number }>(rows: readonly Row[], folder: CaptureFolder): Promise<(Row & { readonly launch?: ProfileLaunch })[]> {
+export async function withCapturedLaunches<Row extends { readonly dispatch: number }>(
+  rows: readonly Row[],
+  folder: CaptureFolder,
+  loadedRegisters: ReadonlyMap<string, number> = new Map(),
+): Promise<(Row & { readonly launch?: ProfileLaunch })[]> {
   const launches = new Map(folder.launches.map((launch) => [launch.sequence, launch]));
   const code = await capturedKernelCode(folder);
   return rows.map((row) => {
@@ -54,7 +62,7 @@ export async function withCapturedLaunches<Row extends { readonly dispatch: numb
         function: launch.function,
         dynamicSharedBytes: launch.shape.dynamicSharedBytes,
         clusterDims: launch.shape.clusterDims === null ? null : [...launch.shape.clusterDims],
-        registersPerThread: code.get(launch.function)?.registers ?? null,
+        registersPerThread: loadedRegisters.get(launch.function) ?? code.get(launch.function)?.registers ?? null,
       },
     };
   });

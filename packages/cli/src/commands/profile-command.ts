@@ -170,7 +170,7 @@ export function profileCommand(io: CliIo): Command {
       await checkJsonOutput('profile', options, { '<workload>': plan.kind === 'capture' ? undefined : workloadSpec.replace(/^ptx:(.+):[^:]+$/, '$1'), '--args': options.args });
       const report =
         plan.kind === 'capture'
-          ? await withCaptured(await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io), plan.folder)
+          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
           : await profile(plan, choice, options, io);
       await writeJsonThenPrint(io, options, report, printedProfile(report, options));
       const failure = captureProfileFailure(report);
@@ -189,17 +189,18 @@ function printedProfile(report: ProfileReport, options: ProfileOptions): string 
  * The profile of a capture with each row's launch: its shape (grid, block), kernel and resources.
  * With `--graph-profiling graph` a graph launch's row (named by its first node's sequence) is a whole
  * graph, and has no one launch's shape: the rows of graph nodes are left as they are.
+ * `registersPerThread`: the driver's count of each function the replay loaded.
  */
-async function withCaptured(report: ProfileReport, folder: CaptureFolder): Promise<ProfileReport> {
+async function withCaptured(report: ProfileReport, folder: CaptureFolder, registersPerThread: ReadonlyMap<string, number>): Promise<ProfileReport> {
   const inGraphs = report.graphProfiling === 'graph' ? folder.launches.filter((launch) => graphNodeOf(launch) !== undefined) : [];
   if (inGraphs.length === 0) {
     const shaped = withLaunchShapes(report, folder);
-    return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, folder) };
+    return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, folder, registersPerThread) };
   }
   const wholeGraphs = new Set(inGraphs.map((launch) => launch.sequence));
   const others = { ...folder, launches: folder.launches.filter((launch) => !wholeGraphs.has(launch.sequence)) };
   const shaped = withLaunchShapes(report, others);
-  return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, others) };
+  return { ...shaped, dispatches: await withCapturedLaunches(shaped.dispatches, others, registersPerThread) };
 }
 
 async function profileCaptureReport(spec: string, folder: CaptureFolder, choice: MetricChoice, options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
@@ -218,7 +219,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, choice:
     conditions: conditionsFromFlags(options),
     onLaunch: (done) => progress.update(done),
   }).finally(() => progress.done());
-  return {
+  const report: ProfileReport = {
     ...profileSchemaFields,
     driver: profiled.driver,
     device: profiled.device,
@@ -245,6 +246,7 @@ async function profileCaptureReport(spec: string, folder: CaptureFolder, choice:
     notes: profiled.notes,
     damaged: profiled.damaged,
   };
+  return withCaptured(report, folder, profiled.registersPerThread);
 }
 
 async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capture' }>, choice: MetricChoice, options: ProfileOptions & ConditionFlags, io: CliIo): Promise<ProfileReport> {
