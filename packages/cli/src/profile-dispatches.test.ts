@@ -65,6 +65,7 @@ describe('profileDispatches', () => {
       [4, 2, { index: 0, passes: 3 }],
     ]);
     expect(rows[0]!.wallMs * 2).toBeCloseTo(ranges[0]!.wallMs, 6);
+    expect(rows.every((row) => row.launch?.registersPerThread === null)).toBe(true);
     expect(passes.calls.slice(0, 3)).toEqual(['pass 1 x2', 'pass 2 x2', 'pass 3 x2']);
     workload.free();
   });
@@ -84,8 +85,9 @@ describe('profileDispatches', () => {
       dispatch: (index) => ({ kernel: runtime.kernels.fill, args: { destination: buffer.address, bytes: 4096, value: index } }),
       free: () => buffer.free(),
     };
-    const { rows, ranges } = await profileDispatches(engine, queue, workload, { dispatches: 2, range: 1 });
+    const { rows, ranges } = await profileDispatches(engine, queue, workload, { dispatches: 2, range: 1, registersOf: (kernel) => (kernel === runtime.kernels.fill ? 32 : null) });
     expect(ranges).toEqual([]);
+    expect(rows.map((row) => row.launch?.registersPerThread)).toEqual([32, 32]);
     expect(rows.map((row) => [row.dispatch, row.range, row.passes, row.metrics])).toEqual([
       [0, null, 2, { passes: 2 }],
       [1, null, 2, { passes: 4 }],

@@ -1,5 +1,5 @@
 import type { ProfileDocumentRange, ProfileDocumentRow } from '@kreplay/bench';
-import type { CaptureGraphNode, Queue } from '@kreplay/native';
+import type { CaptureGraphNode, KernelDescriptor, Queue } from '@kreplay/native';
 import type { DispatchResult, ReplayEngine } from '@kreplay/replay';
 import type { ByteAccount, StagingTier } from '@kreplay/snapshot';
 import { dispatchLaunch, type ProfileLaunch } from './profile-launch.js';
@@ -50,14 +50,21 @@ export interface ProfiledDispatches {
  * Runs `dispatches` dispatches of `workload` on `queue` through `engine`: each on its own when
  * `range` is 1, else in ranges of `range` consecutive dispatches (the last may be shorter), each
  * replayed as one unit (`engine.dispatchRange`), with one row of metrics per dispatch. Calls
- * `onProgress` with the dispatches done after each dispatch or range.
+ * `onProgress` with the dispatches done after each dispatch or range. `registersOf` gives a
+ * kernel's registers per thread as the driver loaded it (none by default).
  */
 export async function profileDispatches(
   engine: ReplayEngine,
   queue: Queue,
   workload: ProfileWorkload,
-  options: { readonly dispatches: number; readonly range: number; readonly onProgress?: (done: number) => void },
+  options: {
+    readonly dispatches: number;
+    readonly range: number;
+    readonly onProgress?: (done: number) => void;
+    readonly registersOf?: (kernel: KernelDescriptor) => number | null;
+  },
 ): Promise<ProfiledDispatches> {
+  const registersOf = options.registersOf ?? (() => null);
   const rows: ProfileRow[] = [];
   const ranges: ProfileRange[] = [];
   for (let first = 0; first < options.dispatches; first += options.range) {
@@ -68,7 +75,7 @@ export async function profileDispatches(
     });
     if (options.range === 1) {
       const result = await engine.dispatch({ queue, ...launches[0]! });
-      rows.push({ ...profileRow(first, null, result, result.collected as CollectedMetrics | undefined, 1), ...dispatchLaunch(launches[0]!.kernel, launches[0]!.launch) });
+      rows.push({ ...profileRow(first, null, result, result.collected as CollectedMetrics | undefined, 1), ...dispatchLaunch(launches[0]!.kernel, launches[0]!.launch, registersOf(launches[0]!.kernel)) });
     } else {
       const result = await engine.dispatchRange({ queue, dispatches: launches });
       const index = ranges.length;
@@ -86,7 +93,7 @@ export async function profileDispatches(
         ...(result.failure && { error: `${result.failure.phase}: ${result.failure.error.message}` }),
       });
       result.dispatches.forEach((dispatch, offset) =>
-        rows.push({ ...profileRow(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count), ...dispatchLaunch(launches[offset]!.kernel, launches[offset]!.launch) }),
+        rows.push({ ...profileRow(first + offset, index, result, dispatch.collected as CollectedMetrics | undefined, count), ...dispatchLaunch(launches[offset]!.kernel, launches[offset]!.launch, registersOf(launches[offset]!.kernel)) }),
       );
     }
     options.onProgress?.(first + count);

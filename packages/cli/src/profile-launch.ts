@@ -28,15 +28,18 @@ type LaunchedRow = Pick<ProfileDocumentRow, 'grid' | 'block'> & { readonly launc
 
 const product = (dimensions: readonly number[]): number => dimensions.reduce((all, dimension) => all * dimension, 1);
 
-/** A generated workload's dispatch: its kernel, and its shape where the workload gives one (the row's grid and block). */
-export function dispatchLaunch(kernel: KernelDescriptor, launch: KernelLaunch | undefined): Pick<ProfileDocumentRow, 'grid' | 'block'> & { readonly launch: ProfileLaunch } {
+/**
+ * A generated workload's dispatch: its kernel, its shape where the workload gives one (the row's
+ * grid and block), and `registersPerThread` as the driver loaded the kernel, where it says.
+ */
+export function dispatchLaunch(kernel: KernelDescriptor, launch: KernelLaunch | undefined, registersPerThread: number | null = null): Pick<ProfileDocumentRow, 'grid' | 'block'> & { readonly launch: ProfileLaunch } {
   return {
     ...(launch && { grid: [...launch.grid] as [number, number, number], block: [...launch.block] as [number, number, number] }),
     launch: {
       function: kernel.name,
       dynamicSharedBytes: launch === undefined ? null : (launch.sharedBytes ?? 0),
       clusterDims: launch?.clusterDims === undefined ? null : [...launch.clusterDims],
-      registersPerThread: null,
+      registersPerThread,
     },
   };
 }

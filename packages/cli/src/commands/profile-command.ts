@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
 import type { KreplayError } from '@kreplay/native';
-import type { CaptureFolder, DriverChoice, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
+import type { CaptureFolder, DriverChoice, KernelDescriptor, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { profileReportSchemaId, profileReportVersion, strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
 import { createStaging } from '@kreplay/snapshot';
@@ -272,10 +272,13 @@ async function profile(plan: Exclude<ProfileWorkloadPlan, { readonly kind: 'capt
     workload = await createProfileWorkload(agent, plan);
     const progress = createProgress(io, { label: 'profile', total: options.dispatches, unit: 'dispatches' });
     const profiledAt = performance.now();
+    // A loaded kernel's registers as the driver counts them (built-in kernels say none).
+    const builtins = new Set<KernelDescriptor>(Object.values(runtime.kernels));
     const { rows, ranges } = await profileDispatches(engine, queue, workload, {
       dispatches: options.dispatches,
       range: rangeLength,
       onProgress: (done) => progress.update(done),
+      registersOf: (kernel) => (builtins.has(kernel) ? null : runtime.kernelRegisters(kernel, agent.id)),
     }).finally(() => progress.done());
     const wallMs = performance.now() - profiledAt;
     return {
