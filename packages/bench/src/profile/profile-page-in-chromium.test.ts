@@ -101,7 +101,7 @@ describe(`the profile page in headless Chromium${skipReason}`, () => {
         for (const share of kernel.bars) expect(share).toBeLessThanOrEqual(1);
       }
       expect(state.chart).toBeNull();
-      expect(state.notes.join('\n')).toMatch(/No roofline: .*SpeedOfLightRooflineChart.*smsp__sass_thread_inst_executed_op_ffma_pred_on\.sum\.per_cycle_elapsed.*dram__bytes\.sum\.per_second/s);
+      expect(state.notes.join('\n')).toMatch(/No roofline: .*SpeedOfLight_RooflineChart.*smsp__sass_thread_inst_executed_op_ffma_pred_on\.sum\.per_cycle_elapsed.*dram__bytes\.sum\.per_second/s);
 
       await page.evaluate(typeFilter('ELEMENTWISE'));
       const filtered = (await page.evaluate(inspect)) as PageState;
