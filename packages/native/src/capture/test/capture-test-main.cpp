@@ -16,6 +16,8 @@
 //     a kernel launched by another shared object's code, then by the program's (drive-collective-injection.cpp)
 //   kreplay-capture-test --drive-graph-injection <library> <fake libcupti.so> <fake libcuda.so.1>   the glue on
 //     CUDA graphs, over fake-cupti and the fake libcuda (drive-graph-injection.cpp)
+//   kreplay-capture-test --drive-random-graphs <library | -> <fake libcupti.so | -> <fake libcuda.so.1> <seed>
+//     random graphs of kernel, memset and copy nodes, captured or plain (drive-random-graphs.cpp)
 //   kreplay-capture-test --inject <library>   dlopens the capture library and calls its
 //     InitializeInjection as libcuda would; prints "InitializeInjection returned <n>"
 #include <dlfcn.h>
@@ -27,6 +29,7 @@
 #include "capture/test/drive-collective-injection.hpp"
 #include "capture/test/drive-graph-injection.hpp"
 #include "capture/test/drive-injection.hpp"
+#include "capture/test/drive-random-graphs.hpp"
 #include "capture/test/measure-sha256.hpp"
 #include "capture/test/write-random-capture.hpp"
 #include "capture/test/write-sample-capture.hpp"
@@ -64,6 +67,11 @@ int main(int argc, char** argv) {
         argv[2], argv[3], argv[4], kreplay::capture::test::CollectiveScenario::LaunchFromLibrary, std::cout);
   if (argc == 5 && std::strcmp(argv[1], "--drive-graph-injection") == 0)
     return kreplay::capture::test::driveGraphInjection(argv[2], argv[3], argv[4], std::cout);
+  if (argc == 6 && std::strcmp(argv[1], "--drive-random-graphs") == 0) {
+    auto given = [](const char* path) { return std::strcmp(path, "-") == 0 ? nullptr : path; };
+    return kreplay::capture::test::driveRandomGraphs(given(argv[2]), given(argv[3]), argv[4],
+                                                     std::strtoull(argv[5], nullptr, 10), std::cout);
+  }
   if (argc == 3 && std::strcmp(argv[1], "--inject") == 0) {
     void* library = ::dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
