@@ -51,10 +51,11 @@ class RandomGraphProgram {
     return KernelNodeParameters{function_, grid, 1, 1, kBlock, 1, 1, 0, arguments_, nullptr, nullptr, nullptr};
   }
 
-  MadeGraph nodeByNode(const RandomGraph& plan) {
+  /** A graph of `nodes` built node by node (not instantiated). */
+  MadeGraph nodeByNode(const std::vector<RandomNode>& nodes) {
     MadeGraph made;
     cuda_.check(cuda_.cuGraphCreate(&made.graph, 0));
-    for (const RandomNode& node : plan.nodes) {
+    for (const RandomNode& node : nodes) {
       std::vector<void*> dependencies;
       for (const std::size_t index : node.dependencies) dependencies.push_back(made.nodes[index]);
       void* added = nullptr;
@@ -76,7 +77,6 @@ class RandomGraphProgram {
       }
       made.nodes.push_back(added);
     }
-    made.exec = cuda_.instantiate(made.graph);
     return made;
   }
 
@@ -116,7 +116,6 @@ class RandomGraphProgram {
     }
     MadeGraph made;
     made.graph = cuda_.endCapture(origin);
-    made.exec = cuda_.instantiate(made.graph);
     return made;
   }
 
@@ -172,7 +171,8 @@ int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const c
   std::string graphs, launches;
   for (std::size_t graphIndex = 0; graphIndex < plan.graphs.size(); ++graphIndex) {
     const RandomGraph& graph = plan.graphs[graphIndex];
-    const MadeGraph made = graph.captured ? program.captured(graph) : program.nodeByNode(graph);
+    MadeGraph made = graph.captured ? program.captured(graph) : program.nodeByNode(graph.nodes);
+    made.exec = cuda.instantiate(made.graph);
     std::vector<RandomNode> nodes = graph.nodes;  // as the executable graph holds them
     const std::vector<std::vector<std::size_t>> edges = graphEdges(graph);
     std::string kinds;
@@ -188,7 +188,11 @@ int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const c
         cuda.copy(arena + upload.offset, reinterpret_cast<std::uint64_t>(upload.bytes.data()), upload.bytes.size());
         std::copy(upload.bytes.begin(), upload.bytes.end(), reference.begin() + static_cast<std::ptrdiff_t>(upload.offset));
       }
-      if (launch.shrinks) {
+      if (launch.updates) {
+        nodes = launch.updatedNodes;
+        cuda.updateExec(made.exec, program.nodeByNode(nodes).graph);
+      }
+      if (launch.shrinks) {  // with the node of the graph it was instantiated from
         nodes[launch.shrunkNode].bytes = launch.shrunkBytes;
         const KernelNodeParameters params = program.kernel(nodes[launch.shrunkNode].destination, launch.shrunkBytes);
         cuda.setKernelNode(made.exec, made.nodes[launch.shrunkNode], params);
@@ -203,7 +207,8 @@ int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const c
                        ",\"position\":" + std::to_string(kernel.position) + ",\"before\":" + hashesText(kernel.before) +
                        ",\"after\":" + hashesText(kernel.after) + "}";
       launches += std::string(launches.empty() ? "" : ",") + "{\"graph\":" + std::to_string(graphIndex) +
-                  ",\"launch\":" + std::to_string(launchIndex) + ",\"digest\":" + hashesText(arenaPageHashes(device)) +
+                  ",\"launch\":" + std::to_string(launchIndex) + ",\"updated\":" + (launch.updates ? "true" : "false") +
+                  ",\"shrunkNode\":" + (launch.shrinks ? std::to_string(launch.shrunkNode) : "null") + ",\"digest\":" + hashesText(arenaPageHashes(device)) +
                   ",\"matchesReference\":" + (device == reference ? "true" : "false") + ",\"kernels\":[" + kernelsText + "]}";
     }
   }

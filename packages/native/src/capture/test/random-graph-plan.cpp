@@ -55,6 +55,17 @@ std::vector<unsigned char> randomFloats(Random& random, std::size_t bytes) {
   return data;
 }
 
+/** A memset value of `elementBytes` bytes whose floats stay small. */
+unsigned memsetValue(Random& random, unsigned elementBytes) {
+  static const unsigned bytePatterns[] = {0x3f, 0x40, 0x00, 0xbe}, halfPatterns[] = {0x3f80, 0x4000, 0xbf80, 0};
+  if (elementBytes == 1) return bytePatterns[random.below(4)];
+  if (elementBytes == 2) return halfPatterns[random.below(4)];
+  const float value = static_cast<float>(random.below(9)) * 0.5f - 2.0f;
+  unsigned bits = 0;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
 RandomNode randomNode(Random& random, RandomNodeKind kind, const std::vector<std::size_t>& buffers) {
   RandomNode node;
   node.kind = kind;
@@ -63,14 +74,8 @@ RandomNode randomNode(Random& random, RandomNodeKind kind, const std::vector<std
   std::size_t units = 1 + random.below(kBufferUnits - start);
   node.destination = buffer * kRandomGraphBufferBytes + start * kUnitBytes;
   if (kind == RandomNodeKind::Memset) {
-    static const unsigned bytePatterns[] = {0x3f, 0x40, 0x00, 0xbe}, halfPatterns[] = {0x3f80, 0x4000, 0xbf80, 0};
     node.elementBytes = 1u << random.below(3);
-    if (node.elementBytes == 1) node.value = bytePatterns[random.below(4)];
-    if (node.elementBytes == 2) node.value = halfPatterns[random.below(4)];
-    if (node.elementBytes == 4) {
-      const float value = static_cast<float>(random.below(9)) * 0.5f - 2.0f;
-      std::memcpy(&node.value, &value, 4);
-    }
+    node.value = memsetValue(random, node.elementBytes);
   } else if (kind == RandomNodeKind::Copy) {
     std::size_t source = buffers[random.below(buffers.size())];
     if (source == buffer) source = (buffer + 1) % kRandomGraphBuffers;  // another buffer: no overlap
@@ -106,8 +111,7 @@ RandomGraph randomGraph(Random& random, bool captured) {
       if (conflicts(graph.nodes[earlier], node) || random.below(5) == 0) node.dependencies.push_back(earlier);
     graph.nodes.push_back(std::move(node));
   }
-  std::vector<std::size_t> bytes;
-  for (const RandomNode& node : graph.nodes) bytes.push_back(node.bytes);
+  std::vector<RandomNode> current = graph.nodes;  // as the executable graph holds them
   graph.launches.resize(2 + random.below(2));
   for (std::size_t index = 1; index < graph.launches.size(); ++index) {
     RandomLaunch& launch = graph.launches[index];
@@ -116,13 +120,19 @@ RandomGraph randomGraph(Random& random, bool captured) {
       const std::size_t units = 1 + random.below(std::min<std::size_t>(512, kRandomGraphArenaBytes / kUnitBytes - start));
       launch.uploads.push_back({start * kUnitBytes, randomFloats(random, units * kUnitBytes)});
     }
-    const std::size_t node = random.below(graph.nodes.size());
+    if (!captured && random.below(2) == 0) {
+      launch.updates = true;
+      for (RandomNode& node : current)
+        if (node.kind == RandomNodeKind::Memset) node.value = memsetValue(random, node.elementBytes);
+      launch.updatedNodes = current;
+    }
+    const std::size_t node = random.below(current.size());
     // Smaller only: the node's range shrinks, so that the edges still order every overlap.
-    if (!captured && random.below(2) == 0 && graph.nodes[node].kind == RandomNodeKind::Kernel) {
+    if (!captured && random.below(2) == 0 && current[node].kind == RandomNodeKind::Kernel) {
       launch.shrinks = true;
       launch.shrunkNode = node;
-      launch.shrunkBytes = kUnitBytes * (1 + random.below(bytes[node] / kUnitBytes));
-      bytes[node] = launch.shrunkBytes;
+      launch.shrunkBytes = kUnitBytes * (1 + random.below(current[node].bytes / kUnitBytes));
+      current[node].bytes = launch.shrunkBytes;
     }
   }
   return graph;

@@ -5,7 +5,9 @@
 // bytes (one of them writing) are ordered by an edge, so that every topological order leaves the same
 // memory; other edges are added at random. Some graphs are built node by node, others captured from
 // streams (each node on a random stream, joined through events). Between launches the program uploads
-// new inputs and may shrink a kernel node's count (cuGraphExecKernelNodeSetParams).
+// new inputs, may update the executable graph from a graph of the same shape with other memset values
+// (cuGraphExecUpdate), and may shrink a kernel node's count (cuGraphExecKernelNodeSetParams, with the
+// node of the graph it was instantiated from).
 //
 // Also the reference: the graph's nodes run on the host in Kahn's topological order (ready nodes in
 // creation order), the order the capture runs them in, with the page hashes after each kernel node.
@@ -42,9 +44,12 @@ struct RandomUpload {
   std::vector<unsigned char> bytes;
 };
 
-/** What changes before one launch of a graph. */
+/** What changes before one launch of a graph, in this order. */
 struct RandomLaunch {
   std::vector<RandomUpload> uploads;
+  /** The executable graph updated (cuGraphExecUpdate) from a graph of these nodes: new memset values (node-by-node graphs). */
+  bool updates = false;
+  std::vector<RandomNode> updatedNodes;
   bool shrinks = false;  ///< a kernel node's count set smaller on the executable graph (node-by-node graphs)
   std::size_t shrunkNode = 0;
   std::size_t shrunkBytes = 0;

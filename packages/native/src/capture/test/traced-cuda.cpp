@@ -154,6 +154,16 @@ void TracedCuda::setKernelNode(void* exec, void* node, const KernelNodeParameter
          [&] { return cuGraphExecKernelNodeSetParams_v2(exec, node, &kernel); });
 }
 
+void TracedCuda::updateExec(void* exec, void* graph) {
+  struct {
+    int result;
+    void* errorNode;
+    void* errorFromNode;
+  } info{};  // CUgraphExecUpdateResultInfo
+  cu::GraphExecParams params{exec, graph, &info};
+  traced(*this, result_, cu::cbid::cuGraphExecUpdate_v2, &params, [&] { return cuGraphExecUpdate_v2(exec, graph, &info); });
+}
+
 void TracedCuda::launchGraph(void* exec, void* stream) {
   cu::GraphExecParams params{exec, stream, nullptr};
   traced(*this, result_, cu::cbid::cuGraphLaunch, &params, [&] { return cuGraphLaunch(exec, stream); });

@@ -72,6 +72,7 @@ struct Memcpy3DParameters {
   X(cuGraphAddMemcpyNode, void**, void*, void* const*, std::size_t, const Memcpy3DParameters*, void*)           \
   X(cuGraphInstantiateWithFlags, void**, void*, unsigned long long)                                             \
   X(cuGraphExecKernelNodeSetParams_v2, void*, void*, const KernelNodeParameters*)                               \
+  X(cuGraphExecUpdate_v2, void*, void*, void*)                                                                  \
   X(cuGraphLaunch, void*, void*)                                                                                \
   X(cuStreamBeginCapture_v2, void*, int)                                                                        \
   X(cuStreamEndCapture, void*, void**)
@@ -112,6 +113,7 @@ class TracedCuda {
   void* endCapture(void* stream);
   void* instantiate(void* graph);
   void setKernelNode(void* exec, void* node, const KernelNodeParameters& params);
+  void updateExec(void* exec, void* graph);
   void launchGraph(void* exec, void* stream);
 
  private:
