@@ -89,8 +89,8 @@ describe('kreplay compare of two profiles: a kernel-level gate', () => {
     ['a threshold that is not one', async () => [base, head, '--threshold', 'fast'], /"fast" is not a threshold: pass a percentage or fraction for every metric \(5% or 0\.05\), or METRIC=5% for one metric\./],
     ['one threshold given twice', async () => [base, head, '--threshold', '5%', '--threshold', '3%'], /--threshold for every metric is given twice \(5% and 3%\)\. Give it once\./],
     ['profiles of no common metric', async () => [base, await otherMetrics()], /measured no metric in common/],
-    ['profiles sharing no launch', async () => [base, await renamed()], /share no launch matched by name, so nothing was compared/],
-    ['an old profile without a schema', async () => [base, await older()], /older\.json: is neither a kreplay bench report nor a kreplay profile \(no schema field\)/],
+    ['profiles sharing no launch', async () => [base, await renamed()], /share no launch matched by name, so nothing was compared \(kernels: .+; .+\)\. Compare profiles of the same program: launches match by kernel name and order\./],
+    ['an old profile without a schema', async () => [base, await older()], /older\.json: is a kreplay profile from before profiles carried a schema \(it has dispatches and metrics, and no schema field\)\. Profile again with this kreplay/],
   ])('exits 2 for %s, saying what is wrong in one line', async (_, args, pattern) => {
     const { code, out, err } = await compare(...(await args()));
     expect(code).toBe(2);
