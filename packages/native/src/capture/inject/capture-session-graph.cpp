@@ -30,6 +30,12 @@ std::optional<NotCapturedReason> nodeReason(const GraphNode& node) {
 }  // namespace
 
 bool CaptureSession::graphNodesRunAlone(const GraphLaunchRequest& request) {
+  if (!request.untrackedChange.empty()) {
+    notCaptured(NotCapturedReason::GraphUntrackedChange, "",
+                "a graph launch of an executable graph changed by " + request.untrackedChange +
+                    ", which the capture could not follow");
+    return false;
+  }
   if (request.deviceLaunchable) {
     notCaptured(NotCapturedReason::DeviceGraphLaunch, "", "a graph instantiated for launches from the device");
     return false;
