@@ -148,6 +148,8 @@ export function profileCommand(io: CliIo): Command {
         io.stdout(options.json ? `${JSON.stringify(queried)}\n` : describeQueriedMetrics(queried));
         return;
       }
+      const queryOnly = ['--chip', '--query-metrics-mode'].find((flag) => wasGiven(command, flag));
+      if (queryOnly !== undefined) throw new UsageError('profile', `${queryOnly} applies to --query-metrics, which is not given`, `Add --query-metrics to list metrics, or leave out ${queryOnly}`);
       // Everything the user gave is checked before the driver opens (which may fail for its own reasons).
       if (options.json && options.csv) throw new UsageError('profile', '--json and --csv both choose what is printed', 'Pass one of them (-o FILE writes the JSON besides --csv)');
       const choice = chooseMetrics(options);
