@@ -32,7 +32,15 @@ std::optional<NotCapturedReason> nodeReason(const GraphNode& node) {
 bool CaptureSession::graphNodesRunAlone(const GraphLaunchRequest& request, const std::vector<std::size_t>& order,
                                         std::vector<std::string>& kernels) {
   bool alone = true;
-  if (request.deviceLaunchable) {
+  // A launch counted once for the whole graph (an untracked change, a device launch) counts no node again.
+  const bool countedOnce = !request.untrackedChange.empty() || request.deviceLaunchable;
+  if (!request.untrackedChange.empty()) {
+    notCaptured(NotCapturedReason::GraphUntrackedChange, "",
+                "a graph launch of an executable graph changed by " + request.untrackedChange +
+                    ", which the capture could not follow");
+    alone = false;
+  }
+  if (request.deviceLaunchable && request.untrackedChange.empty()) {
     notCaptured(NotCapturedReason::DeviceGraphLaunch, "", "a graph instantiated for launches from the device");
     alone = false;
   }
@@ -42,7 +50,7 @@ bool CaptureSession::graphNodesRunAlone(const GraphLaunchRequest& request, const
     const auto collective = node.kind == GraphNodeKind::Kernel ? collectiveLaunch(node.launch) : std::nullopt;
     // A collective's kernel is not counted by the selection, as when launched alone (prepare).
     if (node.kind == GraphNodeKind::Kernel && !collective) kernels.push_back(node.launch.function);
-    if (request.deviceLaunchable || (!reason && !collective)) continue;  // a device launch is counted once
+    if (countedOnce || (!reason && !collective)) continue;
     notCaptured(reason.value_or(NotCapturedReason::Collective), node.launch.function,
                 "a node of a graph launch, which runs untouched" + (collective ? ": " + *collective : ""));
     alone = false;

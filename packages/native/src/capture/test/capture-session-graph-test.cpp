@@ -80,12 +80,16 @@ TEST("graph capture: a graph holding a node the capture cannot run alone runs un
   deviceLaunch.deviceLaunchable = true;
   deviceLaunch.nodes = {kernelNode(0x100, arguments, {})};
   fixture.session->graphLaunch(deviceLaunch, runner);
+  GraphLaunchRequest untracked;  // changed by a call the capture could not follow: its nodes are not read
+  untracked.untrackedChange = "cuGraphExecNodeSetParams (libcuda lacks cuGraphNodeSetParams)";
+  fixture.session->graphLaunch(untracked, runner);
   CHECK_EQ(runner.kernels, 0);
   CHECK_EQ(runner.restores, 0);
   CHECK_EQ(fixture.session->capturedLaunches(), 0u);
   const std::string manifest = fixture.manifest();
   for (const char* reason : {"\"graph-child-graph\":1", "\"graph-conditional-node\":1", "\"graph-host-node\":1",
-                             "\"graph-event-node\":1", "\"collective\":1", "\"device-graph-launch\":1"})
+                             "\"graph-event-node\":1", "\"collective\":1", "\"device-graph-launch\":1",
+                             "\"graph-untracked-change\":1"})
     CHECK(contains(manifest, reason));
   // An ordinary launch after them starts a sequence: the graphs' launches ran unseen.
   fixture.launch();
