@@ -1,3 +1,4 @@
 export { replayResultJsonSchema, replayResultSchemaId, replayResultVersion } from './replay-result-json-schema.js';
 export { captureReplayResultJsonSchema, captureReplayResultSchemaId, captureReplayResultVersion } from './capture-replay-result-json-schema.js';
 export { calibrateResultJsonSchema, calibrateResultSchemaId, calibrateResultVersion } from './calibrate-result-json-schema.js';
+export { overheadResultJsonSchema, overheadResultSchemaId, overheadResultVersion } from './overhead-result-json-schema.js';
