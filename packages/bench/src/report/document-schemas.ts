@@ -2,6 +2,7 @@ import { profileComparisonJsonSchema } from '../profile/profile-comparison-json-
 import { profileReportJsonSchema } from '../profile/profile-report-json-schema.js';
 import { calibrateResultJsonSchema } from '../result-schemas/calibrate-result-json-schema.js';
 import { overheadResultJsonSchema } from '../result-schemas/overhead-result-json-schema.js';
+import { captureResultJsonSchema } from '../result-schemas/capture-result-json-schema.js';
 import { captureReplayResultJsonSchema } from '../result-schemas/capture-replay-result-json-schema.js';
 import { replayResultJsonSchema } from '../result-schemas/replay-result-json-schema.js';
 import { benchReportJsonSchema } from './bench-report-json-schema.js';
@@ -9,7 +10,7 @@ import { benchReportJsonSchema } from './bench-report-json-schema.js';
 /**
  * Every JSON Schema of a kreplay document, with the file it ships as under `schema/` in this
  * package (`@kreplay/bench/schema/<file>`): bench reports, profiles and their comparison, and the
- * JSON of `replay`, `replay --capture`, `calibrate` and `overhead`. `scripts/write-report-schema.mjs` writes
+ * JSON of `replay`, `replay --capture`, `calibrate`, `overhead` and `capture`. `scripts/write-report-schema.mjs` writes
  * the files from these objects; a test checks that they agree.
  */
 export const kreplayDocumentSchemas: readonly { readonly file: string; readonly schema: { readonly $id: string } }[] = [
@@ -20,4 +21,5 @@ export const kreplayDocumentSchemas: readonly { readonly file: string; readonly 
   { file: 'capture-replay-result.schema.json', schema: captureReplayResultJsonSchema },
   { file: 'calibrate-result.schema.json', schema: calibrateResultJsonSchema },
   { file: 'overhead-result.schema.json', schema: overheadResultJsonSchema },
+  { file: 'capture-result.schema.json', schema: captureResultJsonSchema },
 ];

@@ -2,3 +2,4 @@ export { replayResultJsonSchema, replayResultSchemaId, replayResultVersion } fro
 export { captureReplayResultJsonSchema, captureReplayResultSchemaId, captureReplayResultVersion } from './capture-replay-result-json-schema.js';
 export { calibrateResultJsonSchema, calibrateResultSchemaId, calibrateResultVersion } from './calibrate-result-json-schema.js';
 export { overheadResultJsonSchema, overheadResultSchemaId, overheadResultVersion } from './overhead-result-json-schema.js';
+export { captureResultJsonSchema, captureResultSchemaId, captureResultVersion } from './capture-result-json-schema.js';
