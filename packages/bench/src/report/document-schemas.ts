@@ -1,3 +1,5 @@
+import { deviceComparisonJsonSchema } from '../by-device/device-comparison-json-schema.js';
+import { benchComparisonJsonSchema } from '../compare/bench-comparison-json-schema.js';
 import { profileComparisonJsonSchema } from '../profile/profile-comparison-json-schema.js';
 import { profileReportJsonSchema } from '../profile/profile-report-json-schema.js';
 import { calibrateResultJsonSchema } from '../result-schemas/calibrate-result-json-schema.js';
@@ -9,9 +11,10 @@ import { benchReportJsonSchema } from './bench-report-json-schema.js';
 
 /**
  * Every JSON Schema of a kreplay document, with the file it ships as under `schema/` in this
- * package (`@kreplay/bench/schema/<file>`): bench reports, profiles and their comparison, and the
- * JSON of `replay`, `replay --capture`, `calibrate`, `overhead` and `capture`. `scripts/write-report-schema.mjs` writes
- * the files from these objects; a test checks that they agree.
+ * package (`@kreplay/bench/schema/<file>`): bench reports and profiles, the comparison of two of
+ * either, the by-device comparison, and the JSON of `replay`, `replay --capture`, `calibrate`,
+ * `overhead` and `capture`. `scripts/write-report-schema.mjs` writes the files from these objects;
+ * a test checks that they agree.
  */
 export const kreplayDocumentSchemas: readonly { readonly file: string; readonly schema: { readonly $id: string } }[] = [
   { file: 'bench-report.schema.json', schema: benchReportJsonSchema },
@@ -22,4 +25,6 @@ export const kreplayDocumentSchemas: readonly { readonly file: string; readonly 
   { file: 'calibrate-result.schema.json', schema: calibrateResultJsonSchema },
   { file: 'overhead-result.schema.json', schema: overheadResultJsonSchema },
   { file: 'capture-result.schema.json', schema: captureResultJsonSchema },
+  { file: 'bench-comparison.schema.json', schema: benchComparisonJsonSchema },
+  { file: 'device-comparison.schema.json', schema: deviceComparisonJsonSchema },
 ];
