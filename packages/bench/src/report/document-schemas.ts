@@ -3,6 +3,8 @@ import { benchComparisonJsonSchema } from '../compare/bench-comparison-json-sche
 import { profileComparisonJsonSchema } from '../profile/profile-comparison-json-schema.js';
 import { profileReportJsonSchema } from '../profile/profile-report-json-schema.js';
 import { calibrateResultJsonSchema } from '../result-schemas/calibrate-result-json-schema.js';
+import { demoResultJsonSchema } from '../result-schemas/demo-result-json-schema.js';
+import { infoResultJsonSchema } from '../result-schemas/info-result-json-schema.js';
 import { overheadResultJsonSchema } from '../result-schemas/overhead-result-json-schema.js';
 import { captureResultJsonSchema } from '../result-schemas/capture-result-json-schema.js';
 import { captureReplayResultJsonSchema } from '../result-schemas/capture-replay-result-json-schema.js';
@@ -13,7 +15,7 @@ import { benchReportJsonSchema } from './bench-report-json-schema.js';
  * Every JSON Schema of a kreplay document, with the file it ships as under `schema/` in this
  * package (`@kreplay/bench/schema/<file>`): bench reports and profiles, the comparison of two of
  * either, the by-device comparison, and the JSON of `replay`, `replay --capture`, `calibrate`,
- * `overhead` and `capture`. `scripts/write-report-schema.mjs` writes the files from these objects;
+ * `overhead`, `capture`, `info` and `demo`. `scripts/write-report-schema.mjs` writes the files from these objects;
  * a test checks that they agree.
  */
 export const kreplayDocumentSchemas: readonly { readonly file: string; readonly schema: { readonly $id: string } }[] = [
@@ -27,4 +29,6 @@ export const kreplayDocumentSchemas: readonly { readonly file: string; readonly 
   { file: 'capture-result.schema.json', schema: captureResultJsonSchema },
   { file: 'bench-comparison.schema.json', schema: benchComparisonJsonSchema },
   { file: 'device-comparison.schema.json', schema: deviceComparisonJsonSchema },
+  { file: 'info-result.schema.json', schema: infoResultJsonSchema },
+  { file: 'demo-result.schema.json', schema: demoResultJsonSchema },
 ];
