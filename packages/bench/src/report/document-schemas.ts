@@ -8,6 +8,8 @@ import { infoResultJsonSchema } from '../result-schemas/info-result-json-schema.
 import { overheadResultJsonSchema } from '../result-schemas/overhead-result-json-schema.js';
 import { captureResultJsonSchema } from '../result-schemas/capture-result-json-schema.js';
 import { captureReplayResultJsonSchema } from '../result-schemas/capture-replay-result-json-schema.js';
+import { profileMetricListJsonSchema } from '../result-schemas/profile-metric-list-json-schema.js';
+import { profileSectionListJsonSchema } from '../result-schemas/profile-section-list-json-schema.js';
 import { replayResultJsonSchema } from '../result-schemas/replay-result-json-schema.js';
 import { benchReportJsonSchema } from './bench-report-json-schema.js';
 
@@ -15,7 +17,7 @@ import { benchReportJsonSchema } from './bench-report-json-schema.js';
  * Every JSON Schema of a kreplay document, with the file it ships as under `schema/` in this
  * package (`@kreplay/bench/schema/<file>`): bench reports and profiles, the comparison of two of
  * either, the by-device comparison, and the JSON of `replay`, `replay --capture`, `calibrate`,
- * `overhead`, `capture`, `info` and `demo`. `scripts/write-report-schema.mjs` writes the files from these objects;
+ * `overhead`, `capture`, `info`, `demo` and `profile`'s lists of sections, sets and metrics. `scripts/write-report-schema.mjs` writes the files from these objects;
  * a test checks that they agree.
  */
 export const kreplayDocumentSchemas: readonly { readonly file: string; readonly schema: { readonly $id: string } }[] = [
@@ -31,4 +33,6 @@ export const kreplayDocumentSchemas: readonly { readonly file: string; readonly 
   { file: 'device-comparison.schema.json', schema: deviceComparisonJsonSchema },
   { file: 'info-result.schema.json', schema: infoResultJsonSchema },
   { file: 'demo-result.schema.json', schema: demoResultJsonSchema },
+  { file: 'profile-section-list.schema.json', schema: profileSectionListJsonSchema },
+  { file: 'profile-metric-list.schema.json', schema: profileMetricListJsonSchema },
 ];

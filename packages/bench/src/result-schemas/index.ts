@@ -5,3 +5,5 @@ export { overheadResultJsonSchema, overheadResultSchemaId, overheadResultVersion
 export { captureResultJsonSchema, captureResultSchemaId, captureResultVersion } from './capture-result-json-schema.js';
 export { infoResultJsonSchema, infoResultSchemaId, infoResultVersion } from './info-result-json-schema.js';
 export { demoResultJsonSchema, demoResultSchemaId, demoResultVersion } from './demo-result-json-schema.js';
+export { profileSectionListJsonSchema, profileSectionListSchemaId, profileSectionListVersion } from './profile-section-list-json-schema.js';
+export { profileMetricListJsonSchema, profileMetricListSchemaId, profileMetricListVersion } from './profile-metric-list-json-schema.js';
