@@ -9,12 +9,26 @@ export type CaptureUnit =
   /** The captured kernel nodes of one graph launch, in the order the capture ran them. */
   | { readonly kind: 'graph'; readonly launches: readonly CaptureLaunch[]; readonly node: CaptureGraphNode };
 
+/** The key of the graph launch a launch ran in, or undefined outside graphs. */
+function graphLaunchKey(launch: CaptureLaunch): string | undefined {
+  const node = graphNodeOf(launch);
+  return node === undefined ? undefined : `${node.graph}/${node.graphLaunch}`;
+}
+
 /**
  * The units of the planned ranges: with `node`, each range as it is; with `graph`, each range cut
- * where a graph launch begins or ends, the launches of one graph launch a `graph` unit, the others ranges.
+ * where a graph launch begins or ends, the launches of one graph launch a `graph` unit, the others
+ * ranges. A graph launch whose nodes the ranges cut apart (`--range K`, the range cap, a node not
+ * selected) is still one unit, in the place of its first node: `graph` measures whole graph launches.
  */
 export function captureUnits(ranges: readonly (readonly CaptureLaunch[])[], profiling: GraphProfiling): CaptureUnit[] {
   if (profiling === 'node') return ranges.map((launches) => ({ kind: 'range', launches }));
+  const nodesOfGraphLaunch = new Map<string, CaptureLaunch[]>();
+  for (const launch of ranges.flat()) {
+    const key = graphLaunchKey(launch);
+    if (key !== undefined) nodesOfGraphLaunch.set(key, [...(nodesOfGraphLaunch.get(key) ?? []), launch]);
+  }
+  const placed = new Set<string>();
   const units: CaptureUnit[] = [];
   for (const range of ranges) {
     let start = 0;
@@ -26,8 +40,14 @@ export function captureUnits(ranges: readonly (readonly CaptureLaunch[])[], prof
         return node === undefined ? other === undefined : other !== undefined && other.graphLaunch === node.graphLaunch && other.graph === node.graph;
       };
       while (end < range.length && same(range[end]!)) end += 1;
-      const launches = range.slice(start, end);
-      units.push(node === undefined ? { kind: 'range', launches } : { kind: 'graph', launches, node });
+      const key = graphLaunchKey(range[start]!);
+      if (node === undefined || key === undefined) {
+        units.push({ kind: 'range', launches: range.slice(start, end) });
+      } else if (!placed.has(key)) {
+        placed.add(key);
+        const launches = [...nodesOfGraphLaunch.get(key)!].sort((a, b) => a.sequence - b.sequence);
+        units.push({ kind: 'graph', launches, node: graphNodeOf(launches[0]!)! });
+      }
       start = end;
     }
   }

@@ -9,9 +9,9 @@ export function parseDriverChoice(value: string): DriverChoice {
   throw new InvalidArgumentError(`unknown driver "${value}"; choose one of ${driverChoices.join(', ')}.`);
 }
 
-/** The --driver option shared by every command that opens a runtime. */
-export function driverOption(): Option {
-  return new Option('-d, --driver <driver>', `driver to open: ${driverChoices.join(' | ')}`)
+/** The --driver option shared by every command that opens a runtime; `choices` says which drivers the command takes, when not all. */
+export function driverOption(choices = driverChoices.join(' | ')): Option {
+  return new Option('-d, --driver <driver>', `driver to open: ${choices}`)
     .argParser(parseDriverChoice)
     .default('auto' as DriverChoice);
 }

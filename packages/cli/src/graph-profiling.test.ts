@@ -78,6 +78,16 @@ describe('--graph-profiling', () => {
     ]);
   });
 
+  it('graph: a graph launch the ranges cut (--range 1, a range cap inside it) is still one unit, where its first node was', async () => {
+    const folder = await graphFolder('cut');
+    const shape = (choice: 1 | 2 | 'auto') =>
+      captureUnits(planCaptureRanges(folder, choice).ranges, 'graph').map((unit) => [unit.kind, unit.launches.map((each) => each.sequence)]);
+    const whole = [['range', [0]], ['graph', [1, 2]], ['graph', [3, 4]], ['range', [5]]];
+    expect(shape(1)).toEqual(whole);
+    expect(shape(2)).toEqual(whole);
+    expect(shape('auto')).toEqual(whole);
+  });
+
   it('is refused (exit 2) when it is neither node nor graph, or there is no capture to apply it to', async () => {
     for (const [args, message] of [
       [['replay', '--capture', root, '--graph-profiling', 'nodes'], /"nodes" is not node or graph/],

@@ -13,15 +13,15 @@ import { recordingIo } from './test-io.js';
 describe('kreplay profile', () => {
   it('fails in one line where counters cannot be collected', async () => {
     const io = recordingIo();
-    expect(await runCli(['profile', '--metrics', 'gpu__time_duration.sum', '--driver', 'host'], io)).toBe(1);
-    expect(io.err()).toMatch(/^kreplay: \[replay\] \[cupti-passes\] CUPTI counters need the cuda driver, not host\..*\n$/);
+    expect(await runCli(['profile', '--metrics', 'gpu__time_duration.sum', '--driver', 'host'], io)).toBe(2);
+    expect(io.err()).toMatch(/^kreplay: \[cli\] \[profile\] CUPTI's counters need the cuda driver \(an NVIDIA GPU\), not --driver host.*kreplay replay and kreplay demo run on the host driver.*\n$/);
     expect(io.err().split('\n')).toHaveLength(2);
   });
 
   it('collects the basic set without --metrics, --section or --set, and refuses malformed arguments and shapes', async () => {
     const io = recordingIo();
-    expect(await runCli(['profile', '--driver', 'host'], io)).toBe(1);
-    expect(io.err()).toMatch(/CUPTI counters need the cuda driver, not host/);
+    expect(await runCli(['profile', '--driver', 'auto'], io)).toBe(2);
+    expect(io.err()).toMatch(/CUPTI's counters need the cuda driver \(an NVIDIA GPU\), not --driver auto/);
     const both = recordingIo();
     expect(await runCli(['profile', '--metrics', 'x', '--json', '--csv'], both)).toBe(2);
     expect(both.err()).toMatch(/--json and --csv both choose what is printed/);

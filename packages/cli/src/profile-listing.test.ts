@@ -57,6 +57,14 @@ describe("kreplay profile's lists", () => {
     expect(io.err()).toMatch(/^kreplay: \[cli\] \[profile\] --query-metrics lists the metrics of this machine's GPU, and it has none CUPTI can name \(.+\)\. Run it on a machine with an NVIDIA GPU and CUPTI, or pass --chip \(e\.g\. --chip GH100\) to list a chip's metrics without one\.\n$/);
   });
 
+  it('refuses --chip and --query-metrics-mode without --query-metrics (exit 2), which they apply to', async () => {
+    for (const args of [['--chip', 'GH100'], ['--query-metrics-mode', 'all']]) {
+      const io = recordingIo();
+      expect(await runCli(['profile', '--metrics', 'gpu__time_duration.sum', ...args], io)).toBe(2);
+      expect(io.err()).toMatch(new RegExp(`^kreplay: \\[cli\\] \\[profile\\] ${args[0]} applies to --query-metrics, which is not given`));
+    }
+  });
+
   it('--query-metrics-mode suffix needs --metrics (exit 2)', async () => {
     const io = recordingIo();
     expect(await runCli(['profile', '--query-metrics', '--query-metrics-mode', 'suffix', '--chip', 'GH100'], io)).toBe(2);
@@ -87,9 +95,10 @@ describe.skipIf(!fakeBuilt)("kreplay profile --query-metrics (CUPTI's host API o
     expect(parsed.metrics.map((metric) => metric.name)).toContain('dram__bytes');
   });
 
-  it('names an unknown chip in one line (exit 1)', () => {
+  it('names an unknown chip in one line, as a usage error (exit 2)', () => {
     const result = kreplayWithFakeCupti(['profile', '--query-metrics', '--chip', 'XX999']);
-    expect(result.status).toBe(1);
-    expect(result.stderr).toMatch(/CUPTI_ERROR_INVALID_CHIP_NAME/);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^kreplay: \[cli\] \[profile\] --chip XX999: CUPTI knows no chip of that name \(CUPTI_ERROR_INVALID_CHIP_NAME\)\. Spell it as CUPTI does/);
+    expect(result.stderr.split('\n')).toHaveLength(2);
   });
 });

@@ -74,6 +74,15 @@ export async function queryMetrics(options: { readonly chip?: string; readonly m
     throw new UsageError('profile', '--query-metrics-mode suffix lists the suffixes of the metrics --metrics names, and it names none', 'Pass --metrics with base names, e.g. --metrics gpu__time_duration');
   }
   const chip = await chipToQuery(options.chip);
+  return await queryChip(chip, options).catch((error: unknown) => {
+    if (options.chip !== undefined && (error as { code?: unknown }).code === 'CUPTI_ERROR_INVALID_CHIP_NAME') {
+      throw new UsageError('profile', `--chip ${options.chip}: CUPTI knows no chip of that name (CUPTI_ERROR_INVALID_CHIP_NAME)`, 'Spell it as CUPTI does (GH100, GB100, AD102), or leave out --chip to list the metrics of this device');
+    }
+    throw error;
+  });
+}
+
+async function queryChip(chip: string, options: { readonly mode: QueryMetricsMode; readonly metrics: readonly string[] }): Promise<QueriedMetrics> {
   if (options.mode === 'base') {
     const all = await queryCuptiMetrics({ chip });
     const named = new Set(options.metrics);

@@ -108,7 +108,7 @@ function rooflineSection(profile: ProfileDocument, kernels: readonly KernelSumma
   if (points.length === 0) {
     const lacking = [...single.achieved, ...single.peak].filter((metric) => !profile.metrics.includes(metric));
     return {
-      html: `<p class="note missing">No roofline: it needs achieved FLOP/s and DRAM traffic per kernel, the metrics of ncu's SpeedOfLightRooflineChart section. Achieved FLOP/s = (FADD + FMUL + 2 &times; FFMA thread instructions per cycle) &times; SM clock: ${code(single.achieved.slice(0, 4))}; DRAM traffic: <code>${dramBytesPerSecondMetric}</code>. The roof: ${code(single.peak)}. (The instruction counts <code>smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum</code> with <code>${durationMetric}</code> and <code>dram__bytes.sum</code> do as well; <code>d</code> in place of <code>f</code> for FP64.) This profile lacks ${code(lacking)}.</p>
+      html: `<p class="note missing">No roofline: it needs achieved FLOP/s and DRAM traffic per kernel, the metrics of ncu's SpeedOfLight_RooflineChart section. Achieved FLOP/s = (FADD + FMUL + 2 &times; FFMA thread instructions per cycle) &times; SM clock: ${code(single.achieved.slice(0, 4))}; DRAM traffic: <code>${dramBytesPerSecondMetric}</code>. The roof: ${code(single.peak)}. (The instruction counts <code>smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum</code> with <code>${durationMetric}</code> and <code>dram__bytes.sum</code> do as well; <code>d</code> in place of <code>f</code> for FP64.) This profile lacks ${code(lacking)}.</p>
 <p class="note">Profile with: <code>--metrics ${escapeHtml([...new Set([...profile.metrics, ...single.achieved, ...single.peak])].join(','))}</code></p>`,
       data: null,
     };
@@ -118,7 +118,7 @@ function rooflineSection(profile: ProfileDocument, kernels: readonly KernelSumma
   const off = points.filter((point) => point.intensity === null || !(point.intensity > 0));
   const idle = kernels.filter((kernel) => kernel.roofline.length === 0);
   const notes = [
-    "Each kernel's achieved FLOP/s against its arithmetic intensity (FLOP per DRAM byte), as ncu's SpeedOfLightRooflineChart section computes them, averaged over its launches by duration; points are labelled with the kernel's # in the table above.",
+    "Each kernel's achieved FLOP/s against its arithmetic intensity (FLOP per DRAM byte), as ncu's SpeedOfLight_RooflineChart section computes them, averaged over its launches by duration; points are labelled with the kernel's # in the table above.",
     unroofed.length > 0 ? `<span class="missing">The roof${unroofed.length > 1 ? 's are' : ' is'} not drawn for ${unroofed.map((each) => each.label).join(' and ')}: it needs ${code(single.peak)} (<code>dfma</code> for FP64).</span>` : '',
     off.length > 0 ? `${off.length} point${off.length === 1 ? '' : 's'} without DRAM traffic cannot sit on the logarithmic axes: ${escapeHtml(off.map((point) => `#${point.rank} ${precisionLabel[point.precision]}`).join(', '))}.` : '',
     idle.length > 0 ? `No point for ${idle.length} kernel${idle.length === 1 ? '' : 's'} without floating-point work (or without these metrics): ${escapeHtml(idle.map((kernel) => `#${kernel.rank}`).join(', '))}.` : '',
@@ -152,7 +152,7 @@ ${body.join('\n')}
  * profiled and how; the kernels sorted by total duration, each with its launches, durations in the
  * unit ncu prints, and speed-of-light bars (ncu's SpeedOfLight section: compute and memory
  * throughput against 100% of peak); a roofline chart of the kernels where the profile has the
- * metrics of ncu's SpeedOfLightRooflineChart section, else a note naming them; every launch with
+ * metrics of ncu's SpeedOfLight_RooflineChart section, else a note naming them; every launch with
  * every metric. A filter by kernel name (plain JavaScript in the page) narrows the tables and the
  * chart. Chart.js is inlined only when there is a chart.
  * @throws KreplayError when Chart.js cannot be read (only for a profile with a roofline).

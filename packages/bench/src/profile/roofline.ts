@@ -1,7 +1,7 @@
 import { durationMetric } from './metric-format.js';
 import type { MetricValues } from './profile-document.js';
 
-/** The floating-point precisions of ncu's SpeedOfLightRooflineChart section. */
+/** The floating-point precisions of ncu's SpeedOfLight_RooflineChart section. */
 export type Precision = 'single' | 'double';
 
 /** Every {@link Precision}, in the order the page draws them. */
@@ -20,7 +20,7 @@ const smspClock = 'smsp__cycles_elapsed.avg.per_second';
 export const dramBytesPerSecondMetric = 'dram__bytes.sum.per_second';
 
 /**
- * The metrics ncu's SpeedOfLightRooflineChart section collects for the achieved value of a
+ * The metrics ncu's SpeedOfLight_RooflineChart section collects for the achieved value of a
  * precision (FADD + FMUL + 2 FFMA thread instructions per cycle, times the SM clock; DRAM bytes per
  * second), then those of the roof (peak FFMA per cycle, SM clock; peak DRAM bytes per cycle, DRAM clock).
  */

@@ -108,7 +108,7 @@ export function profileCommand(io: CliIo): Command {
     .option('--csv', "print CSV with the columns of ncu's --csv (--page details: one row per metric; raw: one row per launch)")
     .addOption(new Option('--page <page>', "ncu's page: each section's table (details) or every metric (raw)").choices(['details', 'raw']).default('details'))
     .addOption(new Option('--print-units <units>', 'scale values as ncu does (auto) or keep base units (default: auto for tables, base for --csv, as ncu)').choices(['auto', 'base']))
-    .addOption(driverOption().default('cuda' as DriverChoice))
+    .addOption(driverOption('cuda: the only driver with counters (CUPTI)').default('cuda' as DriverChoice))
     .option(
       '--range <K>',
       `replay ranges of K consecutive dispatches as one unit each, one CUPTI range per dispatch, all K in each pass (1: one dispatch at a time; default 1); capture: auto (whole captured sequences, up to ${captureRangeCap} launches; the default on a capture of format version 2) or K launches of a captured sequence`,
@@ -148,6 +148,8 @@ export function profileCommand(io: CliIo): Command {
         io.stdout(options.json ? queriedMetricsJson(queried) : describeQueriedMetrics(queried));
         return;
       }
+      const queryOnly = ['--chip', '--query-metrics-mode'].find((flag) => wasGiven(command, flag));
+      if (queryOnly !== undefined) throw new UsageError('profile', `${queryOnly} applies to --query-metrics, which is not given`, `Add --query-metrics to list metrics, or leave out ${queryOnly}`);
       // Everything the user gave is checked before the driver opens (which may fail for its own reasons).
       if (options.json && options.csv) throw new UsageError('profile', '--json and --csv both choose what is printed', 'Pass one of them (-o FILE writes the JSON besides --csv)');
       const choice = chooseMetrics(options);
@@ -168,6 +170,13 @@ export function profileCommand(io: CliIo): Command {
       }
       if (plan.kind !== 'capture' && selecting !== undefined) throw new UsageError('profile', `${selecting} selects launches of a capture, and the workload is ${workloadSpec}`, `Profile capture:<dir>, or leave out ${selecting}`);
       await checkJsonOutput('profile', options, { '<workload>': plan.kind === 'capture' ? undefined : workloadSpec.replace(/^ptx:(.+):[^:]+$/, '$1'), '--args': options.args });
+      if (options.driver !== 'cuda') {
+        throw new UsageError(
+          'profile',
+          `CUPTI's counters need the cuda driver (an NVIDIA GPU), not --driver ${options.driver}`,
+          'Leave out --driver on a machine with an NVIDIA GPU; without one, kreplay replay and kreplay demo run on the host driver',
+        );
+      }
       const report =
         plan.kind === 'capture'
           ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
