@@ -65,7 +65,8 @@ export { writeBenchReport, writeBenchReportSync, writeHtmlReport, writeReportFil
 export { writeFileAtomic, writeFileAtomicSync } from './report/write-file-atomic.js';
 export { formatReportTable } from './report/format-report-table.js';
 export { renderHtmlReport } from './html/render-html-report.js';
-export { compareReports } from './compare/compare-reports.js';
+export { benchComparisonSchemaId, benchComparisonVersion, compareReports } from './compare/compare-reports.js';
+export { benchComparisonJsonSchema } from './compare/bench-comparison-json-schema.js';
 export type { MetricChange, ReportComparison } from './compare/compare-reports.js';
 export { reportMetrics } from './compare/report-metrics.js';
 export type { MetricDirection, ReportMetric } from './compare/report-metrics.js';
@@ -80,11 +81,13 @@ export {
   durationMetric,
   formatDuration,
   formatMetricValue,
+  formatNcuNumber,
   formatProfileComparison,
   formatProfileTable,
   kernelNameOf,
   launchMatches,
   matchLaunches,
+  ncuBaseUnit,
   parseProfileReport,
   profileComparisonJsonSchema,
   profileComparisonSchemaId,
@@ -98,6 +101,7 @@ export {
   renderProfileHtml,
   rooflineMetrics,
   rooflinePeak,
+  scaleToNcuUnit,
   speedOfLightMetrics,
   summarizeKernels,
   unnamedKernel,
@@ -112,6 +116,7 @@ export type {
   LaunchPair,
   MatchedLaunches,
   MetricValues,
+  NcuNumberStyle,
   Precision,
   ProfileComparison,
   ProfileDocument,
@@ -119,6 +124,7 @@ export type {
   ProfileDocumentRow,
   ProfileThresholds,
   RooflinePoint,
+  ScaledValue,
   UnmatchedLaunch,
   UnmatchedProfileLaunch,
 } from './profile/index.js';
@@ -129,6 +135,24 @@ export {
   captureReplayResultJsonSchema,
   captureReplayResultSchemaId,
   captureReplayResultVersion,
+  captureResultJsonSchema,
+  captureResultSchemaId,
+  captureResultVersion,
+  demoResultJsonSchema,
+  demoResultSchemaId,
+  demoResultVersion,
+  infoResultJsonSchema,
+  infoResultSchemaId,
+  infoResultVersion,
+  overheadResultJsonSchema,
+  overheadResultSchemaId,
+  overheadResultVersion,
+  profileMetricListJsonSchema,
+  profileMetricListSchemaId,
+  profileMetricListVersion,
+  profileSectionListJsonSchema,
+  profileSectionListSchemaId,
+  profileSectionListVersion,
   replayResultJsonSchema,
   replayResultSchemaId,
   replayResultVersion,
@@ -153,7 +177,14 @@ export type {
   TaskReportCollection,
 } from './slurm/index.js';
 export { exactBytes, formatBytes, formatMilliseconds, formatRate, formatRatio } from './format-units.js';
-export { compareByDevice, deviceComparisonSchema, formatDeviceComparison, renderDeviceComparisonHtml } from './by-device/index.js';
+export {
+  compareByDevice,
+  deviceComparisonJsonSchema,
+  deviceComparisonSchemaId,
+  deviceComparisonVersion,
+  formatDeviceComparison,
+  renderDeviceComparisonHtml,
+} from './by-device/index.js';
 export type { ComparedDevice, DeviceCell, DeviceComparison, DeviceComparisonRow, SourcedReport } from './by-device/index.js';
 export { reportFileName } from './slurm/index.js';
 export type { ArrivedReport } from './slurm/index.js';

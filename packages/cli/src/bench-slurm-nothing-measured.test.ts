@@ -49,7 +49,7 @@ describe('kreplay bench --slurm never replaces a comparison with one that holds 
   it('merges a report with a fitted configuration into the comparison (the fake Slurm works)', async () => {
     const result = await benchSlurm('measured', 'COMPLETED', { ...smallBenchReport(), fits: [fit] });
     expect(result.exit, result.stderr).toBe('0');
-    expect(JSON.parse(result.written)).toMatchObject({ schema: 'kreplay-device-comparison', complete: true, rows: [{ key: fit.key }] });
+    expect(JSON.parse(result.written)).toMatchObject({ schema: 'urn:kreplay:schema:device-comparison:1', schemaVersion: 1, complete: true, rows: [{ key: fit.key }] });
   }, 30_000);
 
   it('no report arrived: exits 1 and keeps what --out held', async () => {

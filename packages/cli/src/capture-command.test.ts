@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { captureResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { captureLibraryPath } from '@kreplay/native';
 import type { CaptureReport } from './commands/capture-command.js';
 import { runCli } from './run-cli.js';
@@ -70,6 +71,8 @@ describe('kreplay capture', () => {
     expect(await runCli(['capture', '--staging-bytes', '64MiB', '--writer-threads', '3', '--json', '--library', library, '-o', out, '--', ...command], io), io.err()).toBe(0);
     expect(seenBy(seen).environment).toMatchObject({ KREPLAY_CAPTURE_STAGING_BYTES: String(64 * 2 ** 20), KREPLAY_CAPTURE_WRITER_THREADS: '3' });
     const report = JSON.parse(io.out()) as CaptureReport;
+    expect(report).toMatchObject({ schema: 'urn:kreplay:schema:capture-result:1', schemaVersion: 1 });
+    expect(jsonSchemaProblem(captureResultJsonSchema, report)).toBeNull();
     expect(report.settings).toEqual({ stagingBytes: 64 * 2 ** 20, writerThreads: 3 });
     expect(report.capture).toMatchObject({ formatVersion: 2, sequences: 2, sequenceBreaks: { 'other-stream': 1 }, cost: { launches: 3, programWaitSeconds: 0.75 } });
     const text = recordingIo();
@@ -95,6 +98,7 @@ describe('kreplay capture', () => {
     expect(seenBy(seen).environment['KREPLAY_CAPTURE_KERNEL_NAME']).toBeUndefined();
     expect(seenBy(seen).environment['KREPLAY_CAPTURE_PROFILE_FROM_START']).toBeUndefined();
     const report = JSON.parse(io.out()) as CaptureReport;
+    expect(jsonSchemaProblem(captureResultJsonSchema, report)).toBeNull();
     expect(report.program).toEqual({ command, exitCode: 0, signal: null });
     expect(report.capture).toMatchObject({
       directory: processFolder(out, seen),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { captureResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { captureLibraryPath } from '@kreplay/native';
 import type { CaptureReport } from './commands/capture-command.js';
 import { runCli } from './run-cli.js';
@@ -67,6 +68,7 @@ describe.skipIf(!built)('kreplay capture of several processes at once', () => {
     const io = recordingIo();
     expect(await runCli(['capture', '--every-launch', '--json', '-o', out, '--', ...launcher(join(root, 'json-driven'))], io), io.err()).toBe(0);
     const report = JSON.parse(io.out()) as CaptureReport;
+    expect(jsonSchemaProblem(captureResultJsonSchema, report)).toBeNull();
     expect(report.capture).toBeNull();
     expect(report.processes.map((summary) => summary.pid)).toEqual(pidsOf(join(root, 'json-driven')));
     for (const summary of report.processes) {

@@ -23,6 +23,17 @@ describe('selectCapturedLaunches', () => {
     expect(sequences(selectCapturedLaunches(folder, { kernelName: 'gemm', launchSkip: 1 }, 'replay'))).toEqual({ launches: [4, 6], damaged: [5] });
   });
 
+  it('matches --kernel-name in the name --kernel-name-base says, whole or as regex:, for profile capture: as for replay', () => {
+    const mangled = { ...folder, launches: [launch(0, '_Z5applyIiEviT_'), launch(1, '_Z7applyToi'), launch(2, '_Z5applyIiEviT_')], damaged: [] } as unknown as CaptureFolder;
+    const select = (kernelName: string, kernelNameBase: 'function' | 'demangled' | 'mangled', extra = {}) =>
+      selectCapturedLaunches(mangled, { kernelName, kernelNameBase, ...extra }, 'profile').launches.map((one) => one.sequence);
+    expect(select('apply', 'function')).toEqual([0, 2]);
+    expect(select('void apply<int>(int, int)', 'demangled')).toEqual([0, 2]);
+    expect(select('_Z7applyToi', 'mangled')).toEqual([1]);
+    expect(select('regex:^_Z\\d+apply', 'mangled', { launchSkip: 1, launchCount: 1 })).toEqual([1]);
+    expect(() => select('apply', 'mangled')).toThrow(/^\[cli\] \[profile\] no captured launch of \/captures\/step matches --kernel-name apply \(--kernel-name-base mangled\); it holds _Z5applyIiEviT_, _Z7applyToi/);
+  });
+
   it('names the functions a capture holds with their control characters escaped when none matches', () => {
     const odd = { ...folder, launches: [launch(0, 'evil\u001b[2J')], damaged: [] } as unknown as CaptureFolder;
     expect(() => selectCapturedLaunches(odd, { kernelName: 'gemm' }, 'replay')).toThrow(/it holds evil\\x1b\[2J\. Change the selection/);

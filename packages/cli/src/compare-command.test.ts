@@ -1,7 +1,8 @@
-import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { benchComparisonJsonSchema, deviceComparisonJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { runCli } from './run-cli.js';
 import { smallBenchReport as report } from './test-bench-report.js';
 import { recordingIo } from './test-io.js';
@@ -29,6 +30,27 @@ describe('kreplay compare exit codes: 1 for a regression only, 2 for unusable in
     expect(slower.code).toBe(1);
     expect(slower.out).toMatch(/regressed/);
     expect(slower.err).toMatch(/^kreplay: \[cli\] \[compare\] \d+ metric\(s\) regressed by more than 10\.0%/);
+  });
+
+  it('prints a comparison of two bench reports with --json as one document of its schema', async () => {
+    const base = await file('json-base.json', report(2));
+    const slower = await compare(base, await file('json-slower.json', report(4)), '--json');
+    expect(slower.code).toBe(1);
+    const printed = JSON.parse(slower.out) as unknown;
+    expect(printed).toMatchObject({ schema: 'urn:kreplay:schema:bench-comparison:1', schemaVersion: 1, threshold: 0.1, regressions: expect.arrayContaining([expect.objectContaining({ regressed: true })]) });
+    expect(jsonSchemaProblem(benchComparisonJsonSchema, printed)).toBeNull();
+  });
+
+  it('writes and prints a by-device comparison as one document of its schema', async () => {
+    const out = join(directory, 'by-device.json');
+    const fit = { key: 'dirty-pages/64MiB/d4/w0.01/s1', variant: 'dirty-pages', footprintBytes: 64 * 2 ** 20, dispatches: 4, writeFraction: 0.01, streams: 1, passes: [2, 5], fixedMs: 1, perPassMs: 2, fixedStandardErrorMs: 0, perPassStandardErrorMs: null, rSquared: 1, points: 2 };
+    const [a, b] = [await file('device-a.json', { ...report(2), fits: [fit] }), await file('device-b.json', { ...report(4), fits: [{ ...fit, perPassMs: 3 }] })];
+    const merged = await compare('--by-device', a, b, '-o', out, '--json');
+    expect(merged).toMatchObject({ code: 0, err: '' });
+    const [printed, written] = [JSON.parse(merged.out) as unknown, JSON.parse(await readFile(out, 'utf8')) as unknown];
+    expect(written).toEqual(printed);
+    expect(printed).toMatchObject({ schema: 'urn:kreplay:schema:device-comparison:1', schemaVersion: 1, complete: true, rows: [{ key: fit.key, cells: [{ perPassMs: 2.5 }] }] });
+    expect(jsonSchemaProblem(deviceComparisonJsonSchema, printed)).toBeNull();
   });
 
   it.each<[string, (base: string) => Promise<string[]>, RegExp]>([

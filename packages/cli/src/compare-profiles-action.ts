@@ -30,7 +30,12 @@ export function compareProfilesAction(io: CliIo, request: CompareProfilesRequest
   }
   const comparison = compareProfiles(a, b, { match: request.match, thresholds: request.thresholds, sources: request.paths });
   if (comparison.launchesMatched === 0) {
-    throw new UsageError('compare', `${pathA} and ${pathB} share no launch matched by ${request.match}, so nothing was compared`, 'Compare profiles of the same program (and try --match name)');
+    const kernels = (rows: readonly { readonly kernel?: string }[]) => [...new Set(rows.map((row) => row.kernel ?? '?'))].slice(0, 3).join(', ');
+    throw new UsageError(
+      'compare',
+      `${pathA} and ${pathB} share no launch matched by ${request.match}, so nothing was compared (kernels: ${kernels(a.dispatches)}; ${kernels(b.dispatches)})`,
+      request.match === 'grid' ? 'Compare profiles of the same program, or match by kernel name alone with --match name' : 'Compare profiles of the same program: launches match by kernel name and order',
+    );
   }
   io.stdout(request.json ? `${JSON.stringify(comparison)}\n` : formatProfileComparison(comparison));
   const { moved } = comparison;

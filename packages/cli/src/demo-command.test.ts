@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { demoResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
 
@@ -11,7 +12,8 @@ describe('kreplay demo', () => {
     const json = recordingIo();
     expect(await runCli(['demo', '--driver', 'host', '--json'], json)).toBe(0);
     const demo = JSON.parse(json.out()) as { driver: string; replays: { strategy: string }[]; calls: { copyPlans: unknown[] } };
-    expect(demo.driver).toBe('host');
+    expect(demo).toMatchObject({ schema: 'urn:kreplay:schema:demo-result:1', schemaVersion: 1, driver: 'host' });
+    expect(jsonSchemaProblem(demoResultJsonSchema, demo)).toBeNull();
     expect(demo.replays.map((replay) => replay.strategy)).toEqual(['full', 'write-set', 'dirty-pages']);
     expect(demo.calls.copyPlans).toHaveLength(2);
   });

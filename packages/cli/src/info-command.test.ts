@@ -2,17 +2,20 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { infoResultJsonSchema, jsonSchemaProblem } from '@kreplay/bench';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
 
 const binPath = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
 describe('kreplay info', () => {
-  it('prints one JSON object listing the host agents', async () => {
+  it('prints one JSON document of its schema listing the host agents', async () => {
     const io = recordingIo();
     const code = await runCli(['info', '--driver', 'host', '--agents', '3', '--json'], io);
     expect(code).toBe(0);
     const report = JSON.parse(io.out()) as { agents: Array<Record<string, unknown>> };
+    expect(report).toMatchObject({ schema: 'urn:kreplay:schema:info-result:1', schemaVersion: 1, driver: 'host' });
+    expect(jsonSchemaProblem(infoResultJsonSchema, report)).toBeNull();
     expect(report.agents).toHaveLength(3);
     for (const [index, agent] of report.agents.entries()) {
       expect(agent).toMatchObject({ id: index, driver: 'host' });

@@ -30,6 +30,15 @@ describe('-o and -f on replay, calibrate and profile', () => {
     const io = recordingIo();
     expect(await runCli(['calibrate', '--driver', 'host', '--plan-bytes', '1MiB', '--json', '-o', out], io)).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8'))).toEqual(JSON.parse(io.out()));
+    const again = recordingIo();
+    expect(await runCli(['calibrate', '--driver', 'host', '--plan-bytes', '1MiB', '-o', out], again)).toBe(2);
+    expect(again.err()).toBe(`kreplay: [cli] [calibrate] -o ${out} exists, and is kept unless -f (--force-overwrite) is given. Pass -f to replace it, or choose another file.\n`);
+  });
+
+  it('refuses -f without -o (exit 2): there is no file for it to replace', async () => {
+    const io = recordingIo();
+    expect(await runCli(['profile', '--metrics', 'gpu__time_duration.sum', '-f'], io)).toBe(2);
+    expect(io.err()).toMatch(/^kreplay: \[cli\] \[profile\] -f \(--force-overwrite\) lets -o replace an existing file, and there is no -o\. Pass -o FILE, or leave out -f/);
   });
 
   it('profile checks -o before the driver opens: an existing file without -f, a directory (exit 2)', async () => {

@@ -25,7 +25,10 @@ export function withJsonOutput(command: Command): Command {
  * @throws UsageError naming the file and the flag.
  */
 export async function checkJsonOutput(command: string, options: JsonOutputOptions, inputs: Readonly<Record<string, string | readonly string[] | undefined>> = {}): Promise<void> {
-  if (options.out === undefined) return;
+  if (options.out === undefined) {
+    if (options.forceOverwrite) throw new UsageError(command, '-f (--force-overwrite) lets -o replace an existing file, and there is no -o', 'Pass -o FILE, or leave out -f');
+    return;
+  }
   await checkOutputPaths(command, { '--out': options.out }, inputs);
   if (!options.forceOverwrite && existsSync(options.out)) {
     throw new UsageError(command, `-o ${options.out} exists, and is kept unless -f (--force-overwrite) is given`, 'Pass -f to replace it, or choose another file');

@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jsonSchemaProblem, overheadResultJsonSchema } from '@kreplay/bench';
 import type { OverheadResult } from '@kreplay/bench';
 import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
@@ -18,10 +19,20 @@ describe('kreplay overhead', () => {
     expect(io.out()).toMatch(/dirty-pages +overhead .* over 3 after 4 warm-up at [\d.]+ ms\)/);
   });
 
+  it('prints one JSON document of its schema, the results per shape under results', async () => {
+    const io = recordingIo();
+    expect(await runCli([...tiny, '--warmup', '2', '--variant', 'full/pinned', '--variant', 'cupti-checkpoint', '--json'], io)).toBe(0);
+    const printed = JSON.parse(io.out()) as unknown;
+    expect(printed).toMatchObject({ schema: 'urn:kreplay:schema:overhead-result:1', schemaVersion: 1, results: [{ shape: 'A', driver: 'host', rows: expect.arrayContaining([expect.objectContaining({ variant: 'cupti-checkpoint', available: false })]) }] });
+    expect(jsonSchemaProblem(overheadResultJsonSchema, printed)).toBeNull();
+  });
+
   it('reports the warm-up in its JSON, and none with --warmup 0', async () => {
     const io = recordingIo();
     expect(await runCli([...tiny, '--warmup', '0', '--json'], io)).toBe(0);
-    const [result] = JSON.parse(io.out()) as [{ warmup: unknown; rows: { warmupDispatches: number; warmupMs: number | null; dispatchesTimed: number }[] }];
+    const {
+      results: [result],
+    } = JSON.parse(io.out()) as { results: [{ warmup: unknown; rows: { warmupDispatches: number; warmupMs: number | null; dispatchesTimed: number }[] }] };
     expect(result.warmup).toEqual({ dispatches: 0, maxSeconds: 2 });
     expect(result.rows[0]).toMatchObject({ warmupDispatches: 0, warmupMs: null, dispatchesTimed: 3 });
   });
@@ -54,7 +65,7 @@ describe('kreplay overhead', () => {
   it('still takes several shapes and variants, each measured once', async () => {
     const io = recordingIo();
     expect(await runCli([...tiny, '--warmup', '0', '--shape', 'B', '--variant', 'full/pinned', '--json'], io)).toBe(0);
-    const results = JSON.parse(io.out()) as { shape: string; rows: { variant: string }[] }[];
+    const { results } = JSON.parse(io.out()) as { results: { shape: string; rows: { variant: string }[] }[] };
     expect(results.map((result) => result.shape)).toEqual(['A', 'B']);
     expect(results.map((result) => result.rows.map((row) => row.variant).sort())).toEqual([
       ['dirty-pages', 'full/pinned'],
@@ -80,7 +91,7 @@ describe('kreplay overhead', () => {
     let time = 0;
     const io = recordingIo({ now: () => (time += 6000), progressIntervalMs: 5000 });
     expect(await runCli(['overhead', '--driver', 'host', '--shape', 'A', '--shape', 'B', '--footprint', '4MiB', '--dispatches', '2', '--passes', '2', '--warmup', '0', '--variant', 'dirty-pages', '--json'], io)).toBe(0);
-    expect((JSON.parse(io.out()) as unknown[]).length).toBe(2);
+    expect((JSON.parse(io.out()) as { results: unknown[] }).results.length).toBe(2);
     const lines = io.err().trim().split('\n');
     expect(lines[0]).toBe('overhead: 0/2 variants (0%), 0.00 variants/s, ETA unknown');
     expect(lines).toContainEqual(expect.stringMatching(/^overhead: 1\/2 variants \(50%\), [\d.]+ variants\/s, ETA \d+ s$/));
@@ -98,7 +109,7 @@ describe('kreplay overhead', () => {
     const io = recordingIo();
     const args = ['overhead', '--driver', 'host', '--device-memory', '16MiB', '--shape', 'B', '--footprint', '0.5x,0.7x,2MiB', '--dispatches', '2', '--passes', '2', '--warmup', '0', '--variant', 'dirty-pages'];
     expect(await runCli([...args, '--json'], io)).toBe(0);
-    const results = JSON.parse(io.out()) as { footprintBytes: number; rows: { firstDispatchMs: number; stagingBytesByTier: Record<string, number> }[] }[];
+    const { results } = JSON.parse(io.out()) as { results: { footprintBytes: number; rows: { firstDispatchMs: number; stagingBytesByTier: Record<string, number> }[] }[] };
     expect(results.map((result) => result.footprintBytes)).toEqual([8 * 2 ** 20, Math.floor((0.7 * 16 * 2 ** 20) / 65536) * 65536, 2 * 2 ** 20]);
     expect(results[1]!.rows[0]!.firstDispatchMs).toBeGreaterThan(0);
     expect(results[1]!.rows[0]!.stagingBytesByTier.device).toBeGreaterThan(0);
@@ -132,7 +143,9 @@ describe('kreplay overhead', () => {
     });
     expect(stderr).toMatch(/^kreplay: \[cli\] \[overhead\] terminated: wrote the 1 result\(s\) measured so far to .*overhead\.json\./m);
     expect(exit).toBe('143');
-    const [result, ...more] = JSON.parse(await readFile(out, 'utf8')) as OverheadResult[];
+    const written = JSON.parse(await readFile(out, 'utf8')) as { results: OverheadResult[] };
+    expect(jsonSchemaProblem(overheadResultJsonSchema, written)).toBeNull();
+    const [result, ...more] = written.results;
     expect(more).toEqual([]);
     expect(result!.rows.length).toBeLessThan(3);
   }, 120_000);

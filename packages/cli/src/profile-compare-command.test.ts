@@ -31,8 +31,8 @@ describe('kreplay compare of two profiles: a kernel-level gate', () => {
     expect({ code, err }).toEqual({ code: 0, err: '' });
     expect(out).toContain(`matched 6 launches of 3 kernels by name (ncu --app-replay-match name); threshold 10% for every metric`);
     expect(out).toMatch(/^kernel\s+metric\s+launches\s+a\s+b\s+delta\s+gate$/m);
-    expect(out).toMatch(/^ampere_sgemm_128x64_tn\s+gpu__time_duration\.sum\s+2\s+412\.2 usecond\s+445\.1 usecond\s+\+8\.0%$/m);
-    expect(out).toMatch(/^_ZN7cutlass6Kernel\S*\s+gpu__time_duration\.sum\s+2\s+9\.2 usecond\s+9\.108 usecond\s+-1\.0%$/m);
+    expect(out).toMatch(/^ampere_sgemm_128x64_tn\s+gpu__time_duration\.sum\s+2\s+412\.16 us\s+445\.13 us\s+\+8\.0%$/m);
+    expect(out).toMatch(/^_ZN7cutlass6Kernel\S*\s+gpu__time_duration\.sum\s+2\s+9\.20 us\s+9\.11 us\s+-1\.0%$/m);
     expect(out).toMatch(/^_ZN2at6native29vectorized_elementwise_\S*\.\.\.\S*\s+sm__throughput\.avg\.pct_of_peak_sustained_elapsed\s+2\s+12\.05 %\s+12\.05 %\s+0\.0%$/m);
     expect(out).toContain('launches only in b (not compared):\n  _ZN7cutlass6KernelI26softmax_warp_forward_fp32EEvNT_6ParamsE: launch 3 of its kernel, dispatch 46\n');
   });
@@ -41,7 +41,7 @@ describe('kreplay compare of two profiles: a kernel-level gate', () => {
     const { code, out, err } = await compare(base, head, '--threshold', '5%');
     expect(code).toBe(1);
     expect(out).toMatch(/^1 kernel metric moved beyond the threshold$/m);
-    expect(out).toMatch(/^ampere_sgemm_128x64_tn\s+gpu__time_duration\.sum\s+2\s+412\.2 usecond\s+445\.1 usecond\s+\+8\.0%\s+MOVED$/m);
+    expect(out).toMatch(/^ampere_sgemm_128x64_tn\s+gpu__time_duration\.sum\s+2\s+412\.16 us\s+445\.13 us\s+\+8\.0%\s+MOVED$/m);
     expect(err).toBe('kreplay: [cli] [compare] 1 kernel metric(s) moved beyond the threshold (5% for every metric): gpu__time_duration.sum of ampere_sgemm_128x64_tn (+8.0%). Investigate, or raise --threshold if the change is expected.\n');
     expect((await compare(base, head, '--threshold', '0.05')).code).toBe(1);
   });
@@ -89,8 +89,8 @@ describe('kreplay compare of two profiles: a kernel-level gate', () => {
     ['a threshold that is not one', async () => [base, head, '--threshold', 'fast'], /"fast" is not a threshold: pass a percentage or fraction for every metric \(5% or 0\.05\), or METRIC=5% for one metric\./],
     ['one threshold given twice', async () => [base, head, '--threshold', '5%', '--threshold', '3%'], /--threshold for every metric is given twice \(5% and 3%\)\. Give it once\./],
     ['profiles of no common metric', async () => [base, await otherMetrics()], /measured no metric in common/],
-    ['profiles sharing no launch', async () => [base, await renamed()], /share no launch matched by name, so nothing was compared/],
-    ['an old profile without a schema', async () => [base, await older()], /older\.json: is neither a kreplay bench report nor a kreplay profile \(no schema field\)/],
+    ['profiles sharing no launch', async () => [base, await renamed()], /share no launch matched by name, so nothing was compared \(kernels: .+; .+\)\. Compare profiles of the same program: launches match by kernel name and order\./],
+    ['an old profile without a schema', async () => [base, await older()], /older\.json: is a kreplay profile from before profiles carried a schema \(it has dispatches and metrics, and no schema field\)\. Profile again with this kreplay/],
   ])('exits 2 for %s, saying what is wrong in one line', async (_, args, pattern) => {
     const { code, out, err } = await compare(...(await args()));
     expect(code).toBe(2);

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { csvRecord } from './csv-text.js';
-import { formatNcuNumber, scaleToNcuUnit } from './ncu-units.js';
+import { formatNcuNumber, scaleToNcuUnit } from '@kreplay/bench';
 import { printedKernelName, type PrintUnits } from './profile-details-page.js';
 import { describeDimensions } from './profile-launch.js';
 import { computeCapabilityText, profiledValue } from './profile-metric-value.js';

@@ -4,7 +4,7 @@ import { formatBytes } from '@kreplay/bench';
 import { describeSequences } from './capture-ranges.js';
 import { describeConditions } from './profile-condition-flags.js';
 import { terminalText } from './terminal-text.js';
-import { formatNcuNumber, scaleToNcuUnit } from './ncu-units.js';
+import { formatNcuNumber, scaleToNcuUnit } from '@kreplay/bench';
 import { describeDimensions } from './profile-launch.js';
 import { computeCapabilityText, profiledValue } from './profile-metric-value.js';
 import { allMetrics, commandLineSectionName } from './sections/resolve-sections.js';

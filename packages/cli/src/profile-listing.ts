@@ -1,3 +1,4 @@
+import { profileMetricListSchemaId, profileMetricListVersion, profileSectionListSchemaId, profileSectionListVersion } from '@kreplay/bench';
 import { KreplayError, openRuntime, queryCuptiMetrics, type CuptiMetric } from '@kreplay/native';
 import { missingSections, missingSectionsOfSet, sectionSetNames, sections, sectionsOfSet } from './sections/sections.js';
 import { UsageError } from './usage-error.js';
@@ -19,9 +20,10 @@ export function describeSectionList(): string {
   return `${columns(['Identifier', 'Display Name', 'Sets', 'Metrics'], rows)}\n\nncu's sections kreplay leaves out:\n${missing.join('\n')}\n`;
 }
 
-/** `--list-sections --json` and `--list-sets --json`: the definitions themselves, and ncu's sections left out. */
+/** `--list-sections --json` and `--list-sets --json` (`urn:kreplay:schema:profile-section-list:1`): the definitions themselves, and ncu's sections left out. */
 export function sectionListJson(): string {
-  return `${JSON.stringify({ sections, missing: missingSections, sets: Object.fromEntries(sectionSetNames.map((set) => [set, sectionsOfSet(set).map((section) => section.identifier)])) })}\n`;
+  const sets = Object.fromEntries(sectionSetNames.map((set) => [set, sectionsOfSet(set).map((section) => section.identifier)]));
+  return `${JSON.stringify({ schema: profileSectionListSchemaId, schemaVersion: profileSectionListVersion, sections, missing: missingSections, sets })}\n`;
 }
 
 /** `kreplay profile --list-sets`: each of ncu's sets and the sections kreplay collects for it. */
@@ -72,6 +74,15 @@ export async function queryMetrics(options: { readonly chip?: string; readonly m
     throw new UsageError('profile', '--query-metrics-mode suffix lists the suffixes of the metrics --metrics names, and it names none', 'Pass --metrics with base names, e.g. --metrics gpu__time_duration');
   }
   const chip = await chipToQuery(options.chip);
+  return await queryChip(chip, options).catch((error: unknown) => {
+    if (options.chip !== undefined && (error as { code?: unknown }).code === 'CUPTI_ERROR_INVALID_CHIP_NAME') {
+      throw new UsageError('profile', `--chip ${options.chip}: CUPTI knows no chip of that name (CUPTI_ERROR_INVALID_CHIP_NAME)`, 'Spell it as CUPTI does (GH100, GB100, AD102), or leave out --chip to list the metrics of this device');
+    }
+    throw error;
+  });
+}
+
+async function queryChip(chip: string, options: { readonly mode: QueryMetricsMode; readonly metrics: readonly string[] }): Promise<QueriedMetrics> {
   if (options.mode === 'base') {
     const all = await queryCuptiMetrics({ chip });
     const named = new Set(options.metrics);
@@ -79,6 +90,11 @@ export async function queryMetrics(options: { readonly chip?: string; readonly m
   }
   const names = options.mode === 'suffix' ? options.metrics : (await queryCuptiMetrics({ chip })).map((metric) => metric.name);
   return { chip, mode: options.mode, metrics: await queryCuptiMetrics({ chip, metrics: names }) };
+}
+
+/** `--query-metrics --json` (`urn:kreplay:schema:profile-metric-list:1`): the chip, the mode and the metrics. */
+export function queriedMetricsJson(queried: QueriedMetrics): string {
+  return `${JSON.stringify({ schema: profileMetricListSchemaId, schemaVersion: profileMetricListVersion, ...queried })}\n`;
 }
 
 /** The terminal form of --query-metrics: ncu's table of name, type, unit and description (with suffixes: each full name). */

@@ -1,4 +1,4 @@
-import { ncuBaseUnit } from './ncu-units.js';
+import { ncuBaseUnit } from '@kreplay/bench';
 import { isLaunchMetric, launchMetric } from './profile-launch.js';
 import type { ProfileRow } from './profile-dispatches.js';
 import type { ProfileReport } from './profile-report.js';

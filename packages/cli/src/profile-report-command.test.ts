@@ -27,7 +27,7 @@ describe('kreplay report of a profile', () => {
     expect(out).toMatch(/^#\s+kernel\s+launches\s+total\s+mean\s+share\s+Compute \(SM\)\s+Memory$/m);
     const rows = out.split('\n').filter((line) => /^\d+ /.test(line));
     expect(rows.map((line) => line.split(/\s+/)[1])).toEqual(['ampere_sgemm_128x64_tn', expect.stringMatching(/^_ZN2at6native29vectorized/), expect.stringMatching(/^_ZN7cutlass6KernelI26softmax/)]);
-    expect(rows[0]).toMatch(/^1\s+ampere_sgemm_128x64_tn\s+2\s+824\.3 usecond\s+412\.2 usecond\s+93\.7%\s+71\.4%\s+38\.1%$/);
+    expect(rows[0]).toMatch(/^1\s+ampere_sgemm_128x64_tn\s+2\s+824\.32 us\s+412\.16 us\s+93\.7%\s+71\.4%\s+38\.1%$/);
   });
 
   it('writes the profile page with --html, and prints the profile as JSON with --json', async () => {

@@ -1,8 +1,11 @@
 import type { BenchReport } from '../report/bench-report.js';
+import { kreplaySchemaId } from '../report/json-schema-parts.js';
 import { median } from '../statistics.js';
 
-/** The `schema` of a by-device comparison. */
-export const deviceComparisonSchema = 'kreplay-device-comparison';
+/** The version of the by-device comparison this package writes. */
+export const deviceComparisonVersion = 1;
+/** The `schema` of a by-device comparison (`kreplay compare --by-device`, `kreplay bench --slurm`). */
+export const deviceComparisonSchemaId = kreplaySchemaId('device-comparison', deviceComparisonVersion);
 
 /** One kind of machine: a device model behind one host link, on one driver. */
 export interface ComparedDevice {
@@ -36,8 +39,8 @@ export interface DeviceComparisonRow {
 
 /** Reports from several machines merged into one table grouped by device and host link. */
 export interface DeviceComparison {
-  readonly schema: typeof deviceComparisonSchema;
-  readonly version: 1;
+  readonly schema: typeof deviceComparisonSchemaId;
+  readonly schemaVersion: typeof deviceComparisonVersion;
   /** False when some reports never arrived (see `missing`) or a report was interrupted. */
   readonly complete: boolean;
   readonly devices: readonly ComparedDevice[];
@@ -94,8 +97,8 @@ export function compareByDevice(reports: readonly SourcedReport[], missing: read
     return { key, variant, footprintBytes, cells: scaled };
   });
   return {
-    schema: deviceComparisonSchema,
-    version: 1,
+    schema: deviceComparisonSchemaId,
+    schemaVersion: deviceComparisonVersion,
     complete: missing.length === 0 && reports.every(({ report }) => report.complete),
     devices: groups.map(({ device, reports: sameDevice }) => ({
       ...device,

@@ -1,7 +1,13 @@
 import { benchArgumentError } from '../argument-error.js';
 import type { BenchReport } from '../report/bench-report.js';
+import { kreplaySchemaId } from '../report/json-schema-parts.js';
 import { reportMetrics } from './report-metrics.js';
 import type { MetricDirection } from './report-metrics.js';
+
+/** The version of the comparison of two bench reports this package writes. */
+export const benchComparisonVersion = 1;
+/** The `schema` of a comparison of two bench reports (`kreplay compare base.json head.json --json`). */
+export const benchComparisonSchemaId = kreplaySchemaId('bench-comparison', benchComparisonVersion);
 
 /** One metric present in both reports. */
 export interface MetricChange {
@@ -18,6 +24,8 @@ export interface MetricChange {
 
 /** What `compare` found. */
 export interface ReportComparison {
+  readonly schema: typeof benchComparisonSchemaId;
+  readonly schemaVersion: typeof benchComparisonVersion;
   readonly threshold: number;
   readonly changes: readonly MetricChange[];
   readonly regressions: readonly MetricChange[];
@@ -54,6 +62,8 @@ export function compareReports(base: BenchReport, head: BenchReport, options: { 
   const baseKeys = keys(base);
   const headKeys = keys(head);
   return {
+    schema: benchComparisonSchemaId,
+    schemaVersion: benchComparisonVersion,
     threshold,
     changes,
     regressions: changes.filter((change) => change.regressed),

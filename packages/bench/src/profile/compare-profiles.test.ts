@@ -72,7 +72,7 @@ describe('compareProfiles', () => {
     expect(text).toContain('launches only in b (not compared):\n  sgemm_128x128_nn: launch 2 of its kernel, dispatch 7');
     expect(text).toContain('metrics only in b (not compared): lts__t_bytes.sum');
     expect(text).toMatch(/^kernel\s+metric\s+launches\s+a\s+b\s+delta\s+gate$/m);
-    expect(text).toMatch(/^sgemm_128x128_nn\s+gpu__time_duration\.sum\s+1\s+851\.2 usecond\s+851\.2 usecond\s+0\.0%$/m);
+    expect(text).toMatch(/^sgemm_128x128_nn\s+gpu__time_duration\.sum\s+1\s+851\.20 us\s+851\.20 us\s+0\.0%$/m);
   });
 
   it('with grid, compares per kernel and launch shape, and refuses profiles without shapes', () => {

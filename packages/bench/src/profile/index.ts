@@ -6,6 +6,8 @@ export { parseProfileReport, profileReportProblem, readProfileReport } from './p
 export { kernelNameOf, summarizeKernels, unnamedKernel } from './kernel-summary.js';
 export type { KernelSummary, RooflinePoint } from './kernel-summary.js';
 export { durationMetric, formatDuration, formatMetricValue } from './metric-format.js';
+export { formatNcuNumber, ncuBaseUnit, scaleToNcuUnit } from './ncu-units.js';
+export type { NcuNumberStyle, ScaledValue } from './ncu-units.js';
 export { achievedDramBytesPerSecond, achievedFlopsPerSecond, rooflineMetrics, rooflinePeak } from './roofline.js';
 export type { Precision } from './roofline.js';
 export { speedOfLightMetrics } from './speed-of-light.js';

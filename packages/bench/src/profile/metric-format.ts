@@ -1,18 +1,11 @@
 /**
- * Metric values as Nsight Compute prints them: durations in the unit that fits (`nsecond`,
- * `usecond`, `msecond`, `second`), bytes and byte rates with decimal prefixes (`Kbyte`, `Gbyte/second`),
- * other rates per the time unit that fits (`cycle/nsecond`), percentages with two decimals.
+ * Metric values as Nsight Compute's pages print them (the units and scaling of ncu-units.ts), for
+ * the report page and the profile comparison; and FLOP/s with a decimal prefix for the roofline.
  */
+import { formatNcuNumber, ncuBaseUnit, scaleToNcuUnit } from './ncu-units.js';
 
 /** The metric of a kernel's duration, whose unit is nanoseconds. */
 export const durationMetric = 'gpu__time_duration.sum';
-
-const timeUnits = [
-  { unit: 'nsecond', nanoseconds: 1 },
-  { unit: 'usecond', nanoseconds: 1e3 },
-  { unit: 'msecond', nanoseconds: 1e6 },
-  { unit: 'second', nanoseconds: 1e9 },
-] as const;
 
 const bytePrefixes = ['', 'K', 'M', 'G', 'T', 'P'];
 
@@ -23,11 +16,16 @@ function significant(value: number): string {
   return value.toFixed(Math.min(digits, 6)).replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 }
 
-/** A duration in nanoseconds in the unit that keeps it at or above 1: `3.232 usecond`, `1.156 msecond`. */
+/** A value in ncu's base unit as its pages print it: scaled, two decimals where scaled or fractional, no thousands separators. */
+function ncuPageValue(value: number, baseUnit: string): string {
+  const scaled = scaleToNcuUnit(value, baseUnit);
+  const number = formatNcuNumber(scaled.value, scaled.scaled, { thousands: false });
+  return scaled.unit === '' ? number : `${number} ${scaled.unit}`;
+}
+
+/** A duration in nanoseconds in the unit that keeps it at or above 1, as ncu prints it: `3.23 us`, `1.16 ms`. */
 export function formatDuration(nanoseconds: number): string {
-  let chosen: (typeof timeUnits)[number] = timeUnits[0];
-  for (const candidate of timeUnits) if (Math.abs(nanoseconds) >= candidate.nanoseconds) chosen = candidate;
-  return `${significant(nanoseconds / chosen.nanoseconds)} ${chosen.unit}`;
+  return ncuPageValue(nanoseconds, 'ns');
 }
 
 /** A value with a decimal prefix on `unit`, as ncu's `Kbyte`, `Mbyte`, `Gbyte`: `1.234 TFLOP/s`. */
@@ -37,26 +35,12 @@ export function formatWithPrefix(value: number, unit: string): string {
   return `${significant(value / 1000 ** prefix)} ${bytePrefixes[prefix]}${unit}`;
 }
 
-/** A rate per second as per the time unit that brings it below 1000: `1.961 cycle/nsecond`. */
-function perTime(value: number, counted: string): string {
-  let chosen: (typeof timeUnits)[number] = timeUnits[3];
-  for (const candidate of [...timeUnits].reverse()) if (Math.abs(value) * (candidate.nanoseconds / 1e9) >= 1) chosen = candidate;
-  return `${significant(value * (chosen.nanoseconds / 1e9))} ${counted}/${chosen.unit}`;
-}
-
 /**
- * One metric value with its CUPTI unit, as ncu prints it: `nanosecond` as a duration
- * ({@link formatDuration}), `percent` as `45.21 %`, `byte` and `byte/second` with decimal
- * prefixes, other `x/second` rates per the time unit that fits, anything else as the number and its
- * unit; `-` for a missing value.
+ * One metric value with its CUPTI unit, as ncu's pages print it (ncu-units.ts): the unit shortened
+ * (`nanosecond` -> `ns`, `gpc_cycle/second` -> `hz`, `percent` -> `%`), times, frequencies and bytes
+ * scaled (`12.35 us`, `1.96 Ghz`, `2.90 Tbyte/s`); `-` for a missing value.
  */
 export function formatMetricValue(value: number | null | undefined, unit: string): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '-';
-  if (unit === 'nanosecond') return formatDuration(value);
-  if (unit === 'percent') return `${value.toFixed(2)} %`;
-  if (unit === 'byte' || unit === 'byte/second') return formatWithPrefix(value, unit);
-  const rate = /^(.+)\/second$/.exec(unit);
-  if (rate) return perTime(value, rate[1]!);
-  const number = Number.isInteger(value) && Math.abs(value) < 1e15 ? value.toLocaleString('en-US') : significant(value);
-  return unit === '' ? number : `${number} ${unit}`;
+  return ncuPageValue(value, ncuBaseUnit(unit));
 }

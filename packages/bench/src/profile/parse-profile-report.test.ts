@@ -45,6 +45,8 @@ describe('parseProfileReport', () => {
     expect(rejection(text({ ...exampleProfile(), schema: 'urn:kreplay:schema:profile-report:2', schemaVersion: 2 })).message).toBe(
       '[bench] [profile] p.json: is a profile of version 2 (urn:kreplay:schema:profile-report:2); this kreplay reads version 1. Use the kreplay version that wrote it, or profile again.',
     );
+    const { schemaVersion: _missing, ...unversioned } = exampleProfile();
+    expect(rejection(text(unversioned)).message).toContain('p.json: is a profile with no schemaVersion field (urn:kreplay:schema:profile-report:1); this kreplay reads version 1.');
   });
 
   it('names the field of a malformed profile', () => {

@@ -41,7 +41,8 @@ export function profileFromJson(value: unknown, source: string): ProfileDocument
   if (!isProfileJson(value)) throw new ProfileReportError(source, `is not a kreplay profile (${describeSchemaField(value)}, not ${JSON.stringify(profileReportSchemaId)})`, written);
   const { schema, schemaVersion } = value as { schema: string; schemaVersion?: unknown };
   if (schema !== profileReportSchemaId || schemaVersion !== profileReportVersion) {
-    throw new ProfileReportError(source, `is a profile of version ${JSON.stringify(schemaVersion)} (${schema}); this kreplay reads version ${profileReportVersion}`, 'Use the kreplay version that wrote it, or profile again');
+    const version = schemaVersion === undefined ? 'with no schemaVersion field' : `of version ${JSON.stringify(schemaVersion)}`;
+    throw new ProfileReportError(source, `is a profile ${version} (${schema}); this kreplay reads version ${profileReportVersion}`, 'Use the kreplay version that wrote it, or profile again');
   }
   const problem = profileReportProblem(value);
   if (problem !== null) throw new ProfileReportError(source, `is a malformed profile: ${problem}`, `${written}, unchanged`);

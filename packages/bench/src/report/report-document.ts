@@ -23,7 +23,15 @@ export function parseReportDocument(text: string, source: string): ReportDocumen
   const value = parseJsonText(text, (what, cause) => new BenchReportError(source, what, `Pass ${expected}`, cause));
   if (isProfileJson(value)) return { kind: 'profile', report: profileFromJson(value, source) };
   if (isJsonObject(value) && value.schema === benchReportSchema) return { kind: 'bench', report: benchReportFromJson(value, source) };
+  if (looksLikeUnversionedProfile(value)) {
+    throw new BenchReportError(source, 'is a kreplay profile from before profiles carried a schema (it has dispatches and metrics, and no schema field)', 'Profile again with this kreplay (kreplay profile -o FILE) to compare or render it');
+  }
   throw new BenchReportError(source, `is neither a kreplay bench report nor a kreplay profile (${describeSchemaField(value)})`, `Pass ${expected}`);
+}
+
+/** A profile as kreplay wrote them before they carried `schema`: an object with `dispatches` and `metrics` arrays. */
+function looksLikeUnversionedProfile(value: unknown): boolean {
+  return isJsonObject(value) && !('schema' in value) && Array.isArray(value['dispatches']) && Array.isArray(value['metrics']);
 }
 
 /**

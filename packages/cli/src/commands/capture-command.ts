@@ -3,6 +3,7 @@ import { mkdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { captureLibraryPath, KreplayError } from '@kreplay/native';
+import { captureResultSchemaId, captureResultVersion } from '@kreplay/bench';
 import type { KernelNameBase } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
@@ -38,8 +39,10 @@ interface CaptureOptions {
   readonly json?: boolean;
 }
 
-/** What `kreplay capture --json` prints. */
+/** What `kreplay capture --json` prints (`@kreplay/bench/schema/capture-result.schema.json`). */
 export interface CaptureReport {
+  readonly schema: typeof captureResultSchemaId;
+  readonly schemaVersion: typeof captureResultVersion;
   /** How the program ended: its exit code, or the signal that ended it. */
   readonly program: { readonly command: readonly string[]; readonly exitCode: number | null; readonly signal: string | null };
   /** How the capture library worked inside the program. */
@@ -119,7 +122,7 @@ export function captureCommand(io: CliIo): Command {
       const captured = await summarizeCapturedProcesses(options.out);
       const { captures, unreadable } = captured;
       const capture = captures.length === 1 && unreadable.length === 0 ? captures[0]! : null;
-      const report: CaptureReport = { program: { command, exitCode: exit.code, signal: exit.signal }, settings, capture, processes: captures, unreadable };
+      const report: CaptureReport = { schema: captureResultSchemaId, schemaVersion: captureResultVersion, program: { command, exitCode: exit.code, signal: exit.signal }, settings, capture, processes: captures, unreadable };
       if (options.json) io.stdout(`${JSON.stringify(report)}\n`);
       else if (captures.length + unreadable.length > 0) io.stdout(describeCapturedProcesses(captured, options.out));
       const failure = programFailure(exit, captures, options.out);

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { formatRate, measureNativeCalls, runReplayExperiment, strategyNames } from '@kreplay/bench';
+import { demoResultSchemaId, demoResultVersion, formatRate, measureNativeCalls, runReplayExperiment, strategyNames } from '@kreplay/bench';
 import type { ReplayExperimentResult } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { toOpenRuntimeOptions, withRuntimeOptions } from '../runtime-options.js';
@@ -38,7 +38,7 @@ export function demoCommand(io: CliIo): Command {
       if (io.stdoutClosed?.aborted === true) return;
       const calls = await measureNativeCalls(runtime, { planBytes: 64 * 2 ** 20, segmentCounts: [1, 4096], repetitions: 3 });
       if (options.json) {
-        io.stdout(`${JSON.stringify({ driver: runtime.driver, agents, replays, calls })}\n`);
+        io.stdout(`${JSON.stringify({ schema: demoResultSchemaId, schemaVersion: demoResultVersion, driver: runtime.driver, agents, replays, calls })}\n`);
         return;
       }
       io.stdout(`\nnative calls: an empty copy plan costs ${calls.emptyPlanEnqueueMicroseconds.toFixed(2)} us to enqueue, `);

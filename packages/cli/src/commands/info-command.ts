@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { formatBytes } from '@kreplay/bench';
+import { formatBytes, infoResultSchemaId, infoResultVersion } from '@kreplay/bench';
 import { openRuntime } from '@kreplay/native';
 import type { AgentInfo } from '@kreplay/native';
 import type { CliIo } from '../cli-io.js';
@@ -18,7 +18,7 @@ export function infoCommand(io: CliIo): Command {
       await using runtime = await openRuntime(toOpenRuntimeOptions(options));
       const agents = runtime.agents.map((agent) => agent.info);
       if (options.json) {
-        io.stdout(`${JSON.stringify({ driver: runtime.driver, versions: runtime.versions, agents })}\n`);
+        io.stdout(`${JSON.stringify({ schema: infoResultSchemaId, schemaVersion: infoResultVersion, driver: runtime.driver, versions: runtime.versions, agents })}\n`);
         return;
       }
       io.stdout(`driver ${runtime.driver} (addon ${runtime.versions.addon}, ${runtime.versions.driver})\n`);

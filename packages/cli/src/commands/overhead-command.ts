@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openRuntime } from '@kreplay/native';
-import { formatBytes, formatMilliseconds, formatRate, measureReplayOverhead, overheadVariants, writeReportFile, writeReportFileSync } from '@kreplay/bench';
+import { formatBytes, formatMilliseconds, formatRate, measureReplayOverhead, overheadResultSchemaId, overheadResultVersion, overheadVariants, writeReportFile, writeReportFileSync } from '@kreplay/bench';
 import type { OverheadResult, OverheadRow, WorkloadShape } from '@kreplay/bench';
 import type { CliIo } from '../cli-io.js';
 import { describeByteSize, parseByteSize, parseFraction, parseNonNegativeInteger, parsePositiveInteger } from '../byte-size.js';
@@ -65,7 +65,8 @@ export function overheadCommand(io: CliIo): Command {
         if ('bytes' in footprint) checkDeviceMemoryFits(runtime, { command: 'overhead', flag: '--footprint', given: `--footprint ${describeByteSize(footprint.bytes)}`, bytes: footprint.bytes });
       }
       const results: OverheadResult[] = [];
-      const json = () => `${JSON.stringify(results, null, 2)}\n`;
+      const document = () => ({ schema: overheadResultSchemaId, schemaVersion: overheadResultVersion, results });
+      const json = () => `${JSON.stringify(document(), null, 2)}\n`;
       let written = false;
       using interruption = listenForInterrupt(io, 'writing what was measured so far', {
         saveNow: () => {
@@ -109,7 +110,7 @@ export function overheadCommand(io: CliIo): Command {
         await writeReportFile(options.out, json());
         written = true;
       };
-      await writeThenPrint(io, write, options.json ? `${JSON.stringify(results)}\n` : results.map(describeOverhead).join('\n'));
+      await writeThenPrint(io, write, options.json ? `${JSON.stringify(document())}\n` : results.map(describeOverhead).join('\n'));
       if (signal !== undefined) {
         const kept = options.out === undefined ? 'printed the' : 'wrote the';
         const where = options.out === undefined ? '' : ` to ${options.out}`;

@@ -29,7 +29,7 @@ import { checkJsonOutput, withJsonOutput, writeJsonThenPrint, type JsonOutputOpt
 import { chooseMetrics, resolveMetricChoice, type MetricChoice, type MetricChoiceOptions } from '../profile-metric-choice.js';
 import { describeProfile, launchName, notProfiled, type PrintUnits, type ProfilePage } from '../profile-details-page.js';
 import { profileCsv } from '../profile-csv.js';
-import { describeQueriedMetrics, describeSectionList, describeSetList, queryMetrics, sectionListJson, type QueryMetricsMode } from '../profile-listing.js';
+import { describeQueriedMetrics, describeSectionList, describeSetList, queriedMetricsJson, queryMetrics, sectionListJson, type QueryMetricsMode } from '../profile-listing.js';
 import { sectionSetNames } from '../sections/sections.js';
 
 interface ProfileOptions extends MetricChoiceOptions, JsonOutputOptions {
@@ -145,9 +145,11 @@ export function profileCommand(io: CliIo): Command {
       if (options.queryMetrics) {
         const commandLine = options.metrics?.split(',').map((metric) => metric.trim()).filter((metric) => metric !== '') ?? [];
         const queried = await queryMetrics({ ...(options.chip !== undefined && { chip: options.chip }), mode: options.queryMetricsMode, metrics: commandLine });
-        io.stdout(options.json ? `${JSON.stringify(queried)}\n` : describeQueriedMetrics(queried));
+        io.stdout(options.json ? queriedMetricsJson(queried) : describeQueriedMetrics(queried));
         return;
       }
+      const queryOnly = ['--chip', '--query-metrics-mode'].find((flag) => wasGiven(command, flag));
+      if (queryOnly !== undefined) throw new UsageError('profile', `${queryOnly} applies to --query-metrics, which is not given`, `Add --query-metrics to list metrics, or leave out ${queryOnly}`);
       // Everything the user gave is checked before the driver opens (which may fail for its own reasons).
       if (options.json && options.csv) throw new UsageError('profile', '--json and --csv both choose what is printed', 'Pass one of them (-o FILE writes the JSON besides --csv)');
       const choice = chooseMetrics(options);

@@ -55,6 +55,7 @@ const manifestVersion1 = {
       'graph-event-node': count,
       'device-graph-launch': count,
       collective: count,
+      'graph-untracked-change': count,
     },
     additionalProperties: count,
   },

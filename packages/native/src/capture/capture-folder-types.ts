@@ -14,7 +14,9 @@ export type NotCapturedReason =
   | 'graph-event-node'
   | 'device-graph-launch'
   /** A kernel taking part in a collective (NCCL's by name, any from a libnccl* / librccl* module or launched by one's code): never replayed alone. */
-  | 'collective';
+  | 'collective'
+  /** Graph launches after a change to their executable graph the capture could not follow (the graph ran untouched). */
+  | 'graph-untracked-change';
 
 /** The reasons every manifest lists; the others are absent from folders written before them. */
 export type AlwaysCountedReason = 'graph-launch' | 'cooperative-launch' | 'multi-device-launch' | 'managed-memory' | 'texture-or-surface';

@@ -70,6 +70,7 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       'graph-event-node': 0,
       'device-graph-launch': 0,
       collective: 0,
+      'graph-untracked-change': 0,
     });
   });
 

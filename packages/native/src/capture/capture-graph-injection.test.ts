@@ -13,9 +13,11 @@ import { pageHash } from '../queue/page-hash.js';
 // --drive-graph-injection (src/capture/test/drive-graph-injection.cpp) runs a program over the fake
 // libcuda (test/fake-cuda, which runs graphs and stream capture) with libkreplay-capture.so injected
 // and the callbacks raised through build/tests/fake-cupti/libcupti.so: a graph built node by node
-// launched three times with a kernel node's count changed in between, and a graph captured from a
-// stream launched three times. Every kernel node is captured as a launch, in order, and the program's
-// memory at the end is what it computed without capture.
+// launched three times with a kernel node's count changed in between, a graph captured from a stream
+// launched three times, then an executable graph updated from another graph and changed through
+// either graph's node, one changed by the memset, enable and generic node setters, and a graph of
+// memcpy and graph memory nodes (drive-graph-exec-changes.hpp). Every kernel node is captured as a
+// launch, in order, and the program's memory at the end is what it computed without capture.
 const build = (path: string) => fileURLToPath(new URL(`../../build/${path}`, import.meta.url));
 const program = build('tests/kreplay-capture-test');
 const fakeCupti = build('tests/fake-cupti/libcupti.so');
@@ -36,6 +38,9 @@ interface Driven {
   readonly captured: string;
   readonly stream: string;
   readonly counts: readonly number[];
+  readonly update: { readonly graph: string; readonly node: string; readonly updateGraph: string; readonly updateNode: string; readonly counts: readonly number[] };
+  readonly setters: { readonly graph: string; readonly memsetNode: string; readonly scaleA: string; readonly scaleB: string; readonly value: number; readonly count: number };
+  readonly memoryNodes: { readonly graph: string; readonly d: number };
   readonly unchanged: boolean;
 }
 
@@ -68,9 +73,9 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
   it('captures each kernel node of each graph launch, in topological order, with its graph, node and graph launch', () => {
     expect(capture.damaged).toEqual([]);
     expect(capture.manifest.complete).toBe(true);
-    expect(capture.manifest.graphLaunches).toBe(6);
-    expect(capture.launches).toHaveLength(12);
-    capture.launches.forEach((launch, sequence) => {
+    expect(capture.manifest.graphLaunches).toBe(14);
+    expect(capture.launches).toHaveLength(24);
+    capture.launches.slice(0, 12).forEach((launch, sequence) => {
       const graphLaunch = Math.floor(sequence / 2);
       const first = sequence % 2 === 0;
       expect(launch.function).toBe('scale');
@@ -81,7 +86,7 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
     });
     // The graph built node by node: its nodes' own handles.
     expect(capture.launches.slice(0, 6).map((launch) => launch.graph!.node)).toEqual([0, 1, 2].flatMap(() => [driven.scaleA, driven.scaleB]));
-    expect(capture.manifest.sequenceBreaks!['graph-launch']).toBe(6);
+    expect(capture.manifest.sequenceBreaks!['graph-launch']).toBe(14);
   });
 
   it('takes each kernel node as it is at that launch, after cuGraphExecKernelNodeSetParams', () => {
@@ -109,5 +114,51 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
     const filled = (value: number) => new Uint8Array(new Float32Array(driven.bytes / 4).fill(value).buffer);
     expect(mapping(capture.launches[1]!).pageHashesBefore![1]).toBe(pageHash(filled(3)));
     expect(mapping(capture.launches[1]!).pageHashesAfter[1]).toBe(pageHash(filled(7)));
+  });
+
+  it('after cuGraphExecUpdate, takes changes made through the first graph\'s node or the update\'s, and records the first graph\'s ids', () => {
+    const launches = capture.launches.slice(12, 15);
+    expect(launches.map(countOf)).toEqual(driven.update.counts);
+    expect(driven.update.counts).toEqual([8192, 4096, 2048]);
+    launches.forEach((launch, index) => {
+      expect(launch.graph).toMatchObject({ graph: driven.update.graph, node: driven.update.node, nodeIndex: 0, graphLaunch: 6 + index });
+    });
+  });
+
+  it('follows cuGraphExecMemsetNodeSetParams, cuGraphNodeSetEnabled and cuGraphExecNodeSetParams', () => {
+    const launches = capture.launches.slice(15, 20);
+    // Launch 9: both kernels after the memset of 5.0f; 10: scale(A) disabled; 11: enabled again, half its count.
+    expect(launches.map((launch) => [launch.graph!.graphLaunch, launch.graph!.node])).toEqual([
+      [9, driven.setters.scaleA],
+      [9, driven.setters.scaleB],
+      [10, driven.setters.scaleB],
+      [11, driven.setters.scaleA],
+      [11, driven.setters.scaleB],
+    ]);
+    expect(launches[0]!.workBefore).toContainEqual({ kind: 'memset', stream: driven.stream, address: driven.b, bytes: driven.bytes, value: driven.setters.value, elementBytes: 4 });
+    expect(countOf(launches[3]!)).toBe(driven.setters.count);
+    expect(countOf(launches[0]!)).toBe(16384);
+    expect(capture.manifest.notCaptured['graph-untracked-change']).toBe(0);
+  });
+
+  it('records memcpy nodes as copies and uploads, graph memory nodes as allocations and frees, and follows cuGraphExecMemcpyNodeSetParams', () => {
+    const { d } = driven.memoryNodes;
+    const launches = capture.launches.slice(20, 24);
+    expect(launches.map((launch) => [launch.graph!.graphLaunch, launch.graph!.nodeIndex, launch.graph!.graph])).toEqual(
+      [12, 12, 13, 13].map((graphLaunch, index) => [graphLaunch, index % 2 === 0 ? 3 : 4, driven.memoryNodes.graph]),
+    );
+    // First launch: D allocated, the host buffer uploaded into it, D copied into B, before scale(B).
+    expect(launches[0]!.workBefore).toEqual(
+      expect.arrayContaining([
+        { kind: 'allocation', address: d, bytes: driven.bytes, memoryKind: 'device' },
+        { kind: 'upload', stream: driven.stream, destination: d, bytes: driven.bytes },
+        { kind: 'copy', stream: driven.stream, destination: driven.b, source: d, bytes: driven.bytes },
+      ]),
+    );
+    // scale(D) reaches the graph's memory.
+    expect(launches[1]!.memory.some((range) => range.base === d)).toBe(true);
+    // Second launch: the copy into B reads A (cuGraphExecMemcpyNodeSetParams).
+    expect(launches[2]!.workBefore).toContainEqual({ kind: 'copy', stream: driven.stream, destination: driven.b, source: driven.a, bytes: driven.bytes });
+    expect(launches[2]!.workBefore.filter((work) => work.kind === 'copy' && work.source === d)).toEqual([]);
   });
 });

@@ -46,6 +46,8 @@ const char* notCapturedReasonName(NotCapturedReason reason) {
       return "device-graph-launch";
     case NotCapturedReason::Collective:
       return "collective";
+    case NotCapturedReason::GraphUntrackedChange:
+      return "graph-untracked-change";
   }
   return "unknown";
 }
@@ -278,7 +280,8 @@ void CaptureWriter::writeManifest() {
         NotCapturedReason::ManagedMemory, NotCapturedReason::TextureOrSurface, NotCapturedReason::StreamCapture,
         NotCapturedReason::NoParameterMetadata, NotCapturedReason::GraphChildGraph,
         NotCapturedReason::GraphConditionalNode, NotCapturedReason::GraphHostNode, NotCapturedReason::GraphEventNode,
-        NotCapturedReason::DeviceGraphLaunch, NotCapturedReason::Collective}) {
+        NotCapturedReason::DeviceGraphLaunch, NotCapturedReason::Collective,
+        NotCapturedReason::GraphUntrackedChange}) {
     const auto found = notCaptured_.find(reason);
     notCaptured.emplace_back(notCapturedReasonName(reason), found == notCaptured_.end() ? 0 : found->second);
   }

@@ -44,6 +44,7 @@ enum class NotCapturedReason {
   GraphEventNode,  ///< event record or wait (across streams)
   DeviceGraphLaunch,  ///< a graph that may launch graphs from the device
   Collective,  ///< a kernel taking part in a collective (NCCL's, RCCL's): never replayed alone
+  GraphUntrackedChange,  ///< a graph launch after a change to its executable graph the capture could not follow
 };
 const char* notCapturedReasonName(NotCapturedReason reason);
 

@@ -19,7 +19,8 @@ set(KREPLAY_CAPTURE_GLUE_SOURCES
   "${KREPLAY_CAPTURE_DIR}/inject/cuda-driver-calls.cpp"
   "${KREPLAY_CAPTURE_DIR}/inject/cuda-memory-access.cpp"
   "${KREPLAY_CAPTURE_DIR}/inject/cuda-page-hasher.cpp"
-  "${KREPLAY_CAPTURE_DIR}/inject/cuda-graphs.cpp")
+  "${KREPLAY_CAPTURE_DIR}/inject/cuda-graphs.cpp"
+  "${KREPLAY_CAPTURE_DIR}/inject/cuda-graph-nodes.cpp")
 file(GLOB KREPLAY_CAPTURE_SESSION_SOURCES CONFIGURE_DEPENDS "${KREPLAY_CAPTURE_DIR}/inject/*.cpp")
 list(REMOVE_ITEM KREPLAY_CAPTURE_SESSION_SOURCES ${KREPLAY_CAPTURE_GLUE_SOURCES})
 add_library(kreplay_capture_session STATIC ${KREPLAY_CAPTURE_SESSION_SOURCES})

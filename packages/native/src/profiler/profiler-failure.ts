@@ -20,6 +20,8 @@ export function profilerFailure(failure: NativeFailure, driver: 'cuda' | 'host' 
       ? 'Check the name (ncu --query-metrics lists them) and its rollup suffix (.sum, .avg.pct_of_peak_sustained_elapsed, ...)'
       : failure.code === 'CUPTI_ERROR_INSUFFICIENT_PRIVILEGES'
         ? 'Run as root, or load the NVIDIA driver with NVreg_RestrictProfilingToAdminUsers=0'
-        : 'Check that no other profiler (ncu, nsys) holds the device and that CUPTI matches the driver';
+        : failure.code === 'CUPTI_ERROR_INVALID_CHIP_NAME'
+          ? 'Check the chip name: CUPTI spells them as GH100, GB100, AD102; this CUPTI may be older than the chip'
+          : 'Check that no other profiler (ncu, nsys) holds the device and that CUPTI matches the driver';
   return new DriverError({ packageName: 'native', component, driver, agentId, operation: what, code: failure.code, message: nativeMessage(component, `${what} failed with ${failure.code}: ${failure.message}`, fix) });
 }

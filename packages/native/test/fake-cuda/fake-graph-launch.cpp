@@ -92,6 +92,7 @@ void noteEventGenerations(const CUgraph_st& graph, LaunchedGraph& launched) {
 
 void runGraph(const CUgraph_st& graph, const LaunchedGraph& launched) {
   for (const CUgraphNode_st* node : topologicalOrder(graph)) {
+    if (!node->enabled) continue;
     switch (node->type) {
       case kKernelNode:
         runKernel(*node->function->kernel, node->values, node->grid, node->block);

@@ -61,6 +61,7 @@ std::unique_ptr<CUgraph_st> cloneGraph(const CUgraph_st& graph) {
     auto copy = std::make_unique<CUgraphNode_st>();
     copyNode(*copy, *node);
     copy->index = node->index;
+    copy->enabled = node->enabled;
     for (const CUgraphNode_st* dependency : node->dependencies)
       copy->dependencies.push_back(clone->nodes[dependency->index].get());
     clone->nodes.push_back(std::move(copy));

@@ -50,6 +50,7 @@ struct CUgraphNode_st {
   kreplay_fake::CUdeviceptr freed = 0;
   CUevent_st* event = nullptr;
   std::unique_ptr<CUgraph_st> child;
+  bool enabled = true;  // an executable graph's node (cuGraphNodeSetEnabled): disabled runs as an empty node
 };
 
 struct CUgraph_st {

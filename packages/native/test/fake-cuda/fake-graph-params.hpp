@@ -62,6 +62,25 @@ struct CUDA_MEM_ALLOC_NODE_PARAMS {
   std::size_t bytesize;
   kreplay_fake::CUdeviceptr dptr;
 };
+/** CUgraphNodeParams: the fake reads its kernel, memcpy and memset members. */
+struct CUgraphNodeParams {
+  int type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    CUDA_KERNEL_NODE_PARAMS_v2 kernel;  // CUDA_KERNEL_NODE_PARAMS_v3: the same fields
+    struct {
+      int flags, reserved;
+      void* copyCtx;
+      CUDA_MEMCPY3D copyParams;
+    } memcpy;  // CUDA_MEMCPY_NODE_PARAMS
+    struct {
+      CUDA_MEMSET_NODE_PARAMS params;
+      void* ctx;
+    } memset;  // CUDA_MEMSET_NODE_PARAMS_v2
+  };
+  long long reserved2;
+};
 struct CUDA_GRAPH_INSTANTIATE_PARAMS {
   unsigned long long flags;
   CUstream_st* hUploadStream;
@@ -80,8 +99,4 @@ static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v2) == 72, "cuda.h's CUDA_KERNEL_NO
 static_assert(sizeof(CUDA_MEMSET_NODE_PARAMS) == 40, "cuda.h's CUDA_MEMSET_NODE_PARAMS");
 static_assert(sizeof(CUDA_MEMCPY3D) == 200, "cuda.h's CUDA_MEMCPY3D");
 static_assert(sizeof(CUDA_MEM_ALLOC_NODE_PARAMS) == 120, "cuda.h's CUDA_MEM_ALLOC_NODE_PARAMS");
-
-static_assert(sizeof(CUDA_KERNEL_NODE_PARAMS_v2) == 72, "cuda.h's CUDA_KERNEL_NODE_PARAMS_v2");
-static_assert(sizeof(CUDA_MEMSET_NODE_PARAMS) == 40, "cuda.h's CUDA_MEMSET_NODE_PARAMS");
-static_assert(sizeof(CUDA_MEMCPY3D) == 200, "cuda.h's CUDA_MEMCPY3D");
-static_assert(sizeof(CUDA_MEM_ALLOC_NODE_PARAMS) == 120, "cuda.h's CUDA_MEM_ALLOC_NODE_PARAMS");
+static_assert(sizeof(CUgraphNodeParams) == 256, "cuda.h's CUgraphNodeParams");

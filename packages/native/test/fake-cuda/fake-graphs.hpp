@@ -2,7 +2,7 @@
 // capture* first, and work on a capturing stream becomes a node of the capture's graph instead of
 // running (fake-stream-capture.cpp); cuMemFree* leaves graph memory to its graph (fake-graph-objects.cpp).
 // The graph calls themselves are by concept: fake-graph-building.cpp, fake-graph-queries.cpp,
-// fake-graph-exec.cpp and fake-graph-launch.cpp, over fake-graph-objects.hpp.
+// fake-graph-exec.cpp, fake-graph-node-setters.cpp and fake-graph-launch.cpp, over fake-graph-objects.hpp.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 // A graph launch of the capture session: whether its nodes can run one at a time, the selection of
-// its kernel nodes (counted like launches), and the run of its nodes between keeping the memory they
-// can reach and putting it back.
+// its kernel nodes (counted like launches, in the order they run, whether the graph runs node by node
+// or untouched), and the run of its nodes between keeping the memory they can reach and putting it back.
 #include "capture/inject/capture-session.hpp"
 #include "capture/inject/collective-library.hpp"
 #include "capture/inject/graph-launch.hpp"
@@ -29,16 +29,28 @@ std::optional<NotCapturedReason> nodeReason(const GraphNode& node) {
 
 }  // namespace
 
-bool CaptureSession::graphNodesRunAlone(const GraphLaunchRequest& request) {
-  if (request.deviceLaunchable) {
-    notCaptured(NotCapturedReason::DeviceGraphLaunch, "", "a graph instantiated for launches from the device");
-    return false;
-  }
+bool CaptureSession::graphNodesRunAlone(const GraphLaunchRequest& request, const std::vector<std::size_t>& order,
+                                        std::vector<std::string>& kernels) {
   bool alone = true;
-  for (const GraphNode& node : request.nodes) {
+  // A launch counted once for the whole graph (an untracked change, a device launch) counts no node again.
+  const bool countedOnce = !request.untrackedChange.empty() || request.deviceLaunchable;
+  if (!request.untrackedChange.empty()) {
+    notCaptured(NotCapturedReason::GraphUntrackedChange, "",
+                "a graph launch of an executable graph changed by " + request.untrackedChange +
+                    ", which the capture could not follow");
+    alone = false;
+  }
+  if (request.deviceLaunchable && request.untrackedChange.empty()) {
+    notCaptured(NotCapturedReason::DeviceGraphLaunch, "", "a graph instantiated for launches from the device");
+    alone = false;
+  }
+  for (const std::size_t index : order) {
+    const GraphNode& node = request.nodes[index];
     const auto reason = nodeReason(node);
     const auto collective = node.kind == GraphNodeKind::Kernel ? collectiveLaunch(node.launch) : std::nullopt;
-    if (!reason && !collective) continue;
+    // A collective's kernel is not counted by the selection, as when launched alone (prepare).
+    if (node.kind == GraphNodeKind::Kernel && !collective) kernels.push_back(node.launch.function);
+    if (countedOnce || (!reason && !collective)) continue;
     notCaptured(reason.value_or(NotCapturedReason::Collective), node.launch.function,
                 "a node of a graph launch, which runs untouched" + (collective ? ": " + *collective : ""));
     alone = false;
@@ -50,38 +62,35 @@ void CaptureSession::graphLaunch(const GraphLaunchRequest& request, GraphNodeRun
   if (!inOwner()) return;
   std::unique_lock<std::recursive_mutex> lock(mutex_);
   const std::uint64_t graphLaunch = graphLaunches_++;
-  if (stopped_ || !profiling_ || !graphNodesRunAlone(request)) {
+  if (stopped_ || !profiling_) {
     launchNotCaptured();
     return;
   }
-  // The selection counts the graph's kernel nodes in the order they run, like launches.
+  // The selection counts the graph's kernel nodes in the order they run, like launches: when the nodes
+  // run one at a time, each is selected as it runs (prepare), as if launched alone; when the graph runs
+  // untouched, its kernel nodes are counted as launches seen but not captured.
   const std::vector<std::size_t> order = graphTopologicalOrder(request.nodes);
-  std::vector<bool> selected(request.nodes.size(), false);
-  bool any = false;
-  for (const std::size_t index : order) {
-    const GraphNode& node = request.nodes[index];
-    if (node.kind != GraphNodeKind::Kernel || selection_.exhausted() || !selection_.matches(node.launch.function))
-      continue;
-    selected[index] = selection_.select(node.launch.function);
-    any = any || selected[index];
-  }
-  if (!any) {
+  std::vector<std::string> kernels;
+  const bool alone = graphNodesRunAlone(request, order, kernels);
+  if (!alone || !selection_.selectsAnyOf(kernels)) {
+    selection_.countLaunches(kernels);
     launchNotCaptured();
     return;
   }
   if (!capturingStreams_.empty() || device_.streamCapturing(request.stream)) {
     notCaptured(NotCapturedReason::StreamCapture, "", "a graph launch while a stream is being captured into a graph");
+    selection_.countLaunches(kernels);
     launchNotCaptured();
     return;
   }
   graphNode_ = GraphNodePlace{request.graph, 0, 0, graphLaunch};
   graphStarts_ = true;
-  runGraphNodes(request, selected, runner);
+  if (!runGraphNodes(request, order, runner)) selection_.countLaunches(kernels);
   graphNode_.reset();
   launchNotCaptured();  // the program's own launch runs next: it may write any memory
 }
 
-void CaptureSession::runGraphNodes(const GraphLaunchRequest& request, const std::vector<bool>& selected,
+bool CaptureSession::runGraphNodes(const GraphLaunchRequest& request, const std::vector<std::size_t>& order,
                                    GraphNodeRunner& runner) {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
   for (const auto& [base, range] : tracked_.allocations()) spans.emplace_back(base, range.bytes);
@@ -96,11 +105,11 @@ void CaptureSession::runGraphNodes(const GraphLaunchRequest& request, const std:
   } catch (const std::exception& error) {
     sayOnce("graph preserve", std::string("a graph launch runs untouched: its memory could not be kept aside (") +
                                   error.what() + ")");
-    return;
+    return false;
   }
   std::uint64_t position = 0;
   try {
-    for (const std::size_t index : graphTopologicalOrder(request.nodes)) {
+    for (const std::size_t index : order) {
       const GraphNode& node = request.nodes[index];
       RecordedWork work = node.work;
       work.stream = request.stream;
@@ -109,7 +118,6 @@ void CaptureSession::runGraphNodes(const GraphLaunchRequest& request, const std:
           LaunchRequest launch = node.launch;
           launch.stream = request.stream;
           launch.context = request.context;
-          launch.selected = selected[index];
           graphNode_->node = node.handle;
           graphNode_->nodeIndex = position;
           PendingLaunchHandle pending = beforeLaunch(launch);
@@ -147,6 +155,7 @@ void CaptureSession::runGraphNodes(const GraphLaunchRequest& request, const std:
     stop(std::string("putting back the memory of a graph launch after running its nodes failed (") + error.what() +
          "); the program's results may differ from a run without capture");
   }
+  return true;
 }
 
 }  // namespace kreplay::capture

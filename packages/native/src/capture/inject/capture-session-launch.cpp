@@ -69,6 +69,8 @@ PendingLaunchHandle CaptureSession::beforeLaunch(const LaunchRequest& request) {
 PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
                                             std::unique_lock<std::recursive_mutex>& lock) {
   if (request.kind == LaunchKind::Graph) {
+    // A graph the capture could not read: its kernel nodes cannot be listed, so the selection does not
+    // count them (FORMAT.md, "Kernel nodes of graph launches").
     notCaptured(NotCapturedReason::GraphLaunch, "", "a graph launch");
     return nullptr;
   }
@@ -87,11 +89,8 @@ PendingLaunchHandle CaptureSession::prepare(const LaunchRequest& request,
     notCaptured(NotCapturedReason::Collective, request.function, *why);
     return nullptr;
   }
-  if (request.selected ? !*request.selected
-                       : selection_.exhausted() || !selection_.matches(request.function) ||
-                             !selection_.select(request.function)) {
+  if (selection_.exhausted() || !selection_.matches(request.function) || !selection_.select(request.function))
     return nullptr;
-  }
   if (request.kind == LaunchKind::Cooperative) {
     notCaptured(NotCapturedReason::CooperativeLaunch, request.function, "a cooperative launch");
     return nullptr;

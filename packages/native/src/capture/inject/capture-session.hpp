@@ -51,8 +51,6 @@ struct LaunchRequest {
   std::uintptr_t context = 0;  ///< the context it was launched in (0: unknown)
   /** The collective library whose code made the launch (collective-caller.hpp), or empty. */
   std::string launchedFrom;
-  /** A kernel node of a graph launch: whether the selection chose it, decided for the whole graph first. */
-  std::optional<bool> selected;
 };
 
 struct GraphLaunchRequest;  // graph-launch.hpp
@@ -126,10 +124,11 @@ class CaptureSession {
   /**
    * Before the program's graph launch (capture-session-graph.cpp): when the graph holds a selected
    * kernel node and nothing the capture cannot run alone, runs its nodes one at a time in topological
-   * order through `runner` (kernel nodes captured as launches), then puts back the memory they could
-   * reach, so that the program's own launch, which runs next, starts from the memory it would have had.
-   * Else counts why not (or nothing, when no kernel node is selected) and leaves the graph untouched.
-   * Never throws.
+   * order through `runner` (kernel nodes selected and captured as if launched alone, in that order),
+   * then puts back the memory they could reach, so that the program's own launch, which runs next,
+   * starts from the memory it would have had. Else counts why not (or nothing, when no kernel node is
+   * selected), counts its kernel nodes as launches seen but not captured, and leaves the graph
+   * untouched. Never throws.
    */
   void graphLaunch(const GraphLaunchRequest& request, GraphNodeRunner& runner);
   /** Waits until every launch captured so far is in the folder; a writer failure stops capturing. */
@@ -167,9 +166,14 @@ class CaptureSession {
   /** Why a launch takes part in a collective (its name, the library its module came from or whose code launched it), or nothing. */
   std::optional<std::string> collectiveLaunch(const LaunchRequest& request);
   void sayOnce(const std::string& key, const std::string& message);
-  /** Why a graph cannot run node by node (a count per node that cannot), or nothing. */
-  bool graphNodesRunAlone(const GraphLaunchRequest& request);
-  void runGraphNodes(const GraphLaunchRequest& request, const std::vector<bool>& selected, GraphNodeRunner& runner);
+  /**
+   * Whether a graph can run node by node (else counts why not, per node that cannot), and in
+   * `kernels` the functions of its kernel nodes in `order`, as the selection counts them.
+   */
+  bool graphNodesRunAlone(const GraphLaunchRequest& request, const std::vector<std::size_t>& order,
+                          std::vector<std::string>& kernels);
+  /** Runs the nodes in `order`, each kernel node selected as it runs; false when they could not run. */
+  bool runGraphNodes(const GraphLaunchRequest& request, const std::vector<std::size_t>& order, GraphNodeRunner& runner);
 
   // Recursive: a module the driver loads lazily while the session asks about a function reports itself
   // (moduleLoaded) on the same thread, inside the session's call.

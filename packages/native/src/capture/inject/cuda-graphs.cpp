@@ -1,3 +1,6 @@
+// CudaGraphs (cuda-graphs.hpp): resolving libcuda's graph calls, following each executable graph's
+// life and changes on its clone, and running a graph launch's nodes one at a time. Reading a clone
+// into a GraphLaunchRequest is cuda-graph-nodes.cpp's.
 #include "capture/inject/cuda-graphs.hpp"
 
 #include <cstddef>
@@ -6,105 +9,12 @@
 #include <string>
 #include <type_traits>
 
+#include "capture/inject/cuda-graph-types.hpp"
 #include "capture/inject/device-memory-access.hpp"
 
 namespace kreplay::capture {
 
-namespace {
-
-// cuda.h's structures and constants the graph calls take (the program in test/gpu/cuda-graphs-program/
-// checks them on a GPU).
-struct KernelNodeParams {
-  void* func;
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void** kernelParams;
-  void** extra;
-  void* kern;  // v2 only
-  void* ctx;   // v2 only
-};
-struct MemsetNodeParams {
-  std::uint64_t dst;
-  std::size_t pitch;
-  unsigned value, elementSize;
-  std::size_t width, height;
-};
-struct Memcpy3D {
-  std::size_t srcXInBytes, srcY, srcZ, srcLOD;
-  int srcMemoryType;
-  const void* srcHost;
-  std::uint64_t srcDevice;
-  void* srcArray;
-  void* reserved0;
-  std::size_t srcPitch, srcHeight;
-  std::size_t dstXInBytes, dstY, dstZ, dstLOD;
-  int dstMemoryType;
-  void* dstHost;
-  std::uint64_t dstDevice;
-  void* dstArray;
-  void* reserved1;
-  std::size_t dstPitch, dstHeight;
-  std::size_t WidthInBytes, Height, Depth;
-};
-struct MemAllocNodeParams {
-  unsigned char poolProps[88];
-  const void* accessDescs;
-  std::size_t accessDescCount;
-  std::size_t bytesize;
-  std::uint64_t dptr;
-};
-constexpr unsigned long long kDeviceLaunchFlag = 4;  // CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH
-constexpr int kHostMemory = 1, kArrayMemory = 3;      // CUmemorytype
-
-GraphNodeKind kindOfType(int type) {
-  switch (type) {
-    case 0: return GraphNodeKind::Kernel;
-    case 1: return GraphNodeKind::Copy;
-    case 2: return GraphNodeKind::Memset;
-    case 3: return GraphNodeKind::Host;
-    case 4: return GraphNodeKind::ChildGraph;
-    case 5: return GraphNodeKind::Empty;
-    case 6:
-    case 7: return GraphNodeKind::Event;
-    case 10: return GraphNodeKind::Allocation;
-    case 11: return GraphNodeKind::Free;
-    case 13: return GraphNodeKind::Conditional;
-    default: return GraphNodeKind::Unsupported;  // external semaphores, batch memory operations
-  }
-}
-
-std::uint64_t copyAddress(int memoryType, const void* host, std::uint64_t device, std::size_t x) {
-  return (memoryType == kHostMemory ? reinterpret_cast<std::uint64_t>(host) : device) + x;
-}
-
-}  // namespace
-
-struct CudaGraphs::Calls {
-  int (*cuGraphClone)(void**, void*) = nullptr;
-  int (*cuGraphDestroy)(void*) = nullptr;
-  int (*cuGraphGetNodes)(void*, void**, std::size_t*) = nullptr;
-  int (*cuGraphNodeGetType)(void*, int*) = nullptr;
-  int (*cuGraphNodeGetDependencies)(void*, void**, std::size_t*) = nullptr;
-  int (*cuGraphNodeGetDependencies_v2)(void*, void**, void*, std::size_t*) = nullptr;
-  int (*cuGraphKernelNodeGetParams)(void*, KernelNodeParams*) = nullptr;  // _v2
-  int (*cuGraphKernelNodeSetParams)(void*, const KernelNodeParams*) = nullptr;  // _v2
-  int (*cuGraphMemsetNodeGetParams)(void*, MemsetNodeParams*) = nullptr;
-  int (*cuGraphMemcpyNodeGetParams)(void*, Memcpy3D*) = nullptr;
-  int (*cuGraphMemAllocNodeGetParams)(void*, MemAllocNodeParams*) = nullptr;
-  int (*cuGraphMemFreeNodeGetParams)(void*, std::uint64_t*) = nullptr;
-  int (*cuFuncGetName)(const char**, void*) = nullptr;
-  int (*cuKernelGetFunction)(void**, void*) = nullptr;
-  int (*cuLaunchKernel)(void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**,
-                        void**) = nullptr;
-  int (*cuMemsetD8Async)(std::uint64_t, unsigned char, std::size_t, void*) = nullptr;
-  int (*cuMemsetD16Async)(std::uint64_t, unsigned short, std::size_t, void*) = nullptr;
-  int (*cuMemsetD32Async)(std::uint64_t, unsigned, std::size_t, void*) = nullptr;
-  int (*cuMemcpyAsync)(std::uint64_t, std::uint64_t, std::size_t, void*) = nullptr;
-  int (*cuMemcpy)(std::uint64_t, std::uint64_t, std::size_t) = nullptr;
-  int (*cuMemAlloc)(std::uint64_t*, std::size_t) = nullptr;
-  int (*cuMemFree)(std::uint64_t) = nullptr;
-  int (*cuCtxSynchronize)() = nullptr;
-  int (*cuGetErrorName)(int, const char**) = nullptr;
-};
+using namespace cuda_graph;
 
 CudaGraphs::CudaGraphs() : calls_(std::make_unique<Calls>()) {
   const char* path = std::getenv("KREPLAY_CUDA_LIBRARY");
@@ -125,7 +35,10 @@ CudaGraphs::CudaGraphs() : calls_(std::make_unique<Calls>()) {
   resolve(c.cuGraphKernelNodeGetParams, "cuGraphKernelNodeGetParams_v2");
   resolve(c.cuGraphKernelNodeSetParams, "cuGraphKernelNodeSetParams_v2");
   resolve(c.cuGraphMemsetNodeGetParams, "cuGraphMemsetNodeGetParams");
+  resolve(c.cuGraphMemsetNodeSetParams, "cuGraphMemsetNodeSetParams", false);
   resolve(c.cuGraphMemcpyNodeGetParams, "cuGraphMemcpyNodeGetParams");
+  resolve(c.cuGraphMemcpyNodeSetParams, "cuGraphMemcpyNodeSetParams", false);
+  resolve(c.cuGraphNodeSetParams, "cuGraphNodeSetParams", false);
   resolve(c.cuGraphMemAllocNodeGetParams, "cuGraphMemAllocNodeGetParams");
   resolve(c.cuGraphMemFreeNodeGetParams, "cuGraphMemFreeNodeGetParams");
   resolve(c.cuFuncGetName, "cuFuncGetName");
@@ -166,6 +79,16 @@ void CudaGraphs::forget(Exec& exec) {
   exec.clone = nullptr;
 }
 
+void CudaGraphs::cloneInto(Exec& exec, std::uintptr_t graph) {
+  check(calls_->cuGraphClone(&exec.clone, reinterpret_cast<void*>(graph)), "cuGraphClone");
+  try {
+    exec.cloneNodes = nodesOf(exec.clone);
+  } catch (...) {
+    forget(exec);
+    throw;
+  }
+}
+
 void CudaGraphs::instantiated(std::uintptr_t handle, std::uintptr_t graph, unsigned long long flags) {
   if (!available_) return;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -176,40 +99,97 @@ void CudaGraphs::instantiated(std::uintptr_t handle, std::uintptr_t graph, unsig
   Exec exec;
   exec.graph = graph;
   exec.deviceLaunchable = (flags & kDeviceLaunchFlag) != 0;
-  check(calls_->cuGraphClone(&exec.clone, reinterpret_cast<void*>(graph)), "cuGraphClone");
-  try {
-    exec.originalNodes = nodesOf(reinterpret_cast<void*>(graph));
-    exec.cloneNodes = nodesOf(exec.clone);
-  } catch (...) {
-    forget(exec);
-    throw;
-  }
+  exec.originalNodes = nodesOf(reinterpret_cast<void*>(graph));
+  cloneInto(exec, graph);
+  for (std::size_t index = 0; index < exec.originalNodes.size(); ++index)
+    exec.nodeIndex[reinterpret_cast<std::uintptr_t>(exec.originalNodes[index])] = index;
+  exec.disabled.assign(exec.cloneNodes.size(), false);
   execs_[handle] = std::move(exec);
 }
 
+void CudaGraphs::changeNode(std::uintptr_t handle, std::uintptr_t node, const char* call,
+                            const std::function<void(const Calls& calls, void* cloneNode)>& change) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = execs_.find(handle);
+  if (found == execs_.end() || !found->second.untrackedChange.empty()) return;
+  Exec& exec = found->second;
+  const auto place = exec.nodeIndex.find(node);
+  try {
+    if (place == exec.nodeIndex.end() || place->second >= exec.cloneNodes.size())
+      throw DeviceAccessError("it named a node the capture did not see in the graph");
+    change(*calls_, exec.cloneNodes[place->second]);
+  } catch (const DeviceAccessError& error) {
+    exec.untrackedChange = std::string(call) + " (" + error.what() + ")";
+  }
+}
+
 void CudaGraphs::kernelNodeSet(std::uintptr_t handle, std::uintptr_t node, const void* params, bool version2) {
+  changeNode(handle, node, "cuGraphExecKernelNodeSetParams", [&](const Calls& c, void* cloneNode) {
+    KernelNodeParams copy{};
+    std::memcpy(&copy, params, version2 ? sizeof(KernelNodeParams) : offsetof(KernelNodeParams, kern));
+    check(c.cuGraphKernelNodeSetParams(cloneNode, &copy), "cuGraphKernelNodeSetParams");
+  });
+}
+
+void CudaGraphs::memsetNodeSet(std::uintptr_t handle, std::uintptr_t node, const void* params) {
+  changeNode(handle, node, "cuGraphExecMemsetNodeSetParams", [&](const Calls& c, void* cloneNode) {
+    if (c.cuGraphMemsetNodeSetParams == nullptr) throw DeviceAccessError("libcuda lacks cuGraphMemsetNodeSetParams");
+    check(c.cuGraphMemsetNodeSetParams(cloneNode, static_cast<const MemsetNodeParams*>(params)),
+          "cuGraphMemsetNodeSetParams");
+  });
+}
+
+void CudaGraphs::memcpyNodeSet(std::uintptr_t handle, std::uintptr_t node, const void* params) {
+  changeNode(handle, node, "cuGraphExecMemcpyNodeSetParams", [&](const Calls& c, void* cloneNode) {
+    if (c.cuGraphMemcpyNodeSetParams == nullptr) throw DeviceAccessError("libcuda lacks cuGraphMemcpyNodeSetParams");
+    check(c.cuGraphMemcpyNodeSetParams(cloneNode, static_cast<const Memcpy3D*>(params)), "cuGraphMemcpyNodeSetParams");
+  });
+}
+
+void CudaGraphs::nodeSet(std::uintptr_t handle, std::uintptr_t node, const void* params) {
+  changeNode(handle, node, "cuGraphExecNodeSetParams", [&](const Calls& c, void* cloneNode) {
+    if (c.cuGraphNodeSetParams == nullptr) throw DeviceAccessError("libcuda lacks cuGraphNodeSetParams");
+    NodeParams copy{};
+    std::memcpy(&copy, params, sizeof(copy));
+    check(c.cuGraphNodeSetParams(cloneNode, &copy), "cuGraphNodeSetParams");
+  });
+}
+
+void CudaGraphs::enabledSet(std::uintptr_t handle, std::uintptr_t node, bool enabled) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto found = execs_.find(handle);
   if (found == execs_.end()) return;
   Exec& exec = found->second;
-  for (std::size_t index = 0; index < exec.originalNodes.size() && index < exec.cloneNodes.size(); ++index) {
-    if (reinterpret_cast<std::uintptr_t>(exec.originalNodes[index]) != node) continue;
-    KernelNodeParams copy{};
-    std::memcpy(&copy, params, version2 ? sizeof(KernelNodeParams) : offsetof(KernelNodeParams, kern));
-    check(calls_->cuGraphKernelNodeSetParams(exec.cloneNodes[index], &copy), "cuGraphKernelNodeSetParams");
-    return;
-  }
+  const auto place = exec.nodeIndex.find(node);
+  if (place != exec.nodeIndex.end() && place->second < exec.disabled.size())
+    exec.disabled[place->second] = !enabled;
+  else if (exec.untrackedChange.empty())
+    exec.untrackedChange = "cuGraphNodeSetEnabled (it named a node the capture did not see in the graph)";
 }
 
 void CudaGraphs::updated(std::uintptr_t handle, std::uintptr_t graph) {
-  bool deviceLaunchable = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto found = execs_.find(handle);
-    if (found == execs_.end()) return;
-    deviceLaunchable = found->second.deviceLaunchable;
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = execs_.find(handle);
+  if (found == execs_.end()) return;
+  Exec& exec = found->second;
+  // The update's graph, cloned: the nodes keep their places (and the first graph's handles), the
+  // update's own handles name them too.
+  Exec next;
+  try {
+    const std::vector<void*> updateNodes = nodesOf(reinterpret_cast<void*>(graph));
+    if (updateNodes.size() != exec.cloneNodes.size())
+      throw DeviceAccessError("its graph has " + std::to_string(updateNodes.size()) + " nodes, the executable graph " +
+                              std::to_string(exec.cloneNodes.size()));
+    cloneInto(next, graph);
+    for (std::size_t index = 0; index < updateNodes.size(); ++index)
+      exec.nodeIndex.emplace(reinterpret_cast<std::uintptr_t>(updateNodes[index]), index);
+  } catch (const DeviceAccessError& error) {
+    if (exec.untrackedChange.empty()) exec.untrackedChange = std::string("cuGraphExecUpdate (") + error.what() + ")";
+    return;
   }
-  instantiated(handle, graph, deviceLaunchable ? kDeviceLaunchFlag : 0);
+  forget(exec);
+  exec.clone = next.clone;
+  exec.cloneNodes = std::move(next.cloneNodes);
 }
 
 void CudaGraphs::destroyed(std::uintptr_t handle) {
@@ -218,112 +198,6 @@ void CudaGraphs::destroyed(std::uintptr_t handle) {
   if (found == execs_.end()) return;
   forget(found->second);
   execs_.erase(found);
-}
-
-std::optional<GraphLaunchRequest> CudaGraphs::describe(std::uintptr_t handle, std::uintptr_t stream,
-                                                       std::uintptr_t context) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = execs_.find(handle);
-  if (!available_ || found == execs_.end()) return std::nullopt;
-  const Exec& exec = found->second;
-  const Calls& c = *calls_;
-  GraphLaunchRequest request;
-  request.graph = exec.graph;
-  request.stream = stream;
-  request.context = context;
-  request.deviceLaunchable = exec.deviceLaunchable;
-  std::map<void*, std::size_t> indexOf;
-  for (std::size_t index = 0; index < exec.cloneNodes.size(); ++index) indexOf[exec.cloneNodes[index]] = index;
-  for (std::size_t index = 0; index < exec.cloneNodes.size(); ++index) {
-    void* node = exec.cloneNodes[index];
-    GraphNode described;
-    described.handle = index < exec.originalNodes.size() ? reinterpret_cast<std::uint64_t>(exec.originalNodes[index]) : 0;
-    int type = -1;
-    check(c.cuGraphNodeGetType(node, &type), "cuGraphNodeGetType");
-    described.kind = kindOfType(type);
-    std::size_t count = 0;
-    std::vector<void*> dependencies;
-    if (c.cuGraphNodeGetDependencies_v2 != nullptr) {
-      check(c.cuGraphNodeGetDependencies_v2(node, nullptr, nullptr, &count), "cuGraphNodeGetDependencies");
-      dependencies.resize(count);
-      if (count > 0) check(c.cuGraphNodeGetDependencies_v2(node, dependencies.data(), nullptr, &count), "cuGraphNodeGetDependencies");
-    } else {
-      check(c.cuGraphNodeGetDependencies(node, nullptr, &count), "cuGraphNodeGetDependencies");
-      dependencies.resize(count);
-      if (count > 0) check(c.cuGraphNodeGetDependencies(node, dependencies.data(), &count), "cuGraphNodeGetDependencies");
-    }
-    for (void* dependency : dependencies) described.dependencies.push_back(indexOf.at(dependency));
-    switch (described.kind) {
-      case GraphNodeKind::Kernel: {
-        KernelNodeParams params{};
-        check(c.cuGraphKernelNodeGetParams(node, &params), "cuGraphKernelNodeGetParams");
-        void* function = params.func;
-        if (function == nullptr && params.kern != nullptr && c.cuKernelGetFunction != nullptr)
-          check(c.cuKernelGetFunction(&function, params.kern), "cuKernelGetFunction");
-        const char* name = nullptr;
-        if (function == nullptr || c.cuFuncGetName(&name, function) != 0 || name == nullptr) {
-          described.kind = GraphNodeKind::Unsupported;
-          break;
-        }
-        LaunchRequest& launch = described.launch;
-        launch.function = name;
-        launch.functionHandle = reinterpret_cast<std::uintptr_t>(function);
-        launch.shape.grid = {params.gridDimX, params.gridDimY, params.gridDimZ};
-        launch.shape.block = {params.blockDimX, params.blockDimY, params.blockDimZ};
-        launch.shape.dynamicSharedBytes = params.sharedMemBytes;
-        launch.kernelParams = params.kernelParams;
-        launch.extra = params.extra;
-        break;
-      }
-      case GraphNodeKind::Memset: {
-        MemsetNodeParams params{};
-        check(c.cuGraphMemsetNodeGetParams(node, &params), "cuGraphMemsetNodeGetParams");
-        if (params.height > 1) {
-          described.kind = GraphNodeKind::Unsupported;
-          break;
-        }
-        described.work.kind = WorkKind::Memset;
-        described.work.address = params.dst;
-        described.work.bytes = params.width * params.elementSize;
-        described.work.value = params.value;
-        described.work.elementBytes = params.elementSize;
-        break;
-      }
-      case GraphNodeKind::Copy: {
-        Memcpy3D params{};
-        check(c.cuGraphMemcpyNodeGetParams(node, &params), "cuGraphMemcpyNodeGetParams");
-        if (params.srcMemoryType == kArrayMemory || params.dstMemoryType == kArrayMemory || params.Height > 1 ||
-            params.Depth > 1) {
-          described.kind = GraphNodeKind::Unsupported;
-          break;
-        }
-        described.work.kind = WorkKind::Copy;
-        described.work.address = copyAddress(params.dstMemoryType, params.dstHost, params.dstDevice, params.dstXInBytes);
-        described.work.source = copyAddress(params.srcMemoryType, params.srcHost, params.srcDevice, params.srcXInBytes);
-        described.work.bytes = params.WidthInBytes;
-        break;
-      }
-      case GraphNodeKind::Allocation: {
-        MemAllocNodeParams params{};
-        check(c.cuGraphMemAllocNodeGetParams(node, &params), "cuGraphMemAllocNodeGetParams");
-        described.work.kind = WorkKind::Allocation;
-        described.work.address = params.dptr;
-        described.work.bytes = params.bytesize;
-        break;
-      }
-      case GraphNodeKind::Free: {
-        std::uint64_t pointer = 0;
-        check(c.cuGraphMemFreeNodeGetParams(node, &pointer), "cuGraphMemFreeNodeGetParams");
-        described.work.kind = WorkKind::Free;
-        described.work.address = pointer;
-        break;
-      }
-      default:
-        break;
-    }
-    request.nodes.push_back(std::move(described));
-  }
-  return request;
 }
 
 void CudaGraphs::runKernel(const LaunchRequest& launch) {

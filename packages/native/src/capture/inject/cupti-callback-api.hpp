@@ -1,11 +1,14 @@
 // The part of CUPTI's callback API (cupti_callbacks.h, cupti_driver_cbid.h) and of the driver's
 // `*_params` structs (generated_cuda_meta.h) the capture library uses, declared here so it builds
-// without the CUDA toolkit. test/cupti-callback-api-check.cpp compares them with the real headers.
+// without the CUDA toolkit (the graph calls: cupti-graph-callback-api.hpp, included here).
+// test/cupti-callback-api-check.cpp compares them with the real headers.
 // Names are our own: cuda.h defines macros named like several driver functions.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "capture/inject/cupti-graph-callback-api.hpp"  // the graph calls' ids and `*_params`
 
 namespace kreplay::capture::cupti {
 
@@ -51,18 +54,6 @@ constexpr CallbackId cuLaunchKernel_ptsz = 442;
 constexpr CallbackId cuLaunchCooperativeKernel = 477;
 constexpr CallbackId cuLaunchCooperativeKernel_ptsz = 478;
 constexpr CallbackId cuLaunchCooperativeKernelMultiDevice = 480;
-constexpr CallbackId cuGraphLaunch = 514;
-constexpr CallbackId cuGraphLaunch_ptsz = 515;
-constexpr CallbackId cuGraphInstantiate = 513;
-constexpr CallbackId cuGraphExecDestroy = 516;
-constexpr CallbackId cuGraphExecKernelNodeSetParams = 538;
-constexpr CallbackId cuGraphExecUpdate = 561;
-constexpr CallbackId cuGraphInstantiate_v2 = 578;
-constexpr CallbackId cuGraphInstantiateWithFlags = 643;
-constexpr CallbackId cuGraphInstantiateWithParams = 656;
-constexpr CallbackId cuGraphInstantiateWithParams_ptsz = 657;
-constexpr CallbackId cuGraphExecKernelNodeSetParams_v2 = 692;
-constexpr CallbackId cuGraphExecUpdate_v2 = 696;
 constexpr CallbackId cuModuleLoad = 18;
 constexpr CallbackId cuModuleLoadData = 19;
 constexpr CallbackId cuModuleLoadDataEx = 20;
@@ -329,16 +320,6 @@ struct ModuleImageParams {  // cuModuleLoadData, cuModuleLoadDataEx, cuModuleLoa
                             // (the first fields: the handle made, the image)
   void* handle;
   const void* image;
-};
-struct GraphInstantiateParams {  // cuGraphInstantiate* (the first fields; WithFlags adds flags, WithParams a struct)
-  void** phGraphExec;
-  void* hGraph;
-  const void* third;
-};
-struct GraphExecParams {  // cuGraphExecKernelNodeSetParams*, cuGraphExecUpdate*, cuGraphExecDestroy, cuGraphLaunch*
-  void* hGraphExec;
-  void* second;  ///< the node, the graph, or the stream
-  const void* third;
 };
 struct StreamCaptureParams {  // cuStreamBeginCapture*, cuStreamEndCapture* (the first field)
   CUstream hStream;

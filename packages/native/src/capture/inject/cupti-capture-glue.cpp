@@ -90,6 +90,20 @@ bool onGraphCall(CallbackId id, const CallbackData& data) {
         graphs->kernelNodeSet(handle(exec->hGraphExec), handle(exec->second), exec->third,
                               id == cbid::cuGraphExecKernelNodeSetParams_v2);
       return true;
+    case cbid::cuGraphExecMemsetNodeSetParams:
+      if (succeeded) graphs->memsetNodeSet(handle(exec->hGraphExec), handle(exec->second), exec->third);
+      return true;
+    case cbid::cuGraphExecMemcpyNodeSetParams:
+      if (succeeded) graphs->memcpyNodeSet(handle(exec->hGraphExec), handle(exec->second), exec->third);
+      return true;
+    case cbid::cuGraphExecNodeSetParams:
+      if (succeeded) graphs->nodeSet(handle(exec->hGraphExec), handle(exec->second), exec->third);
+      return true;
+    case cbid::cuGraphNodeSetEnabled: {
+      const auto* p = static_cast<const GraphNodeSetEnabledParams*>(data.functionParams);
+      if (succeeded) graphs->enabledSet(handle(p->hGraphExec), handle(p->hNode), p->isEnabled != 0);
+      return true;
+    }
     case cbid::cuGraphExecUpdate:
     case cbid::cuGraphExecUpdate_v2:
       if (succeeded) graphs->updated(handle(exec->hGraphExec), handle(exec->second));
@@ -255,6 +269,10 @@ int initialize() {
                                       cbid::cuGraphInstantiateWithParams_ptsz,
                                       cbid::cuGraphExecKernelNodeSetParams,
                                       cbid::cuGraphExecKernelNodeSetParams_v2,
+                                      cbid::cuGraphExecMemsetNodeSetParams,
+                                      cbid::cuGraphExecMemcpyNodeSetParams,
+                                      cbid::cuGraphExecNodeSetParams,
+                                      cbid::cuGraphNodeSetEnabled,
                                       cbid::cuGraphExecUpdate,
                                       cbid::cuGraphExecUpdate_v2,
                                       cbid::cuGraphExecDestroy,

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -45,6 +46,8 @@ struct GraphLaunchRequest {
   std::uintptr_t context = 0;
   std::vector<GraphNode> nodes;
   bool deviceLaunchable = false;  ///< instantiated for device launch: its nodes may launch graphs
+  /** The change to the executable graph the capture could not follow ("": none); `nodes` is then empty. */
+  std::string untrackedChange;
 };
 
 /** Runs graph nodes on the program's stream, and keeps memory to put back. Each throws DeviceAccessError. */

@@ -27,11 +27,30 @@ bool LaunchSelection::matches(const std::string& function) {
   return match;
 }
 
+bool LaunchSelection::inWindow(std::uint64_t ordinal) const {
+  if (ordinal < skip_.value_or(0)) return false;
+  return !count_ || ordinal - skip_.value_or(0) < *count_;
+}
+
 bool LaunchSelection::select(const std::string& function) {
   const std::uint64_t ordinal = matched_++;
   if (firstPerKernel_) return captured_.count(function) == 0;
-  if (ordinal < skip_.value_or(0)) return false;
-  return !count_ || ordinal - skip_.value_or(0) < *count_;
+  return inWindow(ordinal);
+}
+
+bool LaunchSelection::selectsAnyOf(const std::vector<std::string>& functions) {
+  std::uint64_t ordinal = matched_;
+  for (const std::string& function : functions) {
+    if (!matches(function)) continue;
+    if (firstPerKernel_ ? captured_.count(function) == 0 : inWindow(ordinal)) return true;
+    ordinal += 1;
+  }
+  return false;
+}
+
+void LaunchSelection::countLaunches(const std::vector<std::string>& functions) {
+  for (const std::string& function : functions)
+    if (!exhausted() && matches(function)) select(function);
 }
 
 void LaunchSelection::markCaptured(const std::string& function) {

@@ -4,11 +4,14 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "capture/inject/cupti-callback-api.hpp"
 #include "capture/json-text.hpp"
+#include "capture/test/drive-graph-exec-changes.hpp"
+#include "capture/test/graph-program.hpp"
 #include "capture/test/synthetic-images.hpp"
 
 namespace kreplay::capture::test {
@@ -17,36 +20,14 @@ namespace cu = cupti;
 
 namespace {
 
-// cuda.h's CUDA_KERNEL_NODE_PARAMS_v2 and CUDA_MEMSET_NODE_PARAMS.
-struct KernelNodeParams {
-  void* func;
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void** kernelParams;
-  void** extra;
-  void* kern;
-  void* ctx;
-};
-struct MemsetNodeParams {
-  std::uint64_t dst;
-  std::size_t pitch;
-  unsigned value, elementSize;
-  std::size_t width, height;
-};
 struct InstantiateParams {
   void** phGraphExec;
   void* hGraph;
   unsigned long long flags;
 };
 
-constexpr int kCount = 16384;  // one 64 KiB page of floats
-constexpr std::size_t kBytes = kCount * sizeof(float);
 constexpr std::size_t kMappingBytes = 2u << 20;                   // the fake's granularity
 constexpr std::uint64_t kMappingAddress = 0x3f6000000000;         // a hint: where replays map it too
-
-/** What `scale` does to the first `count` floats. */
-void scaleOnHost(std::vector<float>& data, int count) {
-  for (int index = 0; index < count; ++index) data[index] = data[index] * 2.0f + 1.0f;
-}
 
 }  // namespace
 
@@ -222,6 +203,25 @@ int driveGraphInjection(const char* captureLibrary, const char* fakeCupti, const
     scaleOnHost(hostB, kCount);
   }
 
+  GraphProgram program;
+  program.cuda = cuda;
+  program.raise = [&](std::uint32_t cbid, int site, const void* params) { call(cbid, site, params); };
+  program.check = check;
+  program.instantiate = instantiate;
+  program.launch = launchGraph;
+  program.context = context;
+  program.stream = stream;
+  program.scale = scale;
+  program.a = a;
+  program.b = b;
+  program.hostA = &hostA;
+  program.hostB = &hostB;
+  const std::string update = driveGraphExecUpdate(program);
+  const std::string setters = driveGraphExecSetters(program);
+  const std::string memoryNodes = driveGraphMemoryNodes(program);
+  if (program.missing) std::cerr << "the fake libcuda lacks a graph call the scenarios make\n";
+  ok = ok && !program.missing;
+
   std::vector<float> deviceA(kCount), deviceB(kCount);
   check(cuMemcpy(reinterpret_cast<std::uint64_t>(deviceA.data()), a, kBytes));
   check(cuMemcpy(reinterpret_cast<std::uint64_t>(deviceB.data()), b, kBytes));
@@ -230,8 +230,9 @@ int driveGraphInjection(const char* captureLibrary, const char* fakeCupti, const
   out << "{\"initialized\":" << initialized << ",\"ok\":" << (ok ? "true" : "false") << ",\"a\":" << a
       << ",\"b\":" << b << ",\"bytes\":" << kBytes << ",\"graph\":" << hex(graph) << ",\"memsetNode\":" << hex(memsetNode)
       << ",\"scaleA\":" << hex(scaleA) << ",\"scaleB\":" << hex(scaleB) << ",\"captured\":" << hex(captured)
-      << ",\"stream\":" << hex(stream) << ",\"counts\":[" << counts << "],\"unchanged\":" << (unchanged ? "true" : "false")
-      << "}" << std::endl;
+      << ",\"stream\":" << hex(stream) << ",\"counts\":[" << counts << "],\"update\":" << update
+      << ",\"setters\":" << setters << ",\"memoryNodes\":" << memoryNodes
+      << ",\"unchanged\":" << (unchanged ? "true" : "false") << "}" << std::endl;
   return 0;  // exit: the library's atexit handler drains the writer and marks the capture complete
 }
 

@@ -101,3 +101,27 @@ TEST("launch selection: skip and count over the matching launches, every launch"
   CHECK(one.select("a"));
   CHECK(!one.select("b"));
 }
+
+TEST("launch selection: whether a graph's kernel nodes hold a selected one, asked without counting them") {
+  CaptureOptions options;
+  options.kernelName = "a";
+  options.launchSkip = 2;
+  options.launchCount = 1;
+  LaunchSelection ranged(options);
+  CHECK(!ranged.selectsAnyOf({"a", "b", "a"}));  // the matching launches 0 and 1: skipped
+  CHECK(ranged.selectsAnyOf({"b", "a", "a", "a"}));
+  CHECK(!ranged.select("a"));  // nothing was counted: this is launch 0, skipped
+  ranged.countLaunches({"a", "b"});  // launches 1 (b does not match)
+  CHECK(ranged.selectsAnyOf({"a"}));
+  ranged.countLaunches({"a"});  // launch 2 was seen, not captured
+  CHECK(ranged.exhausted());
+  CHECK(!ranged.selectsAnyOf({"a"}));
+  LaunchSelection first(CaptureOptions{});
+  CHECK(first.selectsAnyOf({"a", "a"}));
+  first.countLaunches({"a", "a"});  // seen, not captured: still wanted
+  CHECK(first.selectsAnyOf({"a"}));
+  first.markCaptured("a");
+  CHECK(!first.selectsAnyOf({"a", "a"}));
+  CHECK(first.selectsAnyOf({"a", "b"}));
+  CHECK(!first.selectsAnyOf({}));
+}

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "capture/inject/cuda-driver-calls.hpp"
+#include "capture/inject/cuda-graph-types.hpp"
 
 // generated_cuda_meta.h names the driver's version-1 types, which cuda.h declares only for its own build.
 #define __CUDA_API_VERSION_INTERNAL 1
@@ -39,6 +40,20 @@ SAME_CBID(cuLaunchCooperativeKernel_ptsz);
 SAME_CBID(cuLaunchCooperativeKernelMultiDevice);
 SAME_CBID(cuGraphLaunch);
 SAME_CBID(cuGraphLaunch_ptsz);
+SAME_CBID(cuGraphInstantiate);
+SAME_CBID(cuGraphInstantiate_v2);
+SAME_CBID(cuGraphInstantiateWithFlags);
+SAME_CBID(cuGraphInstantiateWithParams);
+SAME_CBID(cuGraphInstantiateWithParams_ptsz);
+SAME_CBID(cuGraphExecDestroy);
+SAME_CBID(cuGraphExecKernelNodeSetParams);
+SAME_CBID(cuGraphExecKernelNodeSetParams_v2);
+SAME_CBID(cuGraphExecMemsetNodeSetParams);
+SAME_CBID(cuGraphExecMemcpyNodeSetParams);
+SAME_CBID(cuGraphExecNodeSetParams);
+SAME_CBID(cuGraphNodeSetEnabled);
+SAME_CBID(cuGraphExecUpdate);
+SAME_CBID(cuGraphExecUpdate_v2);
 SAME_CBID(cuMemMap);
 SAME_CBID(cuMemUnmap);
 SAME_CBID(cuMemAllocAsync);
@@ -251,6 +266,47 @@ static_assert(offsetof(cuModuleLoadData_params, image) == offsetof(k::ModuleImag
                   offsetof(cuLibraryLoadData_params, code) == offsetof(k::ModuleImageParams, image),
               "module and library loads from memory: the image second");
 static_assert(offsetof(cuStreamBeginCaptureToGraph_params, hStream) == 0, "begin to graph");
+// Graph calls (cupti-graph-callback-api.hpp): the executable graph, then the node, graph or stream.
+#define GRAPH_EXEC(theirs, theirSecond, theirThird)                                                        \
+  static_assert(offsetof(theirs, hGraphExec) == offsetof(k::GraphExecParams, hGraphExec) &&                 \
+                    offsetof(theirs, theirSecond) == offsetof(k::GraphExecParams, second) &&                \
+                    offsetof(theirs, theirThird) == offsetof(k::GraphExecParams, third), #theirs)
+GRAPH_EXEC(cuGraphExecKernelNodeSetParams_params, hNode, nodeParams);
+GRAPH_EXEC(cuGraphExecKernelNodeSetParams_v2_params, hNode, nodeParams);
+GRAPH_EXEC(cuGraphExecMemsetNodeSetParams_params, hNode, memsetParams);
+GRAPH_EXEC(cuGraphExecMemcpyNodeSetParams_params, hNode, copyParams);
+GRAPH_EXEC(cuGraphExecNodeSetParams_params, hNode, nodeParams);
+GRAPH_EXEC(cuGraphExecUpdate_v2_params, hGraph, resultInfo);
+static_assert(offsetof(cuGraphLaunch_params, hStream) == offsetof(k::GraphExecParams, second), "graph launch");
+static_assert(offsetof(cuGraphExecDestroy_params, hGraphExec) == 0, "exec destroy");
+SAME_LAYOUT(GraphNodeSetEnabledParams, cuGraphNodeSetEnabled_params);
+SAME_FIELD(GraphNodeSetEnabledParams, cuGraphNodeSetEnabled_params, isEnabled);
+SAME_FIELD(GraphInstantiateParams, cuGraphInstantiateWithFlags_params, hGraph);
+static_assert(offsetof(cuGraphInstantiateWithFlags_params, flags) == offsetof(k::GraphInstantiateParams, third) &&
+                  offsetof(cuGraphInstantiateWithParams_params, instantiateParams) ==
+                      offsetof(k::GraphInstantiateParams, third),
+              "instantiate: flags or parameters third");
+// The cuda.h structures the graph calls take (cuda-graph-types.hpp).
+namespace g = kreplay::capture::cuda_graph;
+static_assert(sizeof(g::KernelNodeParams) == sizeof(CUDA_KERNEL_NODE_PARAMS_v2) &&
+                  offsetof(g::KernelNodeParams, kern) == sizeof(CUDA_KERNEL_NODE_PARAMS_v1) &&
+                  offsetof(g::KernelNodeParams, kernelParams) == offsetof(CUDA_KERNEL_NODE_PARAMS_v2, kernelParams) &&
+                  sizeof(CUDA_KERNEL_NODE_PARAMS_v3) == sizeof(CUDA_KERNEL_NODE_PARAMS_v2),
+              "kernel node parameters");
+static_assert(sizeof(g::MemsetNodeParams) == sizeof(CUDA_MEMSET_NODE_PARAMS) &&
+                  offsetof(g::MemsetNodeParams, width) == offsetof(CUDA_MEMSET_NODE_PARAMS, width),
+              "memset node parameters");
+static_assert(sizeof(g::Memcpy3D) == sizeof(CUDA_MEMCPY3D) &&
+                  offsetof(g::Memcpy3D, dstDevice) == offsetof(CUDA_MEMCPY3D, dstDevice) &&
+                  offsetof(g::Memcpy3D, WidthInBytes) == offsetof(CUDA_MEMCPY3D, WidthInBytes),
+              "memcpy node parameters");
+static_assert(sizeof(g::MemAllocNodeParams) == sizeof(CUDA_MEM_ALLOC_NODE_PARAMS) &&
+                  offsetof(g::MemAllocNodeParams, dptr) == offsetof(CUDA_MEM_ALLOC_NODE_PARAMS, dptr),
+              "memory allocation node parameters");
+static_assert(sizeof(g::NodeParams) == sizeof(CUgraphNodeParams), "generic node parameters");
+static_assert(g::kDeviceLaunchFlag == CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH && g::kHostMemory == CU_MEMORYTYPE_HOST &&
+                  g::kArrayMemory == CU_MEMORYTYPE_ARRAY,
+              "graph constants");
 static_assert(offsetof(cuStreamEndCapture_params, hStream) == 0, "end");
 SAME_LAYOUT(ObjectDestroyParams, cuTexObjectDestroy_params);
 SAME_LAYOUT(ObjectDestroyParams, cuSurfObjectDestroy_params);
