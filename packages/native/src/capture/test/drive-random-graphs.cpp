@@ -1,6 +1,5 @@
 #include "capture/test/drive-random-graphs.hpp"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -17,15 +16,10 @@ constexpr std::size_t kMappingBytes = 2u << 20;            // the fake's granula
 constexpr std::uint64_t kMappingAddress = 0x3f7000000000;  // a hint: where replays map it too
 constexpr unsigned kBlock = 256;
 
-std::string hashText(std::uint64_t hash) {
-  char text[24];
-  std::snprintf(text, sizeof text, "\"0x%016llx\"", static_cast<unsigned long long>(hash));
-  return text;
-}
-
 std::string hashesText(const std::vector<std::uint64_t>& hashes) {
   std::string text = "[";
-  for (std::size_t index = 0; index < hashes.size(); ++index) text += (index == 0 ? "" : ",") + hashText(hashes[index]);
+  for (std::size_t index = 0; index < hashes.size(); ++index)
+    text += (index == 0 ? "" : ",") + jsonHash(hashes[index]);
   return text + "]";
 }
 
@@ -42,13 +36,28 @@ class RandomGraphProgram {
       : cuda_(cuda), arena_(arena), function_(function), streams_(std::move(streams)) {}
 
   /** The kernel node parameters of `scale` over `bytes` at arena offset `offset` (pointers into `values`). */
-  KernelNodeParameters kernel(std::size_t offset, std::size_t bytes) {
+  KernelNodeParams kernel(std::size_t offset, std::size_t bytes) {
     pointer_ = arena_ + offset;
     count_ = static_cast<int>(bytes / 4);
     arguments_[0] = &pointer_;
     arguments_[1] = &count_;
     const unsigned grid = static_cast<unsigned>((bytes / 4 + kBlock - 1) / kBlock);
-    return KernelNodeParameters{function_, grid, 1, 1, kBlock, 1, 1, 0, arguments_, nullptr, nullptr, nullptr};
+    return KernelNodeParams{function_, grid, 1, 1, kBlock, 1, 1, 0, arguments_, nullptr, nullptr, nullptr};
+  }
+
+  MemsetNodeParams memset(const RandomNode& node) const {
+    return MemsetNodeParams{arena_ + node.destination,      node.bytes, node.value, node.elementBytes,
+                            node.bytes / node.elementBytes, 1};
+  }
+
+  Memcpy3D copy(const RandomNode& node) const {
+    Memcpy3D params{};
+    params.srcMemoryType = params.dstMemoryType = 2;  // CU_MEMORYTYPE_DEVICE
+    params.srcDevice = arena_ + node.source;
+    params.dstDevice = arena_ + node.destination;
+    params.srcPitch = params.dstPitch = params.WidthInBytes = node.bytes;
+    params.Height = params.Depth = 1;
+    return params;
   }
 
   /** A graph of `nodes` built node by node (not instantiated). */
@@ -60,27 +69,25 @@ class RandomGraphProgram {
       for (const std::size_t index : node.dependencies) dependencies.push_back(made.nodes[index]);
       void* added = nullptr;
       if (node.kind == RandomNodeKind::Kernel) {
-        const KernelNodeParameters params = kernel(node.destination, node.bytes);
-        cuda_.check(cuda_.cuGraphAddKernelNode_v2(&added, made.graph, dependencies.data(), dependencies.size(), &params));
+        const KernelNodeParams params = kernel(node.destination, node.bytes);
+        cuda_.check(cuda_.cuGraphAddKernelNode_v2(&added, made.graph, dependencies.data(),
+                                                  dependencies.size(), &params));
       } else if (node.kind == RandomNodeKind::Memset) {
-        const MemsetNodeParameters params{arena_ + node.destination, node.bytes, node.value, node.elementBytes,
-                                          node.bytes / node.elementBytes, 1};
-        cuda_.check(cuda_.cuGraphAddMemsetNode(&added, made.graph, dependencies.data(), dependencies.size(), &params, nullptr));
+        const MemsetNodeParams params = memset(node);
+        cuda_.check(cuda_.cuGraphAddMemsetNode(&added, made.graph, dependencies.data(), dependencies.size(),
+                                               &params, nullptr));
       } else {
-        Memcpy3DParameters params{};
-        params.srcMemoryType = params.dstMemoryType = 2;  // CU_MEMORYTYPE_DEVICE
-        params.srcDevice = arena_ + node.source;
-        params.dstDevice = arena_ + node.destination;
-        params.srcPitch = params.dstPitch = params.WidthInBytes = node.bytes;
-        params.Height = params.Depth = 1;
-        cuda_.check(cuda_.cuGraphAddMemcpyNode(&added, made.graph, dependencies.data(), dependencies.size(), &params, nullptr));
+        const Memcpy3D params = copy(node);
+        cuda_.check(cuda_.cuGraphAddMemcpyNode(&added, made.graph, dependencies.data(), dependencies.size(),
+                                               &params, nullptr));
       }
       made.nodes.push_back(added);
     }
     return made;
   }
 
-  /** Each node issued on its stream in plan order; a node waits on the events after its dependencies on other streams. */
+  /** Each node issued on its stream in plan order; a node waits on the events after its dependencies on other
+   * streams. */
   MadeGraph captured(const RandomGraph& plan) {
     void* origin = streams_[0];
     std::vector<void*> events(plan.nodes.size() + 1);
@@ -98,10 +105,11 @@ class RandomGraphProgram {
       for (const std::size_t dependency : node.dependencies)
         if (plan.nodes[dependency].stream != node.stream) cuda_.waitEvent(stream, events[dependency]);
       if (node.kind == RandomNodeKind::Kernel) {
-        const KernelNodeParameters params = kernel(node.destination, node.bytes);
+        const KernelNodeParams params = kernel(node.destination, node.bytes);
         cuda_.launch(function_, "scale", params.gridDimX, kBlock, stream, params.kernelParams);
       } else if (node.kind == RandomNodeKind::Memset) {
-        cuda_.memsetAsync(arena_ + node.destination, node.value, node.elementBytes, node.bytes / node.elementBytes, stream);
+        cuda_.memsetAsync(arena_ + node.destination, node.value, node.elementBytes,
+                          node.bytes / node.elementBytes, stream);
       } else {
         cuda_.copyAsync(arena_ + node.destination, arena_ + node.source, node.bytes, stream);
       }
@@ -137,8 +145,8 @@ class RandomGraphProgram {
 
 }  // namespace
 
-int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const char* fakeCuda, std::uint64_t seed,
-                      std::ostream& out) {
+int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const char* fakeCuda,
+                      std::uint64_t seed, std::ostream& out) {
   TracedCuda cuda(fakeCuda, fakeCupti, captureLibrary, out);
   if (!cuda.opened()) return 1;
   const RandomGraphPlan plan = randomGraphPlan(seed);
@@ -177,24 +185,37 @@ int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const c
     const std::vector<std::vector<std::size_t>> edges = graphEdges(graph);
     std::string kinds;
     for (const RandomNode& node : nodes)
-      kinds += std::string(kinds.empty() ? "" : ",") +
-               (node.kind == RandomNodeKind::Kernel ? "\"kernel\"" : node.kind == RandomNodeKind::Memset ? "\"memset\"" : "\"copy\"");
-    graphs += std::string(graphs.empty() ? "" : ",") + "{\"graph\":" + jsonAddress(reinterpret_cast<std::uint64_t>(made.graph)) +
-              ",\"captured\":" + (graph.captured ? "true" : "false") + ",\"streams\":" + std::to_string(graph.streams) +
-              ",\"nodes\":[" + kinds + "]}";
+      kinds += std::string(kinds.empty() ? "" : ",") + (node.kind == RandomNodeKind::Kernel   ? "\"kernel\""
+                                                        : node.kind == RandomNodeKind::Memset ? "\"memset\""
+                                                                                              : "\"copy\"");
+    graphs += std::string(graphs.empty() ? "" : ",") +
+              "{\"graph\":" + jsonAddress(reinterpret_cast<std::uint64_t>(made.graph)) +
+              ",\"captured\":" + (graph.captured ? "true" : "false") +
+              ",\"streams\":" + std::to_string(graph.streams) + ",\"nodes\":[" + kinds + "]}";
     for (std::size_t launchIndex = 0; launchIndex < graph.launches.size(); ++launchIndex) {
       const RandomLaunch& launch = graph.launches[launchIndex];
       for (const RandomUpload& upload : launch.uploads) {
-        cuda.copy(arena + upload.offset, reinterpret_cast<std::uint64_t>(upload.bytes.data()), upload.bytes.size());
-        std::copy(upload.bytes.begin(), upload.bytes.end(), reference.begin() + static_cast<std::ptrdiff_t>(upload.offset));
+        cuda.copy(arena + upload.offset, reinterpret_cast<std::uint64_t>(upload.bytes.data()),
+                  upload.bytes.size());
+        std::copy(upload.bytes.begin(), upload.bytes.end(),
+                  reference.begin() + static_cast<std::ptrdiff_t>(upload.offset));
       }
       if (launch.updates) {
         nodes = launch.updatedNodes;
         cuda.updateExec(made.exec, program.nodeByNode(nodes).graph);
       }
-      if (launch.shrinks) {  // with the node of the graph it was instantiated from
+      for (const auto& [index, node] :
+           launch.nodeSets) {  // with the nodes of the graph it was instantiated from
+        nodes[index] = node;
+        if (node.kind == RandomNodeKind::Memset)
+          cuda.setMemsetNode(made.exec, made.nodes[index], program.memset(node));
+        else
+          cuda.setMemcpyNode(made.exec, made.nodes[index], program.copy(node));
+      }
+      if (launch.shrinks) {
         nodes[launch.shrunkNode].bytes = launch.shrunkBytes;
-        const KernelNodeParameters params = program.kernel(nodes[launch.shrunkNode].destination, launch.shrunkBytes);
+        const KernelNodeParams params =
+            program.kernel(nodes[launch.shrunkNode].destination, launch.shrunkBytes);
         cuda.setKernelNode(made.exec, made.nodes[launch.shrunkNode], params);
       }
       cuda.launchGraph(made.exec, streams[0]);
@@ -203,17 +224,23 @@ int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const c
       const std::vector<unsigned char> device = program.readArena();
       std::string kernelsText;
       for (const ReferenceKernel& kernel : kernels)
-        kernelsText += std::string(kernelsText.empty() ? "" : ",") + "{\"node\":" + std::to_string(kernel.node) +
-                       ",\"position\":" + std::to_string(kernel.position) + ",\"before\":" + hashesText(kernel.before) +
-                       ",\"after\":" + hashesText(kernel.after) + "}";
+        kernelsText +=
+            std::string(kernelsText.empty() ? "" : ",") + "{\"node\":" + std::to_string(kernel.node) +
+            ",\"position\":" + std::to_string(kernel.position) + ",\"before\":" + hashesText(kernel.before) +
+            ",\"after\":" + hashesText(kernel.after) + "}";
       launches += std::string(launches.empty() ? "" : ",") + "{\"graph\":" + std::to_string(graphIndex) +
-                  ",\"launch\":" + std::to_string(launchIndex) + ",\"updated\":" + (launch.updates ? "true" : "false") +
-                  ",\"shrunkNode\":" + (launch.shrinks ? std::to_string(launch.shrunkNode) : "null") + ",\"digest\":" + hashesText(arenaPageHashes(device)) +
-                  ",\"matchesReference\":" + (device == reference ? "true" : "false") + ",\"kernels\":[" + kernelsText + "]}";
+                  ",\"launch\":" + std::to_string(launchIndex) +
+                  ",\"updated\":" + (launch.updates ? "true" : "false") +
+                  ",\"nodesSet\":" + std::to_string(launch.nodeSets.size()) +
+                  ",\"shrunkNode\":" + (launch.shrinks ? std::to_string(launch.shrunkNode) : "null") +
+                  ",\"digest\":" + hashesText(arenaPageHashes(device)) +
+                  ",\"matchesReference\":" + (device == reference ? "true" : "false") + ",\"kernels\":[" +
+                  kernelsText + "]}";
     }
   }
   out << "{\"initialized\":" << cuda.initialized() << ",\"ok\":" << (cuda.ok() ? "true" : "false")
-      << ",\"arena\":" << arena << ",\"graphs\":[" << graphs << "],\"launches\":[" << launches << "]}" << std::endl;
+      << ",\"arena\":" << arena << ",\"graphs\":[" << graphs << "],\"launches\":[" << launches << "]}"
+      << std::endl;
   return 0;  // exit: the library's atexit handler drains the writer and marks the capture complete
 }
 

@@ -1,6 +1,7 @@
 // Runs random CUDA graphs (random-graph-plan.hpp) as a program over the fake libcuda, with the capture
 // library injected (callbacks raised through fake-cupti) or plainly:
-//   kreplay-capture-test --drive-random-graphs <libkreplay-capture.so | -> <fake libcupti.so | -> <fake libcuda.so.1> <seed>
+//   kreplay-capture-test --drive-random-graphs <capture library | -> <fake libcupti.so | ->
+//     <fake libcuda.so.1> <seed>
 // with KREPLAY_CAPTURE_DIR, KREPLAY_CUPTI_LIBRARY_DIR and KREPLAY_CUDA_LIBRARY set by the caller for
 // a captured run ("-" twice: a plain run, nothing injected). The program loads the synthetic cubin
 // (kernel `scale`), maps an arena of eight buffers at a fixed address (cuMemMap), uploads the plan's
@@ -19,7 +20,7 @@
 namespace kreplay::capture::test {
 
 /** `captureLibrary` and `fakeCupti` null: a plain run. */
-int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const char* fakeCuda, std::uint64_t seed,
-                      std::ostream& out);
+int driveRandomGraphs(const char* captureLibrary, const char* fakeCupti, const char* fakeCuda,
+                      std::uint64_t seed, std::ostream& out);
 
 }  // namespace kreplay::capture::test

@@ -31,7 +31,8 @@ struct Access {
 
 std::vector<Access> accessesOf(const RandomNode& node) {
   if (node.kind == RandomNodeKind::Copy)
-    return {{node.source, node.source + node.bytes, false}, {node.destination, node.destination + node.bytes, true}};
+    return {{node.source, node.source + node.bytes, false},
+            {node.destination, node.destination + node.bytes, true}};
   return {{node.destination, node.destination + node.bytes, true}};
 }
 
@@ -57,7 +58,8 @@ std::vector<unsigned char> randomFloats(Random& random, std::size_t bytes) {
 
 /** A memset value of `elementBytes` bytes whose floats stay small. */
 unsigned memsetValue(Random& random, unsigned elementBytes) {
-  static const unsigned bytePatterns[] = {0x3f, 0x40, 0x00, 0xbe}, halfPatterns[] = {0x3f80, 0x4000, 0xbf80, 0};
+  static const unsigned bytePatterns[] = {0x3f, 0x40, 0x00, 0xbe},
+                        halfPatterns[] = {0x3f80, 0x4000, 0xbf80, 0};
   if (elementBytes == 1) return bytePatterns[random.below(4)];
   if (elementBytes == 2) return halfPatterns[random.below(4)];
   const float value = static_cast<float>(random.below(9)) * 0.5f - 2.0f;
@@ -117,7 +119,8 @@ RandomGraph randomGraph(Random& random, bool captured) {
     RandomLaunch& launch = graph.launches[index];
     for (std::size_t count = 1 + random.below(2); count > 0; --count) {
       const std::size_t start = random.below(kRandomGraphArenaBytes / kUnitBytes);
-      const std::size_t units = 1 + random.below(std::min<std::size_t>(512, kRandomGraphArenaBytes / kUnitBytes - start));
+      const std::size_t units =
+          1 + random.below(std::min<std::size_t>(512, kRandomGraphArenaBytes / kUnitBytes - start));
       launch.uploads.push_back({start * kUnitBytes, randomFloats(random, units * kUnitBytes)});
     }
     if (!captured && random.below(2) == 0) {
@@ -125,6 +128,14 @@ RandomGraph randomGraph(Random& random, bool captured) {
       for (RandomNode& node : current)
         if (node.kind == RandomNodeKind::Memset) node.value = memsetValue(random, node.elementBytes);
       launch.updatedNodes = current;
+    }
+    if (!captured && random.below(2) == 0) {
+      const std::size_t set = random.below(current.size());
+      RandomNode& node = current[set];
+      if (node.kind == RandomNodeKind::Memset) node.value = memsetValue(random, node.elementBytes);
+      if (node.kind == RandomNodeKind::Copy)
+        node.bytes = kUnitBytes * (1 + random.below(node.bytes / kUnitBytes));
+      if (node.kind != RandomNodeKind::Kernel) launch.nodeSets.emplace_back(set, node);
     }
     const std::size_t node = random.below(current.size());
     // Smaller only: the node's range shrinks, so that the edges still order every overlap.
@@ -152,7 +163,8 @@ RandomGraphPlan randomGraphPlan(std::uint64_t seed) {
 std::vector<std::vector<std::size_t>> graphEdges(const RandomGraph& graph) {
   std::vector<std::vector<std::size_t>> edges;
   for (std::size_t index = 0; index < graph.nodes.size(); ++index) {
-    std::set<std::size_t> from(graph.nodes[index].dependencies.begin(), graph.nodes[index].dependencies.end());
+    std::set<std::size_t> from(graph.nodes[index].dependencies.begin(),
+                               graph.nodes[index].dependencies.end());
     if (graph.captured)
       for (std::size_t earlier = index; earlier-- > 0;)
         if (graph.nodes[earlier].stream == graph.nodes[index].stream) {

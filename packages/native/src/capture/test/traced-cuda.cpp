@@ -6,11 +6,13 @@ namespace kreplay::capture::test {
 
 namespace cu = cupti;
 
-TracedCuda::TracedCuda(const char* fakeCuda, const char* fakeCupti, const char* captureLibrary, std::ostream& out) {
+TracedCuda::TracedCuda(const char* fakeCuda, const char* fakeCupti, const char* captureLibrary,
+                       std::ostream& out) {
   void* cuda = ::dlopen(fakeCuda, RTLD_NOW | RTLD_LOCAL);
   void* fake = fakeCupti != nullptr ? ::dlopen(fakeCupti, RTLD_NOW | RTLD_LOCAL) : nullptr;
   void* library = captureLibrary != nullptr ? ::dlopen(captureLibrary, RTLD_NOW | RTLD_LOCAL) : nullptr;
-  if (cuda == nullptr || (fakeCupti != nullptr && fake == nullptr) || (captureLibrary != nullptr && library == nullptr)) {
+  if (cuda == nullptr || (fakeCupti != nullptr && fake == nullptr) ||
+      (captureLibrary != nullptr && library == nullptr)) {
     out << "dlopen failed: " << ::dlerror() << "\n";
     return;
   }
@@ -23,12 +25,14 @@ TracedCuda::TracedCuda(const char* fakeCuda, const char* fakeCupti, const char* 
     }
     return found;
   };
-#define KREPLAY_TRACED_CUDA_RESOLVE(name, ...) name = reinterpret_cast<int (*)(__VA_ARGS__)>(symbol(cuda, #name));
+#define KREPLAY_TRACED_CUDA_RESOLVE(name, ...) \
+  name = reinterpret_cast<int (*)(__VA_ARGS__)>(symbol(cuda, #name));
   KREPLAY_TRACED_CUDA_CALLS(KREPLAY_TRACED_CUDA_RESOLVE)
 #undef KREPLAY_TRACED_CUDA_RESOLVE
   int (*initialize)() = nullptr;
   if (library != nullptr) initialize = reinterpret_cast<int (*)()>(symbol(library, "InitializeInjection"));
-  if (fake != nullptr) invoke_ = reinterpret_cast<int (*)(int, std::uint32_t, const void*)>(symbol(fake, "fakeCuptiInvoke"));
+  if (fake != nullptr)
+    invoke_ = reinterpret_cast<int (*)(int, std::uint32_t, const void*)>(symbol(fake, "fakeCuptiInvoke"));
   if (missing) return;
   if (initialize != nullptr) initialized_ = initialize();
   opened_ = true;
@@ -92,15 +96,17 @@ void TracedCuda::copyAsync(std::uint64_t destination, std::uint64_t source, std:
          [&] { return cuMemcpyAsync(destination, source, bytes, stream); });
 }
 
-void TracedCuda::memsetAsync(std::uint64_t destination, unsigned value, unsigned elementBytes, std::size_t count,
-                             void* stream) {
+void TracedCuda::memsetAsync(std::uint64_t destination, unsigned value, unsigned elementBytes,
+                             std::size_t count, void* stream) {
   const auto cuStream = static_cast<cu::CUstream>(stream);
   if (elementBytes == 1) {
-    cu::MemsetAsyncParams<unsigned char> params{destination, static_cast<unsigned char>(value), count, cuStream};
+    cu::MemsetAsyncParams<unsigned char> params{destination, static_cast<unsigned char>(value), count,
+                                                cuStream};
     traced(*this, result_, cu::cbid::cuMemsetD8Async, &params,
            [&] { return cuMemsetD8Async(destination, params.value, count, stream); });
   } else if (elementBytes == 2) {
-    cu::MemsetAsyncParams<unsigned short> params{destination, static_cast<unsigned short>(value), count, cuStream};
+    cu::MemsetAsyncParams<unsigned short> params{destination, static_cast<unsigned short>(value), count,
+                                                 cuStream};
     traced(*this, result_, cu::cbid::cuMemsetD16Async, &params,
            [&] { return cuMemsetD16Async(destination, params.value, count, stream); });
   } else {
@@ -112,10 +118,11 @@ void TracedCuda::memsetAsync(std::uint64_t destination, unsigned value, unsigned
 
 void TracedCuda::launch(void* function, const char* name, unsigned grid, unsigned block, void* stream,
                         void** arguments) {
-  cu::LaunchKernelParams params{static_cast<cu::CUfunction>(function), grid, 1, 1, block, 1, 1, 0,
-                                static_cast<cu::CUstream>(stream), arguments, nullptr};
-  traced(*this, result_, cu::cbid::cuLaunchKernel, &params,
-         [&] { return cuLaunchKernel(function, grid, 1, 1, block, 1, 1, 0, stream, arguments, nullptr); }, name);
+  cu::LaunchKernelParams params{static_cast<cu::CUfunction>(function), grid,      1,      1, block, 1, 1, 0,
+                                static_cast<cu::CUstream>(stream),     arguments, nullptr};
+  traced(
+      *this, result_, cu::cbid::cuLaunchKernel, &params,
+      [&] { return cuLaunchKernel(function, grid, 1, 1, block, 1, 1, 0, stream, arguments, nullptr); }, name);
 }
 
 void TracedCuda::recordEvent(void* event, void* stream) {
@@ -125,18 +132,21 @@ void TracedCuda::recordEvent(void* event, void* stream) {
 
 void TracedCuda::waitEvent(void* stream, void* event) {
   cu::StreamWaitEventParams params{static_cast<cu::CUstream>(stream), event, 0};
-  traced(*this, result_, cu::cbid::cuStreamWaitEvent, &params, [&] { return cuStreamWaitEvent(stream, event, 0); });
+  traced(*this, result_, cu::cbid::cuStreamWaitEvent, &params,
+         [&] { return cuStreamWaitEvent(stream, event, 0); });
 }
 
 void TracedCuda::beginCapture(void* stream) {
   cu::StreamCaptureParams params{static_cast<cu::CUstream>(stream)};
-  traced(*this, result_, cu::cbid::cuStreamBeginCapture_v2, &params, [&] { return cuStreamBeginCapture_v2(stream, 0); });
+  traced(*this, result_, cu::cbid::cuStreamBeginCapture_v2, &params,
+         [&] { return cuStreamBeginCapture_v2(stream, 0); });
 }
 
 void* TracedCuda::endCapture(void* stream) {
   void* graph = nullptr;
   cu::StreamCaptureParams params{static_cast<cu::CUstream>(stream)};
-  traced(*this, result_, cu::cbid::cuStreamEndCapture, &params, [&] { return cuStreamEndCapture(stream, &graph); });
+  traced(*this, result_, cu::cbid::cuStreamEndCapture, &params,
+         [&] { return cuStreamEndCapture(stream, &graph); });
   return graph;
 }
 
@@ -148,7 +158,7 @@ void* TracedCuda::instantiate(void* graph) {
   return exec;
 }
 
-void TracedCuda::setKernelNode(void* exec, void* node, const KernelNodeParameters& kernel) {
+void TracedCuda::setKernelNode(void* exec, void* node, const KernelNodeParams& kernel) {
   cu::GraphExecParams params{exec, node, &kernel};
   traced(*this, result_, cu::cbid::cuGraphExecKernelNodeSetParams_v2, &params,
          [&] { return cuGraphExecKernelNodeSetParams_v2(exec, node, &kernel); });
@@ -161,7 +171,20 @@ void TracedCuda::updateExec(void* exec, void* graph) {
     void* errorFromNode;
   } info{};  // CUgraphExecUpdateResultInfo
   cu::GraphExecParams params{exec, graph, &info};
-  traced(*this, result_, cu::cbid::cuGraphExecUpdate_v2, &params, [&] { return cuGraphExecUpdate_v2(exec, graph, &info); });
+  traced(*this, result_, cu::cbid::cuGraphExecUpdate_v2, &params,
+         [&] { return cuGraphExecUpdate_v2(exec, graph, &info); });
+}
+
+void TracedCuda::setMemsetNode(void* exec, void* node, const MemsetNodeParams& memset) {
+  cu::GraphExecParams params{exec, node, &memset};
+  traced(*this, result_, cu::cbid::cuGraphExecMemsetNodeSetParams, &params,
+         [&] { return cuGraphExecMemsetNodeSetParams(exec, node, &memset, nullptr); });
+}
+
+void TracedCuda::setMemcpyNode(void* exec, void* node, const Memcpy3D& copy) {
+  cu::GraphExecParams params{exec, node, &copy};
+  traced(*this, result_, cu::cbid::cuGraphExecMemcpyNodeSetParams, &params,
+         [&] { return cuGraphExecMemcpyNodeSetParams(exec, node, &copy, nullptr); });
 }
 
 void TracedCuda::launchGraph(void* exec, void* stream) {

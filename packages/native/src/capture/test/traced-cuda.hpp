@@ -8,79 +8,50 @@
 #include <ostream>
 
 #include "capture/inject/cupti-callback-api.hpp"
+#include "capture/test/graph-program.hpp"  // the graph calls' parameter structures
 
 namespace kreplay::capture::test {
 
-// cuda.h's CUDA_KERNEL_NODE_PARAMS_v2, CUDA_MEMSET_NODE_PARAMS and CUDA_MEMCPY3D.
-struct KernelNodeParameters {
-  void* func;
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void** kernelParams;
-  void** extra;
-  void* kern;
-  void* ctx;
-};
-struct MemsetNodeParameters {
-  std::uint64_t dst;
-  std::size_t pitch;
-  unsigned value, elementSize;
-  std::size_t width, height;
-};
-struct Memcpy3DParameters {
-  std::size_t srcXInBytes, srcY, srcZ, srcLOD;
-  int srcMemoryType;
-  const void* srcHost;
-  std::uint64_t srcDevice;
-  void* srcArray;
-  void* reserved0;
-  std::size_t srcPitch, srcHeight;
-  std::size_t dstXInBytes, dstY, dstZ, dstLOD;
-  int dstMemoryType;
-  void* dstHost;
-  std::uint64_t dstDevice;
-  void* dstArray;
-  void* reserved1;
-  std::size_t dstPitch, dstHeight;
-  std::size_t WidthInBytes, Height, Depth;
-};
-
-#define KREPLAY_TRACED_CUDA_CALLS(X)                                                                            \
-  X(cuInit, unsigned)                                                                                           \
-  X(cuDevicePrimaryCtxRetain, void**, int)                                                                      \
-  X(cuCtxSetCurrent, void*)                                                                                     \
-  X(cuModuleLoadDataEx, void**, const void*, unsigned, int*, void**)                                            \
-  X(cuModuleGetFunction, void**, void*, const char*)                                                            \
-  X(cuMemAddressReserve, std::uint64_t*, std::size_t, std::size_t, std::uint64_t, unsigned long long)          \
-  X(cuMemCreate, unsigned long long*, std::size_t, const void*, unsigned long long)                             \
-  X(cuMemMap, std::uint64_t, std::size_t, std::size_t, unsigned long long, unsigned long long)                  \
-  X(cuMemSetAccess, std::uint64_t, std::size_t, const void*, std::size_t)                                       \
-  X(cuMemcpy, std::uint64_t, std::uint64_t, std::size_t)                                                        \
-  X(cuMemcpyAsync, std::uint64_t, std::uint64_t, std::size_t, void*)                                            \
-  X(cuMemsetD8Async, std::uint64_t, unsigned char, std::size_t, void*)                                          \
-  X(cuMemsetD16Async, std::uint64_t, unsigned short, std::size_t, void*)                                        \
-  X(cuMemsetD32Async, std::uint64_t, unsigned, std::size_t, void*)                                              \
-  X(cuStreamCreate, void**, unsigned)                                                                           \
-  X(cuStreamSynchronize, void*)                                                                                 \
-  X(cuStreamWaitEvent, void*, void*, unsigned)                                                                  \
-  X(cuEventCreate, void**, unsigned)                                                                            \
-  X(cuEventRecord, void*, void*)                                                                                \
-  X(cuLaunchKernel, void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, void**, \
-    void**)                                                                                                     \
-  X(cuGraphCreate, void**, unsigned)                                                                            \
-  X(cuGraphAddKernelNode_v2, void**, void*, void* const*, std::size_t, const KernelNodeParameters*)             \
-  X(cuGraphAddMemsetNode, void**, void*, void* const*, std::size_t, const MemsetNodeParameters*, void*)         \
-  X(cuGraphAddMemcpyNode, void**, void*, void* const*, std::size_t, const Memcpy3DParameters*, void*)           \
-  X(cuGraphInstantiateWithFlags, void**, void*, unsigned long long)                                             \
-  X(cuGraphExecKernelNodeSetParams_v2, void*, void*, const KernelNodeParameters*)                               \
-  X(cuGraphExecUpdate_v2, void*, void*, void*)                                                                  \
-  X(cuGraphLaunch, void*, void*)                                                                                \
-  X(cuStreamBeginCapture_v2, void*, int)                                                                        \
+#define KREPLAY_TRACED_CUDA_CALLS(X)                                                                    \
+  X(cuInit, unsigned)                                                                                   \
+  X(cuDevicePrimaryCtxRetain, void**, int)                                                              \
+  X(cuCtxSetCurrent, void*)                                                                             \
+  X(cuModuleLoadDataEx, void**, const void*, unsigned, int*, void**)                                    \
+  X(cuModuleGetFunction, void**, void*, const char*)                                                    \
+  X(cuMemAddressReserve, std::uint64_t*, std::size_t, std::size_t, std::uint64_t, unsigned long long)   \
+  X(cuMemCreate, unsigned long long*, std::size_t, const void*, unsigned long long)                     \
+  X(cuMemMap, std::uint64_t, std::size_t, std::size_t, unsigned long long, unsigned long long)          \
+  X(cuMemSetAccess, std::uint64_t, std::size_t, const void*, std::size_t)                               \
+  X(cuMemcpy, std::uint64_t, std::uint64_t, std::size_t)                                                \
+  X(cuMemcpyAsync, std::uint64_t, std::uint64_t, std::size_t, void*)                                    \
+  X(cuMemsetD8Async, std::uint64_t, unsigned char, std::size_t, void*)                                  \
+  X(cuMemsetD16Async, std::uint64_t, unsigned short, std::size_t, void*)                                \
+  X(cuMemsetD32Async, std::uint64_t, unsigned, std::size_t, void*)                                      \
+  X(cuStreamCreate, void**, unsigned)                                                                   \
+  X(cuStreamSynchronize, void*)                                                                         \
+  X(cuStreamWaitEvent, void*, void*, unsigned)                                                          \
+  X(cuEventCreate, void**, unsigned)                                                                    \
+  X(cuEventRecord, void*, void*)                                                                        \
+  X(cuLaunchKernel, void*, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void*, \
+    void**, void**)                                                                                     \
+  X(cuGraphCreate, void**, unsigned)                                                                    \
+  X(cuGraphAddKernelNode_v2, void**, void*, void* const*, std::size_t, const KernelNodeParams*)         \
+  X(cuGraphAddMemsetNode, void**, void*, void* const*, std::size_t, const MemsetNodeParams*, void*)     \
+  X(cuGraphAddMemcpyNode, void**, void*, void* const*, std::size_t, const Memcpy3D*, void*)             \
+  X(cuGraphInstantiateWithFlags, void**, void*, unsigned long long)                                     \
+  X(cuGraphExecKernelNodeSetParams_v2, void*, void*, const KernelNodeParams*)                           \
+  X(cuGraphExecUpdate_v2, void*, void*, void*)                                                          \
+  X(cuGraphExecMemsetNodeSetParams, void*, void*, const MemsetNodeParams*, void*)                       \
+  X(cuGraphExecMemcpyNodeSetParams, void*, void*, const Memcpy3D*, void*)                               \
+  X(cuGraphLaunch, void*, void*)                                                                        \
+  X(cuStreamBeginCapture_v2, void*, int)                                                                \
   X(cuStreamEndCapture, void*, void**)
 
 /** The fake libcuda's calls, each raising its callbacks. `ok` turns false when one fails. */
 class TracedCuda {
  public:
-  /** Opens the fake libcuda (and, unless null, fake-cupti and the capture library, then InitializeInjection). */
+  /** Opens the fake libcuda (and, unless null, fake-cupti and the capture library, then InitializeInjection).
+   */
   TracedCuda(const char* fakeCuda, const char* fakeCupti, const char* captureLibrary, std::ostream& out);
 
   bool opened() const { return opened_; }
@@ -105,15 +76,19 @@ class TracedCuda {
   void mapped(std::uint64_t address, std::size_t bytes, unsigned long long handle);
   void copy(std::uint64_t destination, std::uint64_t source, std::size_t bytes);
   void copyAsync(std::uint64_t destination, std::uint64_t source, std::size_t bytes, void* stream);
-  void memsetAsync(std::uint64_t destination, unsigned value, unsigned elementBytes, std::size_t count, void* stream);
-  void launch(void* function, const char* name, unsigned grid, unsigned block, void* stream, void** arguments);
+  void memsetAsync(std::uint64_t destination, unsigned value, unsigned elementBytes, std::size_t count,
+                   void* stream);
+  void launch(void* function, const char* name, unsigned grid, unsigned block, void* stream,
+              void** arguments);
   void recordEvent(void* event, void* stream);
   void waitEvent(void* stream, void* event);
   void beginCapture(void* stream);
   void* endCapture(void* stream);
   void* instantiate(void* graph);
-  void setKernelNode(void* exec, void* node, const KernelNodeParameters& params);
+  void setKernelNode(void* exec, void* node, const KernelNodeParams& params);
   void updateExec(void* exec, void* graph);
+  void setMemsetNode(void* exec, void* node, const MemsetNodeParams& params);
+  void setMemcpyNode(void* exec, void* node, const Memcpy3D& params);
   void launchGraph(void* exec, void* stream);
 
  private:
