@@ -82,7 +82,11 @@ RandomGraphPlan randomGraphPlan(std::uint64_t seed);
  * predecessor's. */
 std::vector<std::vector<std::size_t>> graphEdges(const RandomGraph& graph);
 
-/** The nodes in Kahn's topological order of `edges`, ready nodes in creation order. */
+/**
+ * The nodes in Kahn's topological order of `edges`, ready nodes in creation order: written apart from
+ * the capture's graphTopologicalOrder (inject/graph-launch.cpp), so that the reference shares no code
+ * with what it checks.
+ */
 std::vector<std::size_t> kahnOrder(const std::vector<std::vector<std::size_t>>& edges);
 
 /** A kernel node as the reference ran it: its place in the order, and the arena's page hashes around it. */
