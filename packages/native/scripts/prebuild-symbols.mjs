@@ -46,10 +46,11 @@ export function readNeeds(file, objdump = 'objdump') {
     const symbol = match[3];
     versions.set(version, [...(versions.get(version) ?? []), symbol]);
   }
-  // Lines of defined symbols: "0000000000038380 g    DF .text  0000000000000005  Base        napi_register_module_v1"
-  const exported = [...run('-T').matchAll(/^[0-9a-f]+\s.{7}\s(\S+)\s+[0-9a-f]+\s+(?:\S+\s+)?(\S+)$/gm)]
-    .filter((match) => match[1] !== '*UND*')
-    .map((match) => match[2]);
+  // Lines of defined symbols: "0000000000038380 g    DF .text  0000000000000005  Base        napi_register_module_v1";
+  // local ones (flag l: the section symbols .init and .data that arm64's linker lists) bind nothing.
+  const exported = [...run('-T').matchAll(/^[0-9a-f]+\s(.{7})\s(\S+)\s+[0-9a-f]+\s+(?:\S+\s+)?(\S+)$/gm)]
+    .filter((match) => match[2] !== '*UND*' && !match[1].startsWith('l'))
+    .map((match) => match[3]);
   return { needed, versions, unversioned, exported };
 }
 

@@ -11,12 +11,12 @@ import { nativeAddonPath } from './load-binding.js';
 // without exceptions; a shared object that exported its std:: template code would have its calls
 // bound to the host's copies, where a std::regex_error aborts the process instead of being thrown.
 
-/** The symbols `file` defines for others to bind to (objdump -T, not *UND*). */
+/** The symbols `file` defines for others to bind to (objdump -T: not *UND*, not local). */
 function exportedSymbols(file: string): string[] {
   const table = execFileSync('objdump', ['-T', file], { encoding: 'utf8' });
-  return [...table.matchAll(/^[0-9a-f]{16}\s.{7}\s(\S+)\s+[0-9a-f]{16}\s+(?:\S+\s+)?(\S+)$/gm)]
-    .filter((match) => match[1] !== '*UND*')
-    .map((match) => match[2] as string)
+  return [...table.matchAll(/^[0-9a-f]{16}\s(.{7})\s(\S+)\s+[0-9a-f]{16}\s+(?:\S+\s+)?(\S+)$/gm)]
+    .filter((match) => match[2] !== '*UND*' && !match[1]!.startsWith('l'))
+    .map((match) => match[3] as string)
     .sort();
 }
 
