@@ -44,12 +44,15 @@ describe.skipIf(!built)('kreplay replay --capture of the kernel nodes of graph l
     expect(driven.status, `${driven.stdout}${driven.stderr}`).toBe(0);
     expect(JSON.parse(driven.stdout)).toMatchObject({ ok: true, unchanged: true });
     const capture = await readCaptureFolder(directory);
-    expect(capture.launches.filter((launch) => launch.graph !== null)).toHaveLength(12);
+    // The driver's graphs (built node by node and by stream capture, changed through exec setters and
+    // updates, with copy and memory nodes) launched several times: at least the 12 nodes of its first scenarios.
+    const nodes = capture.launches.filter((launch) => launch.graph !== null).length;
+    expect(nodes).toBeGreaterThanOrEqual(12);
 
     const { code, stdout, stderr } = await kreplay(['replay', '--capture', capture.directory, '--driver', 'cuda', '--passes', '3', '--verify', 'full', '--json']);
     expect(code, stderr).toBe(0);
     const report = JSON.parse(stdout) as CaptureReplayReport;
-    expect(report).toMatchObject({ reproduced: 12, mismatched: [], failed: [] });
+    expect(report).toMatchObject({ reproduced: capture.launches.length, mismatched: [], failed: [] });
     expect(report.launches.map((launch) => launch.outcome)).toEqual(capture.launches.map(() => 'reproduced'));
   }, 240_000);
 });

@@ -11,6 +11,20 @@ import { runCli } from './run-cli.js';
 import { recordingIo } from './test-io.js';
 
 describe('kreplay profile', () => {
+  it('says what counters need, without advice to choose the host driver, where the cuda driver does not open (exit 1)', async () => {
+    const saved = process.env['KREPLAY_CUDA_LIBRARY'];
+    process.env['KREPLAY_CUDA_LIBRARY'] = '/nonexistent/libcuda.so.1';
+    try {
+      const io = recordingIo();
+      expect(await runCli(['profile', '--metrics', 'gpu__time_duration.sum'], io)).toBe(1);
+      expect(io.err()).toMatch(/^kreplay: \[cli\] \[profile\] CUPTI's counters need the cuda driver, and it is not available here: .+\. Profile on a machine with an NVIDIA GPU and its driver; without one, kreplay replay and kreplay demo run on the host driver\.\n$/);
+      expect(io.err()).not.toMatch(/choose --driver host/);
+    } finally {
+      if (saved === undefined) delete process.env['KREPLAY_CUDA_LIBRARY'];
+      else process.env['KREPLAY_CUDA_LIBRARY'] = saved;
+    }
+  });
+
   it('fails in one line where counters cannot be collected', async () => {
     const io = recordingIo();
     expect(await runCli(['profile', '--metrics', 'gpu__time_duration.sum', '--driver', 'host'], io)).toBe(2);

@@ -1,6 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { openRuntime } from '@kreplay/native';
-import type { KreplayError } from '@kreplay/native';
+import { DriverUnavailableError, KreplayError, openRuntime } from '@kreplay/native';
 import type { CaptureFolder, DriverChoice, KernelDescriptor, ProfilerCacheControl, ProfilerRange } from '@kreplay/native';
 import { profileReportSchemaId, profileReportVersion, strategyByName, strategyNames } from '@kreplay/bench';
 import { createReplayEngine, cuptiPasses } from '@kreplay/replay';
@@ -177,14 +176,27 @@ export function profileCommand(io: CliIo): Command {
           'Leave out --driver on a machine with an NVIDIA GPU; without one, kreplay replay and kreplay demo run on the host driver',
         );
       }
-      const report =
+      const report = await (
         plan.kind === 'capture'
-          ? await profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
-          : await profile(plan, choice, options, io);
+          ? profileCaptureReport(workloadSpec, selectCapturedLaunches(plan.folder, options, 'profile'), choice, { ...options, strategy: wasGiven(command, '--strategy') ? options.strategy : captureProfileStrategy }, io)
+          : profile(plan, choice, options, io)
+      ).catch((error: unknown) => {
+        throw error instanceof DriverUnavailableError && error.driver === 'cuda' ? countersNeedCuda(error) : error;
+      });
       await writeJsonThenPrint(io, options, report, printedProfile(report, options));
       const failure = captureProfileFailure(report);
       if (failure !== undefined) throw failure;
     });
+}
+
+/** The cuda driver did not open: what profiling needs, without advice to choose the host driver (it has no counters). */
+function countersNeedCuda(error: DriverUnavailableError): KreplayError {
+  return new KreplayError({
+    packageName: 'cli',
+    component: 'profile',
+    cause: error,
+    message: `[cli] [profile] CUPTI's counters need the cuda driver, and it is not available here: ${error.reason}. Profile on a machine with an NVIDIA GPU and its driver; without one, kreplay replay and kreplay demo run on the host driver.`,
+  });
 }
 
 /** What `kreplay profile` prints: JSON, CSV with ncu's columns, or ncu's page as a table. */

@@ -56,6 +56,7 @@ const manifestVersion1 = {
       'device-graph-launch': count,
       collective: count,
       'graph-untracked-change': count,
+      'graph-not-cloned': count,
     },
     additionalProperties: count,
   },

@@ -16,7 +16,9 @@ export type NotCapturedReason =
   /** A kernel taking part in a collective (NCCL's by name, any from a libnccl* / librccl* module or launched by one's code): never replayed alone. */
   | 'collective'
   /** Graph launches after a change to their executable graph the capture could not follow (the graph ran untouched). */
-  | 'graph-untracked-change';
+  | 'graph-untracked-change'
+  /** Graph launches of an executable graph whose graph libcuda refused to clone, as it refuses any graph with memory allocation or free nodes (the graph ran untouched). */
+  | 'graph-not-cloned';
 
 /** The reasons every manifest lists; the others are absent from folders written before them. */
 export type AlwaysCountedReason = 'graph-launch' | 'cooperative-launch' | 'multi-device-launch' | 'managed-memory' | 'texture-or-surface';

@@ -71,6 +71,7 @@ describe.skipIf(!built)('readCaptureFolder on what the C++ writer wrote', () => 
       'device-graph-launch': 0,
       collective: 0,
       'graph-untracked-change': 0,
+      'graph-not-cloned': 0,
     });
   });
 

@@ -17,7 +17,9 @@ import { pageHash } from '../queue/page-hash.js';
 // launched three times, then an executable graph updated from another graph and changed through
 // either graph's node, one changed by the memset, enable and generic node setters, and a graph of
 // memcpy and graph memory nodes (drive-graph-exec-changes.hpp). Every kernel node is captured as a
-// launch, in order, and the program's memory at the end is what it computed without capture.
+// launch, in order, but those of the graph with memory nodes: CUDA (and the fake) refuses to clone
+// it, so its launches are counted as not captured. The program's memory at the end is what it
+// computed without capture.
 const build = (path: string) => fileURLToPath(new URL(`../../build/${path}`, import.meta.url));
 const program = build('tests/kreplay-capture-test');
 const fakeCupti = build('tests/fake-cupti/libcupti.so');
@@ -52,6 +54,7 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
   afterAll(() => rmSync(root, { recursive: true, force: true }));
   let driven: Driven;
   let capture: CaptureFolder;
+  let stderr: string;
 
   beforeAll(async () => {
     const directory = join(root, 'capture');
@@ -63,6 +66,7 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
     });
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
     driven = JSON.parse(result.stdout) as Driven;
+    stderr = result.stderr;
     capture = await readCaptureFolder(directory);
   }, 180_000);
 
@@ -73,8 +77,8 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
   it('captures each kernel node of each graph launch, in topological order, with its graph, node and graph launch', () => {
     expect(capture.damaged).toEqual([]);
     expect(capture.manifest.complete).toBe(true);
-    expect(capture.manifest.graphLaunches).toBe(14);
-    expect(capture.launches).toHaveLength(24);
+    expect(capture.manifest.graphLaunches).toBe(12);  // the memory-node graph's two launches captured nothing
+    expect(capture.launches).toHaveLength(20);
     capture.launches.slice(0, 12).forEach((launch, sequence) => {
       const graphLaunch = Math.floor(sequence / 2);
       const first = sequence % 2 === 0;
@@ -86,7 +90,7 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
     });
     // The graph built node by node: its nodes' own handles.
     expect(capture.launches.slice(0, 6).map((launch) => launch.graph!.node)).toEqual([0, 1, 2].flatMap(() => [driven.scaleA, driven.scaleB]));
-    expect(capture.manifest.sequenceBreaks!['graph-launch']).toBe(14);
+    expect(capture.manifest.sequenceBreaks!['graph-launch']).toBe(12);
   });
 
   it('takes each kernel node as it is at that launch, after cuGraphExecKernelNodeSetParams', () => {
@@ -141,24 +145,10 @@ describe.skipIf(!built)('kernel nodes of graph launches, captured through the CU
     expect(capture.manifest.notCaptured['graph-untracked-change']).toBe(0);
   });
 
-  it('records memcpy nodes as copies and uploads, graph memory nodes as allocations and frees, and follows cuGraphExecMemcpyNodeSetParams', () => {
-    const { d } = driven.memoryNodes;
-    const launches = capture.launches.slice(20, 24);
-    expect(launches.map((launch) => [launch.graph!.graphLaunch, launch.graph!.nodeIndex, launch.graph!.graph])).toEqual(
-      [12, 12, 13, 13].map((graphLaunch, index) => [graphLaunch, index % 2 === 0 ? 3 : 4, driven.memoryNodes.graph]),
-    );
-    // First launch: D allocated, the host buffer uploaded into it, D copied into B, before scale(B).
-    expect(launches[0]!.workBefore).toEqual(
-      expect.arrayContaining([
-        { kind: 'allocation', address: d, bytes: driven.bytes, memoryKind: 'device' },
-        { kind: 'upload', stream: driven.stream, destination: d, bytes: driven.bytes },
-        { kind: 'copy', stream: driven.stream, destination: driven.b, source: d, bytes: driven.bytes },
-      ]),
-    );
-    // scale(D) reaches the graph's memory.
-    expect(launches[1]!.memory.some((range) => range.base === d)).toBe(true);
-    // Second launch: the copy into B reads A (cuGraphExecMemcpyNodeSetParams).
-    expect(launches[2]!.workBefore).toContainEqual({ kind: 'copy', stream: driven.stream, destination: driven.b, source: driven.a, bytes: driven.bytes });
-    expect(launches[2]!.workBefore.filter((work) => work.kind === 'copy' && work.source === d)).toEqual([]);
+  it("counts each launch of the graph with memory nodes as not captured, since cuGraphClone refuses that graph, and says no callback failed", () => {
+    expect(capture.launches.filter((launch) => launch.graph!.graph === driven.memoryNodes.graph)).toEqual([]);
+    expect(capture.manifest.notCaptured['graph-not-cloned']).toBe(2);
+    expect(stderr).not.toContain('a callback failed');
+    expect(stderr).toContain('cuGraphClone refused the graph (CUDA_ERROR_NOT_SUPPORTED)');
   });
 });

@@ -48,6 +48,8 @@ const char* notCapturedReasonName(NotCapturedReason reason) {
       return "collective";
     case NotCapturedReason::GraphUntrackedChange:
       return "graph-untracked-change";
+    case NotCapturedReason::GraphNotCloned:
+      return "graph-not-cloned";
   }
   return "unknown";
 }
@@ -281,7 +283,7 @@ void CaptureWriter::writeManifest() {
         NotCapturedReason::NoParameterMetadata, NotCapturedReason::GraphChildGraph,
         NotCapturedReason::GraphConditionalNode, NotCapturedReason::GraphHostNode, NotCapturedReason::GraphEventNode,
         NotCapturedReason::DeviceGraphLaunch, NotCapturedReason::Collective,
-        NotCapturedReason::GraphUntrackedChange}) {
+        NotCapturedReason::GraphUntrackedChange, NotCapturedReason::GraphNotCloned}) {
     const auto found = notCaptured_.find(reason);
     notCaptured.emplace_back(notCapturedReasonName(reason), found == notCaptured_.end() ? 0 : found->second);
   }

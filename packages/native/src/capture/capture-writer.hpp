@@ -45,6 +45,7 @@ enum class NotCapturedReason {
   DeviceGraphLaunch,  ///< a graph that may launch graphs from the device
   Collective,  ///< a kernel taking part in a collective (NCCL's, RCCL's): never replayed alone
   GraphUntrackedChange,  ///< a graph launch after a change to its executable graph the capture could not follow
+  GraphNotCloned,  ///< a graph launch of an executable graph whose graph libcuda would not clone (memory nodes)
 };
 const char* notCapturedReasonName(NotCapturedReason reason);
 

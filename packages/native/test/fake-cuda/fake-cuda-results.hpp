@@ -13,6 +13,7 @@ constexpr CUresult kInvalidImage = 200;
 constexpr CUresult kUnsupportedPtxVersion = 222;
 constexpr CUresult kNotFound = 500;
 constexpr CUresult kLaunchOutOfResources = 701;  // also: a parameter buffer longer than the kernel's parameters
+constexpr CUresult kNotSupported = 801;
 constexpr CUresult kNotReady = 600;
 constexpr CUresult kStreamCaptureUnsupported = 900;
 constexpr CUresult kStreamCaptureInvalidated = 901;

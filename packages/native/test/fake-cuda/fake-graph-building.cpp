@@ -1,12 +1,26 @@
-// Building graphs node by node in the fake libcuda: creating, destroying and cloning a graph, and
-// adding each kind of node (a kernel node copies its parameter values, a child graph node clones the
-// child, a memory allocation node allocates at once).
+// Building graphs node by node in the fake libcuda: creating, destroying and cloning a graph (refused,
+// as CUDA refuses it, for a graph holding memory allocation or free nodes), and adding each kind of
+// node (a kernel node copies its parameter values, a child graph node clones the child, a memory
+// allocation node allocates at once).
 #include <memory>
 #include <utility>
 
 #include "fake-graph-objects.hpp"
 
 using namespace kreplay_fake;  // the graph objects, node kinds and result codes
+
+namespace {
+
+/** Whether `graph` or a child graph of it holds a node cuGraphClone refuses (CUDA clones no graph with memory nodes). */
+bool holdsMemoryNodes(const CUgraph_st& graph) {
+  for (const auto& node : graph.nodes) {
+    if (node->type == kMemAllocNode || node->type == kMemFreeNode) return true;
+    if (node->child != nullptr && holdsMemoryNodes(*node->child)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -19,6 +33,7 @@ CUresult cuGraphDestroy(CUgraph_st* graph) {
   return kSuccess;
 }
 CUresult cuGraphClone(CUgraph_st** clone, CUgraph_st* graph) {
+  if (holdsMemoryNodes(*graph)) return kNotSupported;
   *clone = cloneGraph(*graph).release();
   return kSuccess;
 }

@@ -7,7 +7,6 @@ using namespace kreplay_fake;  // the graph objects, node kinds and result codes
 
 namespace {
 
-constexpr CUresult kNotSupported = 801;  // CUDA_ERROR_NOT_SUPPORTED
 
 CUgraphNode_st* execNode(CUgraphExec_st* exec, CUgraphNode_st* node) {
   const auto found = exec->nodeFor.find(node);

@@ -54,6 +54,7 @@ CUresult cuGetErrorName(CUresult error, const char** name) {
                                                         {600, "CUDA_ERROR_NOT_READY"},
                                                         {712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED"},
                                                         {713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED"},
+                                                        {801, "CUDA_ERROR_NOT_SUPPORTED"},
                                                         {900, "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED"},
                                                         {901, "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED"},
                                                         {908, "CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD"},

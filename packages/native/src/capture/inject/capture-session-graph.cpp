@@ -32,15 +32,18 @@ std::optional<NotCapturedReason> nodeReason(const GraphNode& node) {
 bool CaptureSession::graphNodesRunAlone(const GraphLaunchRequest& request, const std::vector<std::size_t>& order,
                                         std::vector<std::string>& kernels) {
   bool alone = true;
-  // A launch counted once for the whole graph (an untracked change, a device launch) counts no node again.
-  const bool countedOnce = !request.untrackedChange.empty() || request.deviceLaunchable;
-  if (!request.untrackedChange.empty()) {
+  // A launch counted once for the whole graph (no clone, an untracked change, a device launch) counts no node again.
+  const bool countedOnce = !request.notCloned.empty() || !request.untrackedChange.empty() || request.deviceLaunchable;
+  if (!request.notCloned.empty()) {
+    notCaptured(NotCapturedReason::GraphNotCloned, "",
+                "a graph launch of an executable graph the capture could not copy: " + request.notCloned);
+    alone = false;
+  } else if (!request.untrackedChange.empty()) {
     notCaptured(NotCapturedReason::GraphUntrackedChange, "",
                 "a graph launch of an executable graph changed by " + request.untrackedChange +
                     ", which the capture could not follow");
     alone = false;
-  }
-  if (request.deviceLaunchable && request.untrackedChange.empty()) {
+  } else if (request.deviceLaunchable) {
     notCaptured(NotCapturedReason::DeviceGraphLaunch, "", "a graph instantiated for launches from the device");
     alone = false;
   }

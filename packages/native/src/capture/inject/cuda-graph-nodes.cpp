@@ -52,8 +52,9 @@ std::optional<GraphLaunchRequest> CudaGraphs::describe(std::uintptr_t handle, st
   request.stream = stream;
   request.context = context;
   request.deviceLaunchable = exec.deviceLaunchable;
+  request.notCloned = exec.notCloned;
   request.untrackedChange = exec.untrackedChange;
-  if (!exec.untrackedChange.empty()) return request;
+  if (!exec.notCloned.empty() || !exec.untrackedChange.empty()) return request;
   std::map<void*, std::size_t> indexOf;
   for (std::size_t index = 0; index < exec.cloneNodes.size(); ++index) indexOf[exec.cloneNodes[index]] = index;
   for (std::size_t index = 0; index < exec.cloneNodes.size(); ++index) {

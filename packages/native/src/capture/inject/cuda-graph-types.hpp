@@ -55,6 +55,7 @@ struct NodeParams {
 };
 constexpr unsigned long long kDeviceLaunchFlag = 4;  // CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH
 constexpr int kHostMemory = 1, kArrayMemory = 3;      // CUmemorytype
+constexpr int kNotSupported = 801;                    // CUDA_ERROR_NOT_SUPPORTED
 
 }  // namespace kreplay::capture::cuda_graph
 

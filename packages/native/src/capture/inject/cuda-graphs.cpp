@@ -80,7 +80,13 @@ void CudaGraphs::forget(Exec& exec) {
 }
 
 void CudaGraphs::cloneInto(Exec& exec, std::uintptr_t graph) {
-  check(calls_->cuGraphClone(&exec.clone, reinterpret_cast<void*>(graph)), "cuGraphClone");
+  const int result = calls_->cuGraphClone(&exec.clone, reinterpret_cast<void*>(graph));
+  if (result == kNotSupported) {
+    exec.clone = nullptr;
+    throw DeviceAccessError("cuGraphClone refused the graph (CUDA_ERROR_NOT_SUPPORTED): CUDA clones no graph "
+                            "holding memory allocation, memory free or conditional nodes");
+  }
+  check(result, "cuGraphClone");
   try {
     exec.cloneNodes = nodesOf(exec.clone);
   } catch (...) {
@@ -99,8 +105,16 @@ void CudaGraphs::instantiated(std::uintptr_t handle, std::uintptr_t graph, unsig
   Exec exec;
   exec.graph = graph;
   exec.deviceLaunchable = (flags & kDeviceLaunchFlag) != 0;
-  exec.originalNodes = nodesOf(reinterpret_cast<void*>(graph));
-  cloneInto(exec, graph);
+  try {
+    exec.originalNodes = nodesOf(reinterpret_cast<void*>(graph));
+    cloneInto(exec, graph);
+  } catch (const DeviceAccessError& error) {
+    // Its launches are counted, not captured; the program's own calls go on as they would.
+    exec.notCloned = error.what();
+    exec.originalNodes.clear();
+    execs_[handle] = std::move(exec);
+    return;
+  }
   for (std::size_t index = 0; index < exec.originalNodes.size(); ++index)
     exec.nodeIndex[reinterpret_cast<std::uintptr_t>(exec.originalNodes[index])] = index;
   exec.disabled.assign(exec.cloneNodes.size(), false);
@@ -111,7 +125,7 @@ void CudaGraphs::changeNode(std::uintptr_t handle, std::uintptr_t node, const ch
                             const std::function<void(const Calls& calls, void* cloneNode)>& change) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto found = execs_.find(handle);
-  if (found == execs_.end() || !found->second.untrackedChange.empty()) return;
+  if (found == execs_.end() || !found->second.notCloned.empty() || !found->second.untrackedChange.empty()) return;
   Exec& exec = found->second;
   const auto place = exec.nodeIndex.find(node);
   try {
@@ -158,7 +172,7 @@ void CudaGraphs::nodeSet(std::uintptr_t handle, std::uintptr_t node, const void*
 void CudaGraphs::enabledSet(std::uintptr_t handle, std::uintptr_t node, bool enabled) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto found = execs_.find(handle);
-  if (found == execs_.end()) return;
+  if (found == execs_.end() || !found->second.notCloned.empty()) return;
   Exec& exec = found->second;
   const auto place = exec.nodeIndex.find(node);
   if (place != exec.nodeIndex.end() && place->second < exec.disabled.size())
@@ -170,7 +184,7 @@ void CudaGraphs::enabledSet(std::uintptr_t handle, std::uintptr_t node, bool ena
 void CudaGraphs::updated(std::uintptr_t handle, std::uintptr_t graph) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto found = execs_.find(handle);
-  if (found == execs_.end()) return;
+  if (found == execs_.end() || !found->second.notCloned.empty()) return;  // its launches stay uncaptured
   Exec& exec = found->second;
   // The update's graph, cloned: the nodes keep their places (and the first graph's handles), the
   // update's own handles name them too.

@@ -30,7 +30,11 @@ class CudaGraphs : public GraphNodeRunner {
   ~CudaGraphs() override;
   bool available() const { return available_; }
 
-  /** cuGraphInstantiate* returned `exec` for `graph` (flags: CUDA_GRAPH_INSTANTIATE_FLAG_*). */
+  /**
+   * cuGraphInstantiate* returned `exec` for `graph` (flags: CUDA_GRAPH_INSTANTIATE_FLAG_*). A graph
+   * libcuda will not clone (CUDA clones none with memory allocation, memory free or conditional nodes)
+   * leaves `exec`'s launches uncaptured (GraphLaunchRequest::notCloned); nothing is thrown.
+   */
   void instantiated(std::uintptr_t exec, std::uintptr_t graph, unsigned long long flags);
   // A change to `exec` that libcuda accepted. `node` is the instantiated-from graph's node, or the
   // node an update's graph paired with it. A change the clone cannot follow leaves `exec`'s launches
@@ -66,6 +70,7 @@ class CudaGraphs : public GraphNodeRunner {
     std::map<std::uintptr_t, std::size_t> nodeIndex;
     std::vector<bool> disabled;    ///< by cuGraphNodeSetEnabled, by place
     std::string untrackedChange;   ///< why the clone no longer stands for the executable graph ("": it does)
+    std::string notCloned;         ///< why there is no clone (libcuda refused the graph; "": there is one)
     bool deviceLaunchable = false;
   };
   struct Calls;

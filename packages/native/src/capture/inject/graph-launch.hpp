@@ -48,6 +48,8 @@ struct GraphLaunchRequest {
   bool deviceLaunchable = false;  ///< instantiated for device launch: its nodes may launch graphs
   /** The change to the executable graph the capture could not follow ("": none); `nodes` is then empty. */
   std::string untrackedChange;
+  /** Why the capture holds no clone of the graph, as libcuda refused it for memory nodes ("": it does); `nodes` is then empty. */
+  std::string notCloned;
 };
 
 /** Runs graph nodes on the program's stream, and keeps memory to put back. Each throws DeviceAccessError. */

@@ -83,13 +83,16 @@ TEST("graph capture: a graph holding a node the capture cannot run alone runs un
   GraphLaunchRequest untracked;  // changed by a call the capture could not follow: its nodes are not read
   untracked.untrackedChange = "cuGraphExecNodeSetParams (libcuda lacks cuGraphNodeSetParams)";
   fixture.session->graphLaunch(untracked, runner);
+  GraphLaunchRequest notCloned;  // libcuda refused to clone its graph (memory nodes): there are no nodes to read
+  notCloned.notCloned = "cuGraphClone refused the graph (CUDA_ERROR_NOT_SUPPORTED)";
+  fixture.session->graphLaunch(notCloned, runner);
   CHECK_EQ(runner.kernels, 0);
   CHECK_EQ(runner.restores, 0);
   CHECK_EQ(fixture.session->capturedLaunches(), 0u);
   const std::string manifest = fixture.manifest();
   for (const char* reason : {"\"graph-child-graph\":1", "\"graph-conditional-node\":1", "\"graph-host-node\":1",
                              "\"graph-event-node\":1", "\"collective\":1", "\"device-graph-launch\":1",
-                             "\"graph-untracked-change\":1"})
+                             "\"graph-untracked-change\":1", "\"graph-not-cloned\":1"})
     CHECK(contains(manifest, reason));
   // An ordinary launch after them starts a sequence: the graphs' launches ran unseen.
   fixture.launch();
@@ -106,6 +109,8 @@ TEST("graph capture: a collective kernel launched alone is counted, not recorded
   CHECK(contains(fixture.record(1), "\"follows\":null,\"sequenceBreak\":\"uncaptured-launch\""));
 }
 
+// CUDA clones no graph with memory nodes, so CudaGraphs describes none of their launches (they count as
+// graph-not-cloned); the session still records such nodes when a request holds them.
 TEST("graph capture: graph memory nodes are tracked as device allocations, freed at the free node") {
   SessionFixture fixture;
   std::vector<std::uint8_t> graphMemory(kPage, 4);

@@ -155,6 +155,9 @@ void checkGraphMemoryNodes(GraphFixture& fixture) {
   int type = -1;
   CALL(cuGraphNodeGetType, freeNode, &type);
   expect(type == 11, "a memory free node has type 11");
+  Handle refusedClone = nullptr;
+  expect(cuda.cuGraphClone(&refusedClone, memoryGraph) == 801,
+         "cuGraphClone refuses a graph with memory nodes (801, CUDA_ERROR_NOT_SUPPORTED)");
   CALL(cuGraphInstantiateWithFlags, &memoryExec, memoryGraph, 0);
   fixture.execs.push_back(memoryExec);
   CALL(cuGraphLaunch, memoryExec, fixture.stream);
