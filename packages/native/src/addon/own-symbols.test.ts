@@ -11,14 +11,12 @@ import { nativeAddonPath } from './load-binding.js';
 // without exceptions; a shared object that exported its std:: template code would have its calls
 // bound to the host's copies, where a std::regex_error aborts the process instead of being thrown.
 
-/** The symbols `file` defines for others to bind to (objdump -T: not *UND*, not local). */
-function exportedSymbols(file: string): string[] {
-  const table = execFileSync('objdump', ['-T', file], { encoding: 'utf8' });
-  return [...table.matchAll(/^[0-9a-f]{16}\s(.{7})\s(\S+)\s+[0-9a-f]{16}\s+(?:\S+\s+)?(\S+)$/gm)]
-    .filter((match) => match[2] !== '*UND*' && !match[1]!.startsWith('l'))
-    .map((match) => match[3] as string)
-    .sort();
+// The exports as the prebuild's check reads them (objdump -T: defined, not local).
+interface PrebuildSymbolsModule {
+  readNeeds(file: string): { readonly exported: readonly string[] };
 }
+const prebuildSymbols = (await import(new URL('../../scripts/prebuild-symbols.mjs', import.meta.url).href)) as PrebuildSymbolsModule;
+const exportedSymbols = (file: string): string[] => [...prebuildSymbols.readNeeds(file).exported].sort();
 
 describe('what the addon and the capture library export', () => {
   it('kreplay.node exports its Node-API entry points and nothing else', () => {
