@@ -26,7 +26,10 @@ export function captureUnits(ranges: readonly (readonly CaptureLaunch[])[], prof
   const nodesOfGraphLaunch = new Map<string, CaptureLaunch[]>();
   for (const launch of ranges.flat()) {
     const key = graphLaunchKey(launch);
-    if (key !== undefined) nodesOfGraphLaunch.set(key, [...(nodesOfGraphLaunch.get(key) ?? []), launch]);
+    if (key === undefined) continue;
+    const nodes = nodesOfGraphLaunch.get(key);
+    if (nodes === undefined) nodesOfGraphLaunch.set(key, [launch]);
+    else nodes.push(launch);
   }
   const placed = new Set<string>();
   const units: CaptureUnit[] = [];
