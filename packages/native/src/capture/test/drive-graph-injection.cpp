@@ -146,9 +146,7 @@ int driveGraphInjection(const char* captureLibrary, const char* fakeCupti, const
   int countA = kCount, countB = kCount;
   void* argumentsA[] = {&pointerA, &countA};
   void* argumentsB[] = {&pointerB, &countB};
-  auto kernelNode = [&](void** arguments) {
-    return KernelNodeParams{scale, kCount / 256, 1, 1, 256, 1, 1, 0, arguments, nullptr, nullptr, nullptr};
-  };
+  auto kernelNode = [&](void** arguments) { return scaleNodeParams(scale, arguments); };
   const float three = 3.0f;
   unsigned threeBits = 0;
   std::memcpy(&threeBits, &three, 4);

@@ -11,43 +11,23 @@
 #include <functional>
 #include <vector>
 
+#include "capture/inject/cuda-graph-types.hpp"
+
 namespace kreplay::capture::test {
 
-// cuda.h's CUDA_KERNEL_NODE_PARAMS_v2, CUDA_MEMSET_NODE_PARAMS, CUDA_MEMCPY3D.
-struct KernelNodeParams {
-  void* func;
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void** kernelParams;
-  void** extra;
-  void* kern;
-  void* ctx;
-};
-struct MemsetNodeParams {
-  std::uint64_t dst;
-  std::size_t pitch;
-  unsigned value, elementSize;
-  std::size_t width, height;
-};
-struct Memcpy3D {
-  std::size_t srcXInBytes, srcY, srcZ, srcLOD;
-  int srcMemoryType;
-  const void* srcHost;
-  std::uint64_t srcDevice;
-  void* srcArray;
-  void* reserved0;
-  std::size_t srcPitch, srcHeight;
-  std::size_t dstXInBytes, dstY, dstZ, dstLOD;
-  int dstMemoryType;
-  void* dstHost;
-  std::uint64_t dstDevice;
-  void* dstArray;
-  void* reserved1;
-  std::size_t dstPitch, dstHeight;
-  std::size_t WidthInBytes, Height, Depth;
-};
+// cuda.h's CUDA_KERNEL_NODE_PARAMS_v2, CUDA_MEMSET_NODE_PARAMS, CUDA_MEMCPY3D, as the capture library
+// declares them (checked against cuda.h by cupti-callback-api-check.cpp).
+using KernelNodeParams = cuda_graph::KernelNodeParams;
+using MemsetNodeParams = cuda_graph::MemsetNodeParams;
+using Memcpy3D = cuda_graph::Memcpy3D;
 
 constexpr int kCount = 16384;  // one 64 KiB page of floats
 constexpr std::size_t kBytes = kCount * sizeof(float);
+
+/** A node launching kernel `scale` over a whole buffer with `arguments` (data, count). */
+inline KernelNodeParams scaleNodeParams(void* scale, void** arguments) {
+  return KernelNodeParams{scale, kCount / 256, 1, 1, 256, 1, 1, 0, arguments, nullptr, nullptr, nullptr};
+}
 
 /** What `scale` does to the first `count` floats. */
 inline void scaleOnHost(std::vector<float>& data, int count) {
@@ -75,9 +55,7 @@ struct GraphProgram {
     return found;
   }
   /** A node launching `scale` over the whole buffer with `arguments` (data, count). */
-  KernelNodeParams scaleNode(void** arguments) const {
-    return KernelNodeParams{scale, kCount / 256, 1, 1, 256, 1, 1, 0, arguments, nullptr, nullptr, nullptr};
-  }
+  KernelNodeParams scaleNode(void** arguments) const { return scaleNodeParams(scale, arguments); }
 };
 
 }  // namespace kreplay::capture::test
