@@ -7,6 +7,7 @@
 
 #include "capture/inject/collective-caller.hpp"
 #include "capture/inject/graph-launch.hpp"
+#include "capture/test/graph-test-nodes.hpp"
 #include "capture/test/session-fixture.hpp"
 #include "drivers/hsa/test/test-harness.hpp"
 
@@ -101,28 +102,16 @@ TEST("capture session: a launch made from a collective library's code is counted
 }
 
 TEST("graph capture: a kernel node of a graph launched from a collective library's code leaves its graph untouched") {
-  class CountingRunner : public GraphNodeRunner {
-   public:
-    void runKernel(const LaunchRequest&) override { kernels += 1; }
-    void runWork(const RecordedWork&) override {}
-    void preserve(const std::vector<std::pair<std::uint64_t, std::uint64_t>>&) override {}
-    void restore() override {}
-    int kernels = 0;
-  };
   SessionFixture fixture;
   const std::uint64_t a = fixture.addRange(1, 1);
-  std::uint64_t pointer = a;
-  int value = 1;
-  void* params[] = {&pointer, &value};
-  GraphLaunchRequest request;
-  GraphNode node;
-  node.kind = GraphNodeKind::Kernel;
-  node.launch.function = "scale";
-  node.launch.functionHandle = 0x77;
-  node.launch.kernelParams = params;
+  KernelArguments arguments;
+  arguments.pointer = a;
+  arguments.value = 1;
+  GraphNode node = kernelNode(0, arguments, {});
   node.launch.launchedFrom = "librccl.so.1";
+  GraphLaunchRequest request;
   request.nodes = {node};
-  CountingRunner runner;
+  CountingGraphRunner runner;
   fixture.session->graphLaunch(request, runner);
   CHECK_EQ(runner.kernels, 0);
   CHECK_EQ(fixture.session->capturedLaunches(), std::uint64_t{0});

@@ -7,25 +7,12 @@
 
 #include "capture/inject/collective-library.hpp"
 #include "capture/inject/graph-launch.hpp"
+#include "capture/test/graph-test-nodes.hpp"
 #include "capture/test/session-fixture.hpp"
 #include "drivers/hsa/test/test-harness.hpp"
 
 using namespace kreplay::capture;
 using namespace kreplay::capture::test;
-
-namespace {
-
-/** Runs nothing; counts the kernels it was asked to run. */
-class CountingRunner : public GraphNodeRunner {
- public:
-  void runKernel(const LaunchRequest&) override { kernels += 1; }
-  void runWork(const RecordedWork&) override {}
-  void preserve(const std::vector<std::pair<std::uint64_t, std::uint64_t>>&) override {}
-  void restore() override {}
-  int kernels = 0;
-};
-
-}  // namespace
 
 TEST("collective library: a shared object whose file name starts libnccl or librccl, wherever it lies") {
   CHECK(collectiveLibraryName("/usr/lib/x86_64-linux-gnu/libnccl.so.2") == std::optional<std::string>("libnccl.so.2"));
@@ -83,17 +70,12 @@ TEST("graph capture: a kernel node from a collective library's module leaves its
   const std::uint64_t a = fixture.addRange(1, 1);
   fixture.session->moduleLoaded(8, fixture.module.data(), fixture.module.size(), "libnccl.so.2");
   fixture.session->moduleHandle(fixture.device.module, 8);
-  std::uint64_t pointer = a;
-  int value = 1;
-  void* params[] = {&pointer, &value};
+  KernelArguments arguments;
+  arguments.pointer = a;
+  arguments.value = 1;
   GraphLaunchRequest request;
-  GraphNode node;
-  node.kind = GraphNodeKind::Kernel;
-  node.launch.function = "scale";
-  node.launch.functionHandle = 0x77;
-  node.launch.kernelParams = params;
-  request.nodes = {node};
-  CountingRunner runner;
+  request.nodes = {kernelNode(0, arguments, {})};
+  CountingGraphRunner runner;
   fixture.session->graphLaunch(request, runner);
   CHECK_EQ(runner.kernels, 0);
   CHECK_EQ(fixture.session->capturedLaunches(), std::uint64_t{0});

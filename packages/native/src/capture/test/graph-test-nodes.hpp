@@ -1,6 +1,6 @@
 // Graph launches over host memory for the session's graph tests (capture-session-graph-test.cpp,
-// capture-session-graph-selection-test.cpp): a node runner whose `scale` kernel adds to a page, kernel,
-// memset and copy nodes, and the bytes of a span.
+// capture-session-graph-selection-test.cpp, the collective tests): a node runner whose `scale` kernel
+// adds to a page, one that only counts, kernel, memset and copy nodes, and the bytes of a span.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +57,16 @@ class HostGraphRunner : public GraphNodeRunner {
   std::map<std::uint64_t, std::vector<std::uint8_t>> kept;
   int kernels = 0;
   int restores = 0;
+};
+
+/** Runs nothing; counts the kernels it was asked to run (a graph the session must leave untouched). */
+class CountingGraphRunner : public GraphNodeRunner {
+ public:
+  void runKernel(const LaunchRequest&) override { kernels += 1; }
+  void runWork(const RecordedWork&) override {}
+  void preserve(const std::vector<std::pair<std::uint64_t, std::uint64_t>>&) override {}
+  void restore() override {}
+  int kernels = 0;
 };
 
 /** A kernel node's parameters, kept where its LaunchRequest points. */
